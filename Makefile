@@ -1,0 +1,39 @@
+# `make run` and `make test` work on a fresh machine with only Python 3.11+.
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	2>/dev/null && { echo $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck conformance bench clean
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is required"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/shengji demo
+
+test: $(STAMP) lint typecheck
+	$(BIN)/python -m pytest
+	$(BIN)/shengji conformance tests/conformance/*.json
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+conformance: $(STAMP)
+	$(BIN)/shengji conformance tests/conformance/*.json
+
+bench: $(STAMP)
+	$(BIN)/shengji bench rules
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,157 @@
+"""The ``shengji`` command line: ``rules``, ``conformance``, ``demo`` and ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import ShengjiError
+from .options import RuleOptions, load_overrides_file, parse_override
+from .presets import DEFAULT_PRESET, load_preset, preset_description, preset_names
+
+_OPTION_HELP: dict[str, tuple[str, str]] = {
+    "decks": ("副数", "number of decks"),
+    "start_level": ("起始级", "level both teams start at"),
+    "constant_twos": ("2为常主", "all 2s are trumps"),
+    "joker_links_level": ("王连级牌", "LJ pair links to the trump-suit level pair"),
+    "kitty_multiplier": ("扣底倍数", "kitty bonus multiplier"),
+    "throw_penalty": ("甩牌罚分", "failed throw penalty"),
+    "level_table": ("升级表", "level table"),
+    "max_gain": ("最多升级", "most levels gained in one hand"),
+    "must_play_levels": ("必打级", "must-play levels"),
+    "j_hook": ("钩底", "J hook at level J"),
+    "match_end": ("终局", "how a match ends"),
+    "no_declaration": ("无人亮主", "later hands when nobody declares"),
+    "counter_takes_banker": ("反主反台", "a counter-declarer becomes banker"),
+    "declaring": ("亮主规则", "declaring system"),
+    "match_hands": ("局数", "hands in a wrap match (none = unlimited)"),
+    "base_stake": ("底金", "coins a hand is played for"),
+}
+
+
+def options_from_args(preset: str, sets: Sequence[str], files: Sequence[str]) -> RuleOptions:
+    """Preset plus overrides from TOML files and ``key=value`` pairs (later wins)."""
+    overrides: dict[str, Any] = {}
+    for f in files:
+        overrides.update(load_overrides_file(f))
+    for s in sets:
+        k, v = parse_override(s)
+        overrides[k] = v
+    return load_preset(preset, overrides or None)
+
+
+def format_options(opts: RuleOptions) -> str:
+    """A readable two-language table of every option."""
+    rows = [("option", "选项", "value", "meaning")]
+    for key, value in opts.to_dict().items():
+        if key == "name":
+            continue
+        zh, en = _OPTION_HELP.get(key, ("", ""))
+        if isinstance(value, list):
+            text = " ".join(value) or "–"
+        elif value is None:
+            text = "–"
+        else:
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+        rows.append((key, zh, text, en))
+    widths = [max(_width(r[i]) for r in rows) for i in range(3)]
+    out = []
+    for i, r in enumerate(rows):
+        cells = [r[j] + " " * (widths[j] - _width(r[j])) for j in range(3)]
+        out.append("  ".join([*cells, r[3]]).rstrip())
+        if i == 0:
+            out.append("  ".join("-" * w for w in widths) + "  -------")
+    return "\n".join(out)
+
+
+def _width(s: str) -> int:
+    """Display width: CJK characters take two columns."""
+    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in s)
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.list:
+        for name in preset_names():
+            print(f"{name:18} {preset_description(name)}")
+        return 0
+    opts = options_from_args(args.preset, args.set or [], args.options or [])
+    print(f"preset {opts.name}: {preset_description(opts.name)}")
+    print(format_options(opts))
+    return 0
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from .conformance import report, run_files
+
+    results = run_files(args.files)
+    print(report(results))
+    return 0 if results and all(r.passed for r in results) else 1
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    opts = options_from_args(args.preset, args.set or [], args.options or [])
+    print(run_demo(opts, seed=args.seed))
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import bench_rules
+
+    if args.what != "rules":
+        print(f"unknown benchmark {args.what!r}; available: rules", file=sys.stderr)
+        return 2
+    for line in bench_rules(repeat=args.repeat):
+        print(line, flush=True)
+    return 0
+
+
+def _add_rule_args(p: argparse.ArgumentParser, positional: bool = False) -> None:
+    if positional:
+        p.add_argument("preset", nargs="?", default=DEFAULT_PRESET, help="preset name")
+    else:
+        p.add_argument("--preset", default=DEFAULT_PRESET, help="preset name")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override an option")
+    p.add_argument("--options", action="append", metavar="FILE.toml", help="overrides file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``shengji`` command."""
+    parser = argparse.ArgumentParser(
+        prog="shengji", description="升级 / 拖拉机 (Shengji, Tractor): rules engine and game"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("rules", help="show a preset's options (规则)")
+    _add_rule_args(p, positional=True)
+    p.add_argument("--list", action="store_true", help="list the presets")
+    p.set_defaults(func=_cmd_rules)
+    p = sub.add_parser("conformance", help="answer rule conformance case files")
+    p.add_argument("files", nargs="+", help="case files ({'cases': [...]})")
+    p.set_defaults(func=_cmd_conformance)
+    p = sub.add_parser("demo", help="show a preset's trump order and some classified leads")
+    _add_rule_args(p)
+    p.add_argument("--seed", type=int, default=1, help="random seed")
+    p.set_defaults(func=_cmd_demo)
+    p = sub.add_parser("bench", help="print benchmark figures")
+    p.add_argument("what", nargs="?", default="rules", help="what to measure: rules")
+    p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
+    p.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``shengji`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except ShengjiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""``shengji conformance FILE...``: answer rule-book rulings through the public API.
+
+The case format is described in the project's ``tests/conformance`` folder and the rule
+book: each file is ``{"cases": [...]}``; every case has a ``question`` and an ``expect``
+object whose given keys are compared. A case the project cannot answer (unknown question,
+preset or option, malformed input) counts as a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, parse_cards, parse_rank, rank_text
+from .declaring import apply_show, replay_shows
+from .errors import ShengjiError
+from .follow import is_legal_follow
+from .options import RuleOptions
+from .presets import load_preset
+from .scoring import hand_outcome, j_hook_width, kitty_bonus
+from .throws import check_throw
+from .tricks import trick_winner
+from .trump import TrumpContext
+from .units import classify_lead, lead_kind
+
+Answer = dict[str, Any]
+
+
+class CaseError(ShengjiError):
+    """A conformance case that is malformed or asks something unknown."""
+
+    code = "BAD_CONFORMANCE_CASE"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """One case's verdict with what was expected and what the project answered."""
+
+    id: str
+    question: str
+    passed: bool
+    expected: Answer
+    got: Answer
+
+
+def _options(case: dict[str, Any]) -> RuleOptions:
+    if "preset" not in case:
+        raise CaseError("case has no preset")
+    return load_preset(str(case["preset"]), case.get("options") or None)
+
+
+def _ctx(case: dict[str, Any], trump_default: str | None = None) -> TrumpContext:
+    trump = case.get("trump", trump_default)
+    if trump is None or "level" not in case:
+        raise CaseError("case needs level and trump")
+    return TrumpContext(_options(case), str(case["level"]), str(trump))
+
+
+def _cards(case: dict[str, Any], key: str) -> tuple[Card, ...]:
+    if key not in case:
+        raise CaseError(f"case has no {key!r}")
+    return parse_cards(case[key])
+
+
+def _format(case: dict[str, Any]) -> Answer:
+    ctx = _ctx(case)
+    cards = _cards(case, "cards")
+    kind = lead_kind(ctx, cards)
+    if kind == "invalid":
+        return {"kind": "invalid"}
+    return {"kind": kind, "units": list(classify_lead(ctx, cards).codes)}
+
+
+def _follow(case: dict[str, Any]) -> Answer:
+    ctx = _ctx(case)
+    return {
+        "legal": is_legal_follow(
+            ctx, _cards(case, "lead"), _cards(case, "hand"), _cards(case, "play")
+        )
+    }
+
+
+def _winner(case: dict[str, Any]) -> Answer:
+    ctx = _ctx(case)
+    plays = [parse_cards(p) for p in case["plays"]]
+    return {"winner": trick_winner(ctx, plays)}
+
+
+def _throw(case: dict[str, Any]) -> Answer:
+    ctx = _ctx(case)
+    others = [parse_cards(h) for h in case["others"]]
+    side = case.get("thrower_side", "collectors")
+    if side not in ("banker", "collectors"):
+        raise CaseError(f"thrower_side must be banker or collectors, not {side!r}")
+    r = check_throw(ctx, _cards(case, "lead"), others, side == "banker")
+    return {"valid": r.valid, "played": [c.text for c in r.played], "penalty": r.penalty}
+
+
+def _kitty(case: dict[str, Any]) -> Answer:
+    ctx = _ctx(case)
+    lead = classify_lead(ctx, _cards(case, "lead"))
+    mult, bonus = kitty_bonus(ctx.options, lead, _cards(case, "kitty"))
+    return {"multiplier": mult, "bonus": bonus}
+
+
+def _outcome(case: dict[str, Any]) -> Answer:
+    opts = _options(case)
+    level = parse_rank(str(case.get("level", case["banker_level"])))
+    last = case.get("last_trick") or {}
+    collectors_last = last.get("side") == "collectors"
+    width = None
+    if collectors_last and last.get("winning_play"):
+        ctx = TrumpContext(opts, level, str(case.get("trump", "NT")))
+        width = j_hook_width(ctx, parse_cards(last["winning_play"]))
+    r = hand_outcome(
+        opts,
+        banker_seat=int(case["banker_seat"]),
+        banker_level=parse_rank(str(case["banker_level"])),
+        collector_level=parse_rank(str(case["collector_level"])),
+        points=int(case["points"]),
+        trick_points=case.get("trick_points"),
+        last_trick_collectors=collectors_last,
+        hook_width=width,
+    )
+    return {
+        "next_banker": r.next_banker,
+        "banker_level": rank_text(r.banker_level),
+        "collector_level": rank_text(r.collector_level),
+        "winner": r.winner,
+        "explain": r.explain("en"),
+    }
+
+
+def _declare(case: dict[str, Any]) -> Answer:
+    opts = _options(case)
+    level = parse_rank(str(case["level"]))
+    first = bool(case["first_hand"])
+    phase = case["phase"]
+    if phase not in ("deal", "before_kitty", "after_burial"):
+        raise CaseError(f"unknown phase {phase!r}")
+    history = [(int(h["seat"]), parse_cards(h["cards"])) for h in case.get("history", [])]
+    flipped = not first and not history and phase == "after_burial"
+    state = replay_shows(opts, level, first, case.get("banker_seat"), history, flipped)
+    attempt = case["attempt"]
+    try:
+        new = apply_show(
+            opts, level, state, int(attempt["seat"]), parse_cards(attempt["cards"]), phase
+        )
+    except ShengjiError as e:
+        if e.code == "BAD_CARD":
+            raise
+        return {"legal": False, "reason": e.message}
+    return {"legal": True, "trump": new.trump_text, "banker_seat": new.banker}
+
+
+QUESTIONS: dict[str, Callable[[dict[str, Any]], Answer]] = {
+    "format": _format,
+    "follow": _follow,
+    "winner": _winner,
+    "throw": _throw,
+    "kitty": _kitty,
+    "outcome": _outcome,
+    "declare": _declare,
+}
+
+
+def _same(key: str, want: Any, got: Any) -> bool:
+    if key in ("played", "cards") and isinstance(want, list) and isinstance(got, list):
+        try:
+            return Counter(parse_cards(want)) == Counter(parse_cards(got))
+        except ShengjiError:
+            return False
+    return bool(want == got) and type(want) is type(got)
+
+
+def run_case(case: dict[str, Any]) -> CaseResult:
+    """Answer one case and compare the expected keys."""
+    cid = str(case.get("id", "?"))
+    q = str(case.get("question", "?"))
+    expected = case.get("expect")
+    if not isinstance(expected, dict):
+        return CaseResult(cid, q, False, {}, {"error": "case has no expect object"})
+    fn = QUESTIONS.get(q)
+    if fn is None:
+        return CaseResult(cid, q, False, expected, {"error": f"unknown question {q!r}"})
+    try:
+        got = fn(case)
+    except ShengjiError as e:
+        return CaseResult(cid, q, False, expected, {"error": str(e)})
+    except (KeyError, TypeError, ValueError) as e:
+        return CaseResult(cid, q, False, expected, {"error": f"malformed case: {e!r}"})
+    passed = all(k in got and _same(k, v, got[k]) for k, v in expected.items())
+    return CaseResult(cid, q, passed, expected, got)
+
+
+def load_cases(path: str | Path) -> list[dict[str, Any]]:
+    """Read a case file; raises CaseError when it is not ``{"cases": [...]}``."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CaseError(f"cannot read {p}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise CaseError(f"{p} is not JSON: {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise CaseError(f'{p} must be a JSON object {{"cases": [...]}}')
+    return [c if isinstance(c, dict) else {"id": "?", "question": "?"} for c in data["cases"]]
+
+
+def run_files(paths: Sequence[str | Path]) -> list[CaseResult]:
+    """Run every case of every file."""
+    results: list[CaseResult] = []
+    for p in paths:
+        for case in load_cases(p):
+            results.append(run_case(case))
+    return results
+
+
+def report(results: Sequence[CaseResult]) -> str:
+    """One line per failing case, then ``N passed, M failed``."""
+    lines = []
+    for r in results:
+        if not r.passed:
+            got = {k: r.got.get(k) for k in r.expected} if "error" not in r.got else r.got
+            lines.append(
+                f"FAIL {r.id} ({r.question}): expected {json.dumps(r.expected, ensure_ascii=False)}"
+                f", got {json.dumps(got, ensure_ascii=False)}"
+            )
+    passed = sum(r.passed for r in results)
+    lines.append(f"{passed} passed, {len(results) - passed} failed")
+    return "\n".join(lines)

@@ -1,0 +1,319 @@
+"""Declaring trump (报主/亮主), reinforcing (上保险/自保/定主) and counter-declaring
+(反主/反底) as pure functions (§7), one rule set per ``declaring`` option.
+
+A :class:`DeclareState` is folded over accepted shows; :func:`apply_show` validates the
+next one for a phase (``deal``, ``before_kitty``, ``after_burial``) and returns the new
+state or raises :class:`~shengji.errors.DeclarationError`.
+
+>>> from shengji.presets import load_preset
+>>> opts = load_preset("shuangsheng")
+>>> st = start_state(first_hand=True, banker=None)
+>>> st = apply_show(opts, 2, st, 2, parse_cards("H2"), "deal")
+>>> st.trump_text, st.banker
+('H', 2)
+>>> apply_show(opts, 2, st, 1, parse_cards("S2"), "deal")
+Traceback (most recent call last):
+...
+shengji.errors.DeclarationError: ILLEGAL_DECLARATION: trump is already declared; a ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import BIG_JOKER, Card, Suit, parse_cards  # noqa: F401  (doctests)
+from .errors import DeclarationError
+from .options import RuleOptions
+from .trump import trump_text
+
+Phase = Literal["deal", "before_kitty", "after_burial"]
+PHASES: tuple[str, ...] = ("deal", "before_kitty", "after_burial")
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """A parsed show: ``count`` identical cards, either level cards of ``suit`` or jokers."""
+
+    card: Card
+    count: int
+
+    @property
+    def is_joker(self) -> bool:
+        return self.card.is_joker
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump it declares: its suit, or None (NT) for jokers."""
+        return None if self.card.is_joker else self.card.suit
+
+    @property
+    def priority(self) -> int:
+        """Counter-declaring priority ``BJ > LJ > S > H > C > D`` as 5..0."""
+        if self.card.is_joker:
+            return 5 if self.card is BIG_JOKER else 4
+        assert self.card.suit is not None
+        return 3 - int(self.card.suit)
+
+    @property
+    def rung(self) -> int:
+        """The 3-deck show ladder: single 1 < pair 2 < jokers 3 < triple 4 < 3 jokers 5."""
+        if self.is_joker:
+            return 3 if self.count == 2 else 5
+        return {1: 1, 2: 2, 3: 4}.get(self.count, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareState:
+    """What the accepted shows of a hand leave: trump, who holds it, how strongly, the
+    banker, and what limits later shows."""
+
+    first_hand: bool
+    banker: int | None
+    declared: bool = False
+    trump: Suit | None = None
+    holder: int | None = None
+    first_declarer: int | None = None
+    rung: int = 0
+    priority: int = -1
+    counters: int = 0
+    pair_seats: frozenset[int] = frozenset()
+    locked: bool = False
+    flipped: bool = False
+    shows: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    @property
+    def trump_text(self) -> str | None:
+        """``"S"``... ``"NT"``, or None before anything is declared."""
+        return trump_text(self.trump) if self.declared else None
+
+
+def start_state(first_hand: bool, banker: int | None) -> DeclareState:
+    """The state before any show of a hand (``banker`` is None in a first hand)."""
+    return DeclareState(first_hand=first_hand, banker=None if first_hand else banker)
+
+
+def flipped_state(state: DeclareState, trump: Suit | None) -> DeclareState:
+    """Nobody declared: trump comes from a turned-up kitty card (or NT), unbacked."""
+    return dataclasses.replace(state, declared=True, trump=trump, flipped=True, rung=1)
+
+
+def kitty_card_trump(card: Card) -> Suit | None:
+    """The trump a turned-up kitty card gives: its suit, NT for a joker."""
+    return card.suit
+
+
+def parse_show(level: int, cards: Sequence[Card]) -> Show:
+    """Check that ``cards`` are identical level cards or identical jokers."""
+    if not cards:
+        raise DeclarationError("a show needs at least one card")
+    first = cards[0]
+    if any(c is not first for c in cards):
+        raise DeclarationError(
+            "a show must be identical cards: one level card, or a pair (same suit) of "
+            "level cards or jokers; two suits' level cards are not a pair"
+        )
+    if not first.is_joker and first.rank != level:
+        raise DeclarationError(
+            f"{first.text} is not a level card; only cards of the level rank (or joker pairs) "
+            "can be shown"
+        )
+    if first.is_joker and len(cards) < 2:
+        raise DeclarationError("a single joker never declares; a joker pair declares NT")
+    return Show(first, len(cards))
+
+
+def _fail(msg: str) -> DeclarationError:
+    return DeclarationError(msg)
+
+
+def apply_show(
+    options: RuleOptions,
+    level: int,
+    state: DeclareState,
+    seat: int,
+    cards: Sequence[Card],
+    phase: Phase | None,
+) -> DeclareState:
+    """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
+    and return the state after it. Raises DeclarationError when it is not allowed."""
+    if not 0 <= seat <= 3:
+        raise _fail(f"seat must be 0..3, not {seat}")
+    show = parse_show(level, cards)
+    if show.count > options.decks:
+        raise _fail(f"{show.count} identical cards need more than {options.decks} deck(s)")
+    style = options.declaring
+    if style == "classic":
+        new = _classic(options, state, seat, show, phase)
+    elif style == "tuolaji":
+        new = _tuolaji(options, state, seat, show, phase)
+    elif style == "shuangkou":
+        new = _shuangkou(state, seat, show, phase)
+    else:
+        new = _shuangsheng(state, seat, show, phase)
+    return dataclasses.replace(new, shows=(*state.shows, (seat, tuple(cards))))
+
+
+def _initial(
+    state: DeclareState, seat: int, show: Show, phase: Phase | None, jokers_ok: bool
+) -> DeclareState:
+    if phase not in (None, "deal"):
+        raise _fail("trump can only be declared while the cards are dealt")
+    if show.is_joker and not jokers_ok:
+        raise _fail("jokers cannot declare; a joker pair can only counter-declare (反主)")
+    return dataclasses.replace(
+        state,
+        declared=True,
+        trump=show.trump,
+        holder=seat,
+        first_declarer=seat,
+        rung=show.rung,
+        priority=show.priority if show.count >= 2 else -1,
+        banker=seat if state.first_hand else state.banker,
+        pair_seats=state.pair_seats | ({seat} if show.count >= 2 else set()),
+        locked=show.count >= 2,
+    )
+
+
+def _is_reinforcement(state: DeclareState, seat: int, show: Show) -> bool:
+    return (
+        seat == state.holder
+        and not show.is_joker
+        and show.trump == state.trump
+        and show.count == 2
+        and state.rung == 1
+    )
+
+
+def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
+    if phase == "after_burial":
+        raise _fail("too late to reinforce (上保险): the kitty is already buried")
+    return dataclasses.replace(
+        state, rung=2, priority=show.priority, locked=True, pair_seats=state.pair_seats | {seat}
+    )
+
+
+def _outranks(state: DeclareState, show: Show) -> bool:
+    """A pair beats an unbacked single declaration, or a pair of lower priority."""
+    return show.count >= 2 and (state.rung <= 1 or show.priority > state.priority)
+
+
+def _countered(
+    state: DeclareState, seat: int, show: Show, takes_banker: bool, *, counts: bool = True
+) -> DeclareState:
+    return dataclasses.replace(
+        state,
+        trump=show.trump,
+        holder=seat,
+        rung=max(2, show.rung),
+        priority=show.priority,
+        counters=state.counters + (1 if counts else 0),
+        banker=seat if takes_banker else state.banker,
+        pair_seats=state.pair_seats | {seat},
+        locked=True,
+    )
+
+
+def _shuangsheng(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=False)
+    if _is_reinforcement(state, seat, show):
+        return _reinforce(state, seat, show, phase)
+    if show.count < 2:
+        raise _fail(
+            "trump is already declared; a counter-declaration (反主) needs an identical pair"
+        )
+    if seat == state.holder:
+        # also covers seed 000's "the declarer may 反主 only after another player has"
+        raise _fail("you hold the current declaration and cannot counter it yourself")
+    if state.first_hand and phase == "after_burial":
+        raise _fail("in the first hand no counter-declaring once the kitty is taken")
+    if not state.first_hand and phase in ("deal", "before_kitty"):
+        raise _fail("in later hands counter-declaring (反主炒底) comes after the kitty is buried")
+    if not _outranks(state, show):
+        raise _fail(_priority_msg())
+    return _countered(state, seat, show, takes_banker=state.first_hand)
+
+
+def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=False)
+    if show.count < 2:
+        raise _fail("trump is already declared; only a pair can change it (定主/反底)")
+    if state.flipped and not show.is_joker:
+        raise _fail("the trump came from the kitty card: only joker pairs may counter now")
+    if phase == "after_burial":
+        if seat in state.pair_seats:
+            raise _fail("each player may 反底 once, and not after a 定主 of their own")
+        if not _outranks(state, show):
+            raise _fail(_priority_msg())
+        return _countered(state, seat, show, takes_banker=False)
+    if _is_reinforcement(state, seat, show):
+        return _reinforce(state, seat, show, phase)
+    if not _outranks(state, show):
+        raise _fail(_priority_msg())
+    return _countered(state, seat, show, takes_banker=state.first_hand)
+
+
+def _classic(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=True)
+    if phase == "after_burial":
+        raise _fail("no declaring once the kitty is buried")
+    if show.rung <= state.rung:
+        raise _fail(
+            "only a stronger show is accepted: single < pair < joker pair (NT) < triple "
+            "< three jokers (NT)"
+        )
+    takes = state.first_hand and options.counter_takes_banker
+    return _countered(state, seat, show, takes_banker=takes, counts=seat != state.holder)
+
+
+def _tuolaji(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=True)
+    if phase == "after_burial":
+        raise _fail("no declaring once the kitty is buried")
+    if show.count < 2:
+        raise _fail("trump is already declared; a single level card cannot override it")
+    takes = state.first_hand and options.counter_takes_banker
+    if show.is_joker:
+        if state.trump is None:
+            raise _fail("trump is already no-trump")
+        return _countered(state, seat, show, takes_banker=takes)
+    if state.locked:
+        raise _fail("trump is locked by a pair (自保); only a joker pair can change it")
+    if show.trump == state.trump:
+        return _reinforce(state, seat, show, phase)
+    return _countered(state, seat, show, takes_banker=takes)
+
+
+def _priority_msg() -> str:
+    return (
+        "a counter-declaration must be an identical pair that outranks the current trump "
+        "(BJ > LJ > S > H > C > D); any pair beats an unbacked single declaration"
+    )
+
+
+def replay_shows(
+    options: RuleOptions,
+    level: int,
+    first_hand: bool,
+    banker: int | None,
+    history: Sequence[tuple[int, Sequence[Card]]],
+    flipped: bool = False,
+) -> DeclareState:
+    """Fold accepted shows (phases unknown) into a state. ``flipped``: nobody declared and
+    a kitty card set an (unknown) trump before these shows."""
+    state = start_state(first_hand, banker)
+    if flipped:
+        state = flipped_state(state, None)
+    for seat, cards in history:
+        state = apply_show(options, level, state, seat, cards, None)
+    return state

@@ -1,0 +1,67 @@
+"""Typed errors with stable codes that clients can show.
+
+Every error the engine raises for bad input is a :class:`ShengjiError` whose ``code`` is a
+stable upper-case string (``MUST_FOLLOW_SUIT``, ``THROW_FAILED``, ...) and whose message says
+what is wrong in plain words.
+"""
+
+from __future__ import annotations
+
+
+class ShengjiError(ValueError):
+    """Base of every error the engine raises for bad input; ``code`` is stable."""
+
+    code = "SHENGJI_ERROR"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class CardError(ShengjiError):
+    """Malformed card text (``BAD_CARD``)."""
+
+    code = "BAD_CARD"
+
+
+class OptionError(ShengjiError):
+    """Unknown preset or option, or a bad option value."""
+
+    code = "BAD_OPTION"
+
+
+class PlayError(ShengjiError):
+    """A play that breaks the rules (wrong count, cards not held, not following, ...)."""
+
+    code = "ILLEGAL_PLAY"
+
+
+class DeclarationError(ShengjiError):
+    """A declaration (报主/反主/...) that is not allowed now."""
+
+    code = "ILLEGAL_DECLARATION"
+
+
+# Stable codes, listed once so documentation and clients can enumerate them.
+CODES: dict[str, str] = {
+    "BAD_CARD": "card text is not a card",
+    "UNKNOWN_PRESET": "no preset of that name",
+    "UNKNOWN_OPTION": "no rule option of that name",
+    "BAD_OPTION_VALUE": "a rule option has a value it cannot take",
+    "BAD_LEVEL": "not a level rank (2..10, J, Q, K, A)",
+    "BAD_TRUMP": "not a trump suit (S, H, C, D or NT)",
+    "EMPTY_PLAY": "a play needs at least one card",
+    "WRONG_CARD_COUNT": "a follow must have as many cards as the lead",
+    "CARDS_NOT_IN_HAND": "the play uses cards the hand does not hold",
+    "MIXED_SUITS": "a lead must be of one effective suit",
+    "MUST_FOLLOW_SUIT": "the follower holds cards of the led suit that must be played",
+    "MUST_FOLLOW_FORMAT": "the follower holds a pair/triple/tractor that must be played",
+    "THROW_FAILED": "a unit of the throw can be beaten by another hand",
+    "ILLEGAL_DECLARATION": "this declaration is not allowed now",
+    "BAD_CONFORMANCE_CASE": "a conformance case is malformed",
+}

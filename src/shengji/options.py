@@ -1,0 +1,206 @@
+"""Rule options (RULES.md §9) as one frozen, typed value, with validation and overrides.
+
+>>> from shengji.presets import load_preset
+>>> opts = load_preset("shuangkou")
+>>> opts.constant_twos, opts.start_level, opts.must_play_levels
+(True, 3, (3, 5, 10, 11, 13, 14))
+>>> opts.with_overrides({"j_hook": "false"}).j_hook
+False
+>>> opts.with_overrides({"decks": 7})
+Traceback (most recent call last):
+...
+shengji.errors.OptionError: BAD_OPTION_VALUE: option 'decks' must be an integer 1..4, not 7
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from .cards import kitty_size, parse_rank, rank_text
+from .errors import CardError, OptionError
+
+KittyMultiplier = Literal["linear", "doubling"]
+ThrowPenalty = Literal["none", "per_card", "per_attempt", "stake"]
+LevelTable = Literal["standard", "super", "classic", "classic-1deck", "classic-3deck"]
+MatchEnd = Literal["defend_ace", "reach_ace", "wrap"]
+NoDeclaration = Literal["kitty_card_3", "kitty_card_4", "no_trump", "redeal"]
+Declaring = Literal["shuangsheng", "shuangkou", "classic", "tuolaji"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "kitty_multiplier": get_args(KittyMultiplier),
+    "throw_penalty": get_args(ThrowPenalty),
+    "level_table": get_args(LevelTable),
+    "match_end": get_args(MatchEnd),
+    "no_declaration": get_args(NoDeclaration),
+    "declaring": get_args(Declaring),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOptions:
+    """Every rule option of the rule book, plus the project's own decisions (docs/rules.md).
+
+    Levels are stored as integers 2..14; text forms (``"J"``) are accepted on input.
+    """
+
+    name: str = "custom"
+    decks: int = 2
+    start_level: int = 2
+    constant_twos: bool = False
+    joker_links_level: bool = True
+    kitty_multiplier: KittyMultiplier = "doubling"
+    throw_penalty: ThrowPenalty = "none"
+    level_table: LevelTable = "standard"
+    max_gain: int | None = None
+    must_play_levels: tuple[int, ...] = ()
+    j_hook: bool = False
+    match_end: MatchEnd = "reach_ace"
+    no_declaration: NoDeclaration = "redeal"
+    counter_takes_banker: bool = False
+    #: Project option: which declaring system of RULES.md §7 is used.
+    declaring: Declaring = "tuolaji"
+    #: Project option: hands in a match that never ends by levels (``wrap``); None = no limit.
+    match_hands: int | None = None
+    #: Project option: coins a hand is played for (seed 000's stake); doubled per 反主.
+    base_stake: int = 100
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, _coerce(f.name, getattr(self, f.name)))
+
+    @property
+    def kitty_size(self) -> int:
+        """Number of kitty cards for the deck count (§7)."""
+        return kitty_size(self.decks)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+        return (54 * self.decks - self.kitty_size) // 4
+
+    @property
+    def total_points(self) -> int:
+        """Points in the cards: 100 per deck."""
+        return 100 * self.decks
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> RuleOptions:
+        """A copy with options replaced; unknown names or bad values raise OptionError."""
+        known = {f.name for f in fields(self)}
+        for key in overrides:
+            if key not in known:
+                raise OptionError(
+                    f"unknown option {key!r}; known options: {', '.join(sorted(known))}",
+                    code="UNKNOWN_OPTION",
+                )
+        return dataclasses.replace(self, **dict(overrides))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Options as plain JSON/TOML-friendly values (levels as rank text)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name == "start_level":
+                v = rank_text(v)
+            elif f.name == "must_play_levels":
+                v = [rank_text(r) for r in v]
+            out[f.name] = v
+        return out
+
+
+def _bad(name: str, what: str, value: Any) -> OptionError:
+    return OptionError(f"option {name!r} must be {what}, not {value!r}", code="BAD_OPTION_VALUE")
+
+
+def _bool(name: str, v: Any) -> bool:
+    if isinstance(v, bool):
+        return v
+    word = v.strip().lower() if isinstance(v, str) else None
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0"):
+        return False
+    raise _bad(name, "true or false", v)
+
+
+def _int(name: str, v: Any, lo: int, hi: int | None) -> int:
+    if isinstance(v, str):
+        try:
+            v = int(v.strip())
+        except ValueError:
+            raise _bad(name, "an integer", v) from None
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise _bad(name, f"an integer {rng}", v)
+    return int(v)
+
+
+def _level(name: str, v: Any) -> int:
+    if isinstance(v, int) and not isinstance(v, bool) and 2 <= v <= 14:
+        return v
+    try:
+        return parse_rank(str(v))
+    except CardError:
+        raise _bad(name, "a level rank (2..10, J, Q, K, A)", v) from None
+
+
+def _optional_int(name: str, v: Any, lo: int) -> int | None:
+    if v is None or (isinstance(v, str) and v.strip().lower() in ("null", "none", "")):
+        return None
+    return _int(name, v, lo, None)
+
+
+def _coerce(name: str, v: Any) -> Any:
+    if name == "name":
+        if not isinstance(v, str) or not v:
+            raise _bad(name, "a non-empty string", v)
+        return v
+    if name == "decks":
+        return _int(name, v, 1, 4)
+    if name == "start_level":
+        return _level(name, v)
+    if name in ("constant_twos", "joker_links_level", "j_hook", "counter_takes_banker"):
+        return _bool(name, v)
+    if name in ("max_gain", "match_hands"):
+        return _optional_int(name, v, 1)
+    if name == "base_stake":
+        return _int(name, v, 0, None)
+    if name == "must_play_levels":
+        if isinstance(v, str):
+            v = v.replace(",", " ").split()
+        if not isinstance(v, list | tuple):
+            raise _bad(name, "a list of level ranks", v)
+        return tuple(sorted({_level(name, r) for r in v}))
+    if name in _CHOICES:
+        if v not in _CHOICES[name]:
+            raise _bad(name, "one of " + ", ".join(_CHOICES[name]), v)
+        return v
+    raise OptionError(f"unknown option {name!r}", code="UNKNOWN_OPTION")  # pragma: no cover
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """Parse one ``key=value`` override (value as TOML if it parses, else as text)."""
+    if "=" not in text:
+        raise OptionError(f"override {text!r} must look like key=value", code="BAD_OPTION_VALUE")
+    key, raw = (s.strip() for s in text.split("=", 1))
+    try:
+        value: Any = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key, value
+
+
+def load_overrides_file(path: str | Path) -> dict[str, Any]:
+    """Read overrides from a TOML file (top-level ``key = value`` lines)."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise OptionError(f"cannot read {p}: {e.strerror}", code="BAD_OPTION_VALUE") from None
+    except tomllib.TOMLDecodeError as e:
+        raise OptionError(f"{p} is not valid TOML: {e}", code="BAD_OPTION_VALUE") from None
+    return dict(data.get("options", data))

@@ -1,0 +1,255 @@
+"""Points, kitty bonus (扣底), level tables, must-play levels, the J hook, rotation and the
+end of a match (§6).
+
+>>> from shengji.presets import load_preset
+>>> r = hand_outcome(load_preset("shuangkou"), banker_seat=0, banker_level=3,
+...                  collector_level=3, points=0)
+>>> r.next_banker, r.banker_level, r.collector_level
+(2, 5, 3)
+>>> r.explain("en")
+'Collectors scored 0: banker side +3 (stopped at must-play 5) → 5; next banker seat 2.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import Card, points, rank_text
+from .options import RuleOptions
+from .trump import TrumpContext
+from .units import Lead, Shape, decompose
+
+Side = Literal["banker", "collectors"]
+
+
+def kitty_multiplier(options: RuleOptions, shape: Shape) -> int:
+    """Multiplier for a last trick won with a unit of ``shape`` = (links, width).
+
+    ``linear``: single 2, pair 4, k-link tractor 4k (2·w·k); ``doubling``: single 2, pair
+    4, k-link tractor 2^(k+1), triple 6, Titanic 2·3^k (2·w^k).
+    """
+    k, w = shape
+    if options.kitty_multiplier == "linear":
+        return 2 * w * k
+    return int(2 * w**k)
+
+
+def kitty_bonus(options: RuleOptions, lead: Lead, kitty: Sequence[Card]) -> tuple[int, int]:
+    """``(multiplier, bonus)`` when the collectors win the last trick: the multiplier is set
+    by the largest unit of the lead, the structure the winning play matched."""
+    m = kitty_multiplier(options, lead.units[0].shape)
+    return m, points(kitty) * m
+
+
+# -- level tables -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """Which side goes up and by how much; ``gain == 0`` for collectors means a swap."""
+
+    side: Side
+    gain: int
+
+
+def level_change(options: RuleOptions, pts: int) -> TableResult:
+    """Look up the collectors' points (<= 0 counts as 0) in ``options.level_table``.
+
+    ``standard`` thresholds scale with the decks (steps of 20 points per deck).
+    """
+    p = max(0, pts)
+    table = options.level_table
+    if table == "super":
+        if p == 0:
+            return TableResult("banker", 6)
+        if p < 40:
+            return TableResult("banker", 5 - (p - 5) // 10) if p < 35 else TableResult("banker", 2)
+        if p < 80:
+            return TableResult("banker", 1)
+        if p < 120:
+            return TableResult("collectors", 0)
+        if p == 120:
+            return TableResult("collectors", 1)
+        return TableResult("collectors", min(6, 2 + (p - 125) // 40))
+    if table == "classic-1deck":
+        if p == 0:
+            return TableResult("banker", 2)
+        if p < 40:
+            return TableResult("banker", 1)
+        if p < 80:
+            return TableResult("collectors", 0)
+        return TableResult("collectors", 1 + (p - 80) // 20)
+    if table == "classic-3deck":
+        if p == 0:
+            return TableResult("banker", 3)
+        if p < 60:
+            return TableResult("banker", 2)
+        if p < 120:
+            return TableResult("banker", 1)
+        if p < 180:
+            return TableResult("collectors", 0)
+        return TableResult("collectors", 1 + (p - 180) // 60)
+    step = 20 * options.decks if table == "standard" else 40
+    if p == 0:
+        return TableResult("banker", 3)
+    if p < step:
+        return TableResult("banker", 2)
+    if p < 2 * step:
+        return TableResult("banker", 1)
+    if table == "classic":
+        return TableResult("collectors", 1 + (p - 2 * step) // step)
+    return TableResult("collectors", (p - 2 * step) // step)
+
+
+def climb(options: RuleOptions, start: int, gain: int, as_winning_banker: bool) -> tuple[int, bool]:
+    """New level after gaining ``gain`` levels from ``start``, and whether a must-play level
+    stopped the climb. ``wrap`` goes past A back to 2; otherwise A is the top."""
+    must = options.must_play_levels
+    level = start
+    stopped = False
+    for _ in range(gain):
+        if level in must and not (as_winning_banker and level == start):
+            stopped = True
+            break
+        if level == 14:
+            if options.match_end != "wrap":
+                break
+            level = 2
+        else:
+            level += 1
+    return level, stopped
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """The result of a hand: new levels of the two teams, the next banker, the match winner
+    (None while it goes on) and the facts behind them for :meth:`explain`."""
+
+    points: int
+    side: Side
+    gain: int
+    capped: bool
+    must_play_stop: bool
+    hook: int | None
+    banker_seat: int
+    next_banker: int
+    old_banker_level: int
+    old_collector_level: int
+    banker_level: int
+    collector_level: int
+    winner: Side | None
+
+    def explain(self, lang: str = "en") -> str:
+        """One line saying what happened and why, in ``en`` or ``zh``."""
+        bl, cl = rank_text(self.banker_level), rank_text(self.collector_level)
+        if lang == "zh":
+            if self.side == "banker":
+                what = f"庄家方升{self.gain}级 → {bl}"
+            elif self.gain == 0:
+                what = "换庄, 抓分方上台 (不升级)"
+            else:
+                what = f"抓分方上台并升{self.gain}级 → {cl}"
+            extra = "(封顶)" if self.capped else ""
+            extra += "(遇必打级停住)" if self.must_play_stop else ""
+            hook = f"; 钩底, 庄家方降到{rank_text(self.hook)}" if self.hook else ""
+            end = {"banker": "; 庄家方赢得比赛", "collectors": "; 抓分方赢得比赛", None: ""}
+            return (
+                f"抓分方得{self.points}分: {what}{extra}{hook}; "
+                f"下一局庄家: {self.next_banker}号位{end[self.winner]}。"
+            )
+        if self.side == "banker":
+            what = f"banker side +{self.gain}"
+            notes = " (capped)" if self.capped else ""
+            notes += f" (stopped at must-play {bl})" if self.must_play_stop else ""
+            what += f"{notes} → {bl}"
+        elif self.gain == 0:
+            what = "collectors take over (no level change)"
+        else:
+            notes = " (capped)" if self.capped else ""
+            notes += f" (stopped at must-play {cl})" if self.must_play_stop else ""
+            what = f"collectors take over and go up {self.gain}{notes} → {cl}"
+        hook = f"; J hook: banker side falls to {rank_text(self.hook)}" if self.hook else ""
+        end = {"banker": "; banker side wins the match", "collectors": "; collectors win the match"}
+        return (
+            f"Collectors scored {self.points}: {what}{hook}; next banker seat "
+            f"{self.next_banker}{end.get(self.winner or '', '')}."
+        )
+
+
+def hand_outcome(
+    options: RuleOptions,
+    banker_seat: int,
+    banker_level: int,
+    collector_level: int,
+    points: int,
+    *,
+    trick_points: int | None = None,
+    last_trick_collectors: bool = False,
+    hook_width: int | None = None,
+) -> HandOutcome:
+    """Apply the level table, ``max_gain``, must-play levels, the J hook, rotation and the
+    match end to a finished hand.
+
+    ``hook_width``: when the collectors won the last trick with a J as the top card of the
+    winning play, 1 for a single J and 2 or more for a pair (or longer) of Js.
+    """
+    res = level_change(options, points)
+    gain = res.gain
+    capped = options.max_gain is not None and gain > options.max_gain
+    if capped:
+        gain = options.max_gain or 0
+    new_b, new_c = banker_level, collector_level
+    stop = False
+    if res.side == "banker":
+        new_b, stop = climb(options, banker_level, gain, as_winning_banker=True)
+        next_banker = (banker_seat + 2) % 4
+    else:
+        new_c, stop = climb(options, collector_level, gain, as_winning_banker=False)
+        next_banker = (banker_seat + 1) % 4
+    hook = None
+    tp = points if trick_points is None else trick_points
+    if (
+        options.j_hook
+        and banker_level == 11
+        and last_trick_collectors
+        and hook_width
+        and tp >= 40 * options.decks
+    ):
+        hook = 7 if hook_width == 1 else 3
+        new_b = hook
+    winner: Side | None = None
+    if options.match_end == "defend_ace":
+        if res.side == "banker" and banker_level == 14:
+            winner = "banker"
+    elif options.match_end == "reach_ace":
+        if res.side == "banker" and new_b == 14:
+            winner = "banker"
+        elif res.side == "collectors" and new_c == 14 and gain > 0:
+            winner = "collectors"
+    return HandOutcome(
+        points=points,
+        side=res.side,
+        gain=gain,
+        capped=capped,
+        must_play_stop=stop,
+        hook=hook,
+        banker_seat=banker_seat,
+        next_banker=next_banker,
+        old_banker_level=banker_level,
+        old_collector_level=collector_level,
+        banker_level=new_b,
+        collector_level=new_c,
+        winner=winner,
+    )
+
+
+def j_hook_width(ctx: TrumpContext, winning_play: Sequence[Card]) -> int | None:
+    """For the J hook (钩底) at level J: the width of the winning play's largest unit when
+    its top card is a J (1 = single J, 2 or more = pair of Js or longer), else None."""
+    if ctx.level != 11 or not winning_play:
+        return None
+    top = decompose(ctx, winning_play)[0]
+    card = top.cards[0]
+    return top.width if card.rank == 11 and not card.is_joker else None
