@@ -91,10 +91,43 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
+    from .demo import play_match
+    from .narrate import narrate
+    from .record import save_record
 
     opts = options_from_args(args.preset, args.set or [], args.options or [])
-    print(run_demo(opts, seed=args.seed))
+    _, rec = play_match(opts, seed=args.seed, max_hands=args.max_hands)
+    if args.record:
+        save_record(rec, args.record)
+    if not args.quiet:
+        for line in narrate(rec, args.lang):
+            print(line)
+    if args.record:
+        print(f"record written to {args.record}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .narrate import narrate
+    from .record import load_record
+
+    for line in narrate(load_record(args.record), args.lang):
+        print(line)
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from .record import RecordError, load_record, verify
+
+    try:
+        st = verify(load_record(args.record))
+    except RecordError as e:
+        where = f" (action index {e.index})" if e.index is not None else ""
+        print(f"INVALID {args.record}{where}: {e}", file=sys.stderr)
+        return 1
+    print(
+        f"OK {args.record}: {len(st.results)} hand(s) re-played and re-computed, phase {st.phase}"
+    )
     return 0
 
 
@@ -131,10 +164,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conformance", help="answer rule conformance case files")
     p.add_argument("files", nargs="+", help="case files ({'cases': [...]})")
     p.set_defaults(func=_cmd_conformance)
-    p = sub.add_parser("demo", help="show a preset's trump order and some classified leads")
+    p = sub.add_parser("demo", help="play a whole match between four random bots")
     _add_rule_args(p)
-    p.add_argument("--seed", type=int, default=1, help="random seed")
+    p.add_argument("--seed", type=int, default=1, help="random seed (same seed, same game)")
+    p.add_argument("--record", metavar="FILE.json", help="write the match record here")
+    p.add_argument("--max-hands", type=int, default=200, help="stop after this many hands")
+    p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
+    p.add_argument("--quiet", action="store_true", help="do not print the match")
     p.set_defaults(func=_cmd_demo)
+    p = sub.add_parser("replay", help="print a match record hand by hand, trick by trick")
+    p.add_argument("record", help="record file (JSON)")
+    p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
+    p.set_defaults(func=_cmd_replay)
+    p = sub.add_parser("verify", help="re-play a record and check every action and result")
+    p.add_argument("record", help="record file (JSON)")
+    p.set_defaults(func=_cmd_verify)
     p = sub.add_parser("bench", help="print benchmark figures")
     p.add_argument("what", nargs="?", default="rules", help="what to measure: rules")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
@@ -150,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ShengjiError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head/less that closed early
+        sys.stderr.close()
+        return 0
     return code
 
 

@@ -1,0 +1,94 @@
+"""Actions a seat can take, as small frozen values with a JSON form.
+
+>>> a = action_from_json({"type": "play", "cards": "S10 S10"})
+>>> a, action_to_json(a)
+(Play(cards=(S10, S10)), {'type': 'play', 'cards': 'S10 S10'})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, format_cards, parse_cards
+from .errors import ShengjiError
+
+
+class ActionError(ShengjiError):
+    """An action that is malformed or not allowed now."""
+
+    code = "ILLEGAL_ACTION"
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Show level cards or jokers to declare, reinforce or counter-declare (报主/反主)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline to declare now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bury:
+    """Bury the kitty (扣底): exactly as many cards as the kitty has."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lead or follow with these cards."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    """Start the next hand after a hand's result."""
+
+
+Action = Declare | Pass | Bury | Play | Continue
+
+_TYPES: dict[str, type[Action]] = {
+    "declare": Declare,
+    "pass": Pass,
+    "bury": Bury,
+    "play": Play,
+    "continue": Continue,
+}
+_NAMES = {v: k for k, v in _TYPES.items()}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON form: ``{"type": ..., "cards": "S10 S10"}`` (cards only where it has them)."""
+    out: dict[str, Any] = {"type": _NAMES[type(action)]}
+    if isinstance(action, Declare | Bury | Play):
+        out["cards"] = format_cards(action.cards)
+    return out
+
+
+def action_from_json(data: Any) -> Action:
+    """Parse the JSON form; raises ActionError (or CardError) with a clear message."""
+    if not isinstance(data, dict):
+        raise ActionError(f"an action must be an object with a 'type', not {data!r}")
+    kind = data.get("type")
+    cls = _TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ActionError(f"unknown action type {kind!r}; known: {', '.join(_TYPES)}")
+    if cls is Pass:
+        return Pass()
+    if cls is Continue:
+        return Continue()
+    cards = data.get("cards")
+    if not isinstance(cards, str | list):
+        raise ActionError(f"a {kind} action needs 'cards'")
+    parsed = parse_cards(cards)
+    if cls is Declare:
+        return Declare(parsed)
+    if cls is Bury:
+        return Bury(parsed)
+    return Play(parsed)

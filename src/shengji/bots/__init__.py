@@ -1,0 +1,1 @@
+"""Bots: players that choose actions from what their seat may see."""

@@ -1,0 +1,679 @@
+"""The game state machine: deal → declare → kitty → (counter-declare) → play → result →
+next hand, for whole matches under any preset.
+
+One entry point, :func:`apply`, validates an action and returns the new state with the
+events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable code, clear
+message) and leaves the state untouched (states are immutable). :func:`legal_actions`
+lists what a seat may do now. Dealing is seeded: the same seed gives the same game.
+
+>>> from shengji.presets import load_preset
+>>> st = new_match(load_preset("shuangsheng"), seed=3)
+>>> st.phase, st.hand_number, len(st.hands[0]) > 0
+('deal', 0, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+from .cards import Card, Suit, deck, format_cards, points, rank_text
+from .declaring import DeclareState, apply_show, flipped_state, start_state
+from .errors import PlayError, ShengjiError
+from .follow import check_follow, legal_follows
+from .leads import check_lead, unit_leads
+from .options import RuleOptions
+from .scoring import HandOutcome, hand_outcome, j_hook_width, kitty_bonus
+from .throws import check_throw
+from .tricks import trick_winner
+from .trump import TrumpContext, trump_context, trump_text
+from .units import Lead
+
+Phase = Literal["deal", "before_kitty", "bury", "after_burial", "play", "hand_over", "match_over"]
+Event = dict[str, Any]
+
+# Redeals of one hand before falling back to no-trump (an unlucky first hand could loop).
+_MAX_REDEALS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPlay:
+    """One seat's play in a trick; ``attempted`` is the whole throw when it failed."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    attempted: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: plays in order (leader first), winner seat and its points."""
+
+    plays: tuple[TrickPlay, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What a finished hand left on the score sheet."""
+
+    number: int
+    banker: int
+    level: int
+    trump: str
+    trick_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    penalties: int
+    points: int
+    outcome: HandOutcome
+    counters: int
+    coins: tuple[int, int]
+    kitty: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole state of a match and of its current hand. Immutable."""
+
+    options: RuleOptions
+    seed: int
+    levels: tuple[int, int]
+    progress: tuple[int, int]
+    coins: tuple[int, int]
+    hand_number: int
+    results: tuple[HandResult, ...]
+    phase: Phase
+    # -- current hand --
+    redeals: int
+    start_seat: int
+    deck_order: tuple[Card, ...]
+    dealt: int
+    hands: tuple[tuple[Card, ...], ...]
+    kitty: tuple[Card, ...]
+    declare: DeclareState
+    level: int
+    to_act: int | None
+    window_order: tuple[int, ...] = ()
+    window_pos: int = 0
+    passes: int = 0
+    buried_by: tuple[int, ...] = ()
+    kitty_log: tuple[tuple[int, str, tuple[Card, ...]], ...] = ()
+    leader: int = 0
+    trick: tuple[TrickPlay, ...] = ()
+    lead: Lead | None = None
+    tricks: tuple[Trick, ...] = ()
+    trick_points: int = 0
+    penalties: int = 0
+    stake_penalties: tuple[int, int] = (0, 0)
+    winner: int | None = None
+    events: tuple[Event, ...] = field(default=(), compare=False)
+
+    # -- derived --------------------------------------------------------------------------
+    @property
+    def banker(self) -> int | None:
+        """The banker seat (None in a first hand before anyone declared)."""
+        return self.declare.banker
+
+    @property
+    def trump(self) -> str | None:
+        """``"S"``..``"NT"``, or None before trump is known."""
+        return self.declare.trump_text
+
+    @property
+    def ctx(self) -> TrumpContext:
+        """The trump context (trump taken as NT while undecided, for sorting only)."""
+        return trump_context(self.options, self.level, self.declare.trump)
+
+    def team_of(self, seat: int) -> int:
+        """Team 0 = seats {0, 2}, team 1 = seats {1, 3}."""
+        return seat % 2
+
+    def is_banker_side(self, seat: int) -> bool:
+        """True if ``seat`` is on the banker's team this hand."""
+        return self.banker is not None and seat % 2 == self.banker % 2
+
+
+# -- starting -------------------------------------------------------------------------------
+
+
+def new_match(options: RuleOptions, seed: int) -> GameState:
+    """A new match: both teams at the start level, first hand dealt up to the first
+    decision."""
+    lvl = options.start_level
+    st = GameState(
+        options=options,
+        seed=seed,
+        levels=(lvl, lvl),
+        progress=(0, 0),
+        coins=(0, 0),
+        hand_number=0,
+        results=(),
+        phase="deal",
+        redeals=0,
+        start_seat=0,
+        deck_order=(),
+        dealt=0,
+        hands=((), (), (), ()),
+        kitty=(),
+        declare=start_state(True, None),
+        level=lvl,
+        to_act=None,
+    )
+    return _advance(_start_hand(st, banker=None, level=lvl, redeals=0), [])
+
+
+def hand_seed(seed: int, hand_number: int, redeals: int) -> str:
+    """The seed string of one deal (stable across machines and Python versions)."""
+    return f"shengji:{seed}:{hand_number}:{redeals}"
+
+
+def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> GameState:
+    cards = deck(st.options.decks)
+    random.Random(hand_seed(st.seed, st.hand_number, redeals)).shuffle(cards)
+    first = st.hand_number == 0
+    start = 0 if banker is None else banker
+    return dataclasses.replace(
+        st,
+        phase="deal",
+        redeals=redeals,
+        start_seat=start,
+        deck_order=tuple(cards),
+        dealt=0,
+        hands=((), (), (), ()),
+        kitty=tuple(cards[4 * st.options.hand_size :]),
+        declare=start_state(first, banker),
+        level=level,
+        to_act=None,
+        window_order=(),
+        window_pos=0,
+        passes=0,
+        buried_by=(),
+        kitty_log=(),
+        leader=0 if banker is None else banker,
+        trick=(),
+        lead=None,
+        tricks=(),
+        trick_points=0,
+        penalties=0,
+        stake_penalties=(0, 0),
+    )
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def legal_shows(st: GameState, seat: int, phase: str | None = None) -> list[tuple[Card, ...]]:
+    """Every show (报主/反主/上保险) ``seat`` may make now from its hand."""
+    ph = phase or st.phase
+    if ph not in ("deal", "before_kitty", "after_burial"):
+        return []
+    counts = Counter(st.hands[seat])
+    out = []
+    for c, n in counts.items():
+        if not (c.is_joker or c.rank == st.level):
+            continue
+        for k in range(2 if c.is_joker else 1, n + 1):
+            cards = (c,) * k
+            try:
+                apply_show(st.options, st.level, st.declare, seat, cards, ph)  # type: ignore[arg-type]
+            except ShengjiError:
+                continue
+            out.append(cards)
+    out.sort(key=lambda cs: (len(cs), cs[0].index))
+    return out
+
+
+def legal_actions(st: GameState, seat: int) -> Iterator[Action]:
+    """What ``seat`` may do now, lazily (burials and void follows can be millions).
+
+    Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
+    kitty-size cards. Play: every legal follow; for a lead, every one-unit lead (a throw,
+    any other set of cards of one suit, may also be attempted: :func:`apply` checks it
+    against the other hands and forces a unit when it fails).
+    """
+    if st.phase == "match_over":
+        return
+    if st.phase == "hand_over":
+        yield Continue()
+        return
+    if st.to_act != seat:
+        return
+    if st.phase in ("deal", "before_kitty", "after_burial"):
+        for show in legal_shows(st, seat):
+            yield Declare(show)
+        yield Pass()
+    elif st.phase == "bury":
+        hand = st.ctx.sorted(st.hands[seat])
+        for cards in multiset_combinations(hand, st.options.kitty_size):
+            yield Bury(cards)
+    elif st.trick:
+        assert st.lead is not None
+        for p in legal_follows(st.ctx, st.lead, st.hands[seat]):
+            yield Play(p)
+    else:
+        for p in unit_leads(st.ctx, st.hands[seat]):
+            yield Play(p)
+
+
+def multiset_combinations(cards: Sequence[Card], k: int) -> Iterator[tuple[Card, ...]]:
+    """Distinct k-card sub-multisets of ``cards`` (kept in the given order)."""
+    groups: list[tuple[Card, int]] = []
+    for c in cards:
+        if groups and groups[-1][0] is c:
+            groups[-1] = (c, groups[-1][1] + 1)
+        else:
+            groups.append((c, 1))
+    yield from _multiset_rec(groups, 0, k, ())
+
+
+def _multiset_rec(
+    groups: list[tuple[Card, int]], i: int, k: int, acc: tuple[Card, ...]
+) -> Iterator[tuple[Card, ...]]:
+    if k == 0:
+        yield acc
+        return
+    if i == len(groups):
+        return
+    c, n = groups[i]
+    for m in range(min(n, k), -1, -1):
+        yield from _multiset_rec(groups, i + 1, k - m, acc + (c,) * m)
+
+
+# -- applying -----------------------------------------------------------------------------
+
+
+def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+    """Validate ``action`` by ``seat`` and return the new state and its events.
+
+    Raises a ShengjiError with a stable code when the action is not allowed; the given
+    state is never changed.
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise ActionError(f"seat must be 0..3, not {seat!r}", code="BAD_SEAT")
+    events: list[Event] = []
+    if st.phase == "match_over":
+        raise ActionError("the match is over", code="MATCH_OVER")
+    if st.phase == "hand_over":
+        if not isinstance(action, Continue):
+            raise ActionError("the hand is over: only 'continue' starts the next one")
+        return _advance(_next_hand(st, events), events), events
+    if st.to_act != seat:
+        who = "nobody" if st.to_act is None else f"seat {st.to_act}"
+        raise ActionError(f"it is {who}'s turn, not seat {seat}'s", code="NOT_YOUR_TURN")
+    if st.phase in ("deal", "before_kitty", "after_burial"):
+        if isinstance(action, Declare):
+            st = _declare(st, seat, action.cards, events)
+        elif isinstance(action, Pass):
+            st = _pass(st, seat, events)
+        else:
+            raise ActionError(f"now is the time to declare or pass ({st.phase})")
+    elif st.phase == "bury":
+        if not isinstance(action, Bury):
+            raise ActionError("now is the time to bury the kitty (扣底)")
+        st = _bury(st, seat, action.cards, events)
+    elif st.phase == "play":
+        if not isinstance(action, Play):
+            raise ActionError("now is the time to play cards")
+        st = _play(st, seat, action.cards, events)
+    return _advance(st, events), events
+
+
+def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    left = Counter(cards)
+    out = []
+    for c in hand:
+        if left[c]:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return tuple(out)
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    return not (Counter(cards) - Counter(hand))
+
+
+def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
+    if not _holds(st.hands[seat], cards):
+        raise PlayError("not in your hand: " + format_cards(cards), code="CARDS_NOT_IN_HAND")
+    phase = st.phase
+    new = apply_show(st.options, st.level, st.declare, seat, cards, phase)  # type: ignore[arg-type]
+    events.append(
+        {
+            "type": "declare",
+            "seat": seat,
+            "cards": format_cards(cards),
+            "trump": new.trump_text,
+            "banker": new.banker,
+            "counter": new.counters > st.declare.counters,
+        }
+    )
+    st = dataclasses.replace(st, declare=new, passes=0)
+    if phase == "deal":
+        return dataclasses.replace(st, to_act=None)
+    if phase == "before_kitty":
+        return _next_in_window(st)
+    # after burial: the counter-declarer takes the kitty and buries again (炒底/反底)
+    hands = list(st.hands)
+    hands[seat] = hands[seat] + st.kitty
+    events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
+    log = (*st.kitty_log, (seat, "picked_up", st.kitty))
+    return dataclasses.replace(st, hands=tuple(hands), phase="bury", to_act=seat, kitty_log=log)
+
+
+def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
+    events.append({"type": "pass", "seat": seat})
+    if st.phase == "deal":
+        return dataclasses.replace(st, to_act=None)
+    return _next_in_window(dataclasses.replace(st, passes=st.passes + 1))
+
+
+def _next_in_window(st: GameState) -> GameState:
+    return dataclasses.replace(st, window_pos=st.window_pos + 1, to_act=None)
+
+
+def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
+    k = st.options.kitty_size
+    if len(cards) != k:
+        raise PlayError(f"bury exactly {k} cards, not {len(cards)}", code="WRONG_CARD_COUNT")
+    if not _holds(st.hands[seat], cards):
+        raise PlayError("not in your hand: " + format_cards(cards), code="CARDS_NOT_IN_HAND")
+    hands = list(st.hands)
+    hands[seat] = _remove(hands[seat], cards)
+    events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
+    st = dataclasses.replace(
+        st,
+        hands=tuple(hands),
+        kitty=tuple(cards),
+        buried_by=(*st.buried_by, seat),
+        kitty_log=(*st.kitty_log, (seat, "buried", tuple(cards))),
+        to_act=None,
+    )
+    if len(st.buried_by) == 1:
+        return _open_after_burial(st)
+    return dataclasses.replace(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
+
+
+def _open_after_burial(st: GameState) -> GameState:
+    """The counter window after the banker buries (反主炒底 / 反底), if the rules have one."""
+    style = st.options.declaring
+    banker = st.banker
+    assert banker is not None
+    if style == "shuangsheng" and not st.declare.first_hand:
+        order = tuple((banker + i) % 4 for i in range(4))
+    elif style == "shuangkou":
+        order = tuple((banker + i) % 4 for i in range(1, 5))
+    else:
+        return _begin_play(st)
+    return dataclasses.replace(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
+
+
+def _begin_play(st: GameState) -> GameState:
+    banker = st.banker
+    assert banker is not None
+    return dataclasses.replace(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
+
+
+def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
+    ctx = st.ctx
+    hand = st.hands[seat]
+    attempted = None
+    if not st.trick:
+        lead = check_lead(ctx, hand, cards)
+        if len(lead.units) > 1:
+            others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
+            res = check_throw(ctx, lead, others, st.is_banker_side(seat))
+            if not res.valid:
+                attempted = cards
+                blocker = (seat + res.beaten[0][1]) % 4
+                cards = res.played
+                lead = check_lead(ctx, hand, cards)
+                events.append(
+                    {
+                        "type": "throw_failed",
+                        "seat": seat,
+                        "attempted": format_cards(attempted),
+                        "played": format_cards(cards),
+                        "blocked_by": blocker,
+                        "penalty": res.penalty,
+                        "stake": res.stake,
+                        "code": "THROW_FAILED",
+                    }
+                )
+                st = dataclasses.replace(st, penalties=st.penalties + res.penalty)
+                if res.stake:
+                    sp = list(st.stake_penalties)
+                    sp[seat % 2] += 1
+                    st = dataclasses.replace(st, stake_penalties=(sp[0], sp[1]))
+        st = dataclasses.replace(st, lead=lead, leader=seat)
+    else:
+        assert st.lead is not None
+        check_follow(ctx, st.lead, hand, cards)
+    hands = list(st.hands)
+    hands[seat] = _remove(hand, cards)
+    tp = TrickPlay(seat, tuple(cards), attempted)
+    events.append({"type": "play", "seat": seat, "cards": format_cards(cards)})
+    st = dataclasses.replace(st, hands=tuple(hands), trick=(*st.trick, tp), to_act=(seat + 1) % 4)
+    if len(st.trick) == 4:
+        st = _finish_trick(st, events)
+    return st
+
+
+def _finish_trick(st: GameState, events: list[Event]) -> GameState:
+    ctx = st.ctx
+    assert st.lead is not None
+    plays = [p.cards for p in st.trick]
+    idx = trick_winner(ctx, plays, st.lead)
+    winner = st.trick[idx].seat
+    pts = sum(points(p) for p in plays)
+    trick = Trick(st.trick, winner, pts)
+    collectors = not st.is_banker_side(winner)
+    st = dataclasses.replace(
+        st,
+        tricks=(*st.tricks, trick),
+        trick=(),
+        trick_points=st.trick_points + (pts if collectors else 0),
+        to_act=winner,
+        leader=winner,
+    )
+    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
+    if not st.hands[0]:
+        return _finish_hand(st, trick, events)
+    return dataclasses.replace(st, lead=None)
+
+
+def _finish_hand(st: GameState, last: Trick, events: list[Event]) -> GameState:
+    opts = st.options
+    ctx = st.ctx
+    banker = st.banker
+    assert banker is not None and st.lead is not None
+    collectors_last = not st.is_banker_side(last.winner)
+    mult, bonus = 0, 0
+    width = None
+    if collectors_last:
+        mult, bonus = kitty_bonus(opts, st.lead, st.kitty)
+        win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
+        width = j_hook_width(ctx, win_cards)
+    total = st.trick_points + bonus + st.penalties
+    bteam = banker % 2
+    outcome = hand_outcome(
+        opts,
+        banker_seat=banker,
+        banker_level=st.levels[bteam],
+        collector_level=st.levels[1 - bteam],
+        points=total,
+        trick_points=st.trick_points,
+        last_trick_collectors=collectors_last,
+        hook_width=width,
+    )
+    levels = [0, 0]
+    levels[bteam], levels[1 - bteam] = outcome.banker_level, outcome.collector_level
+    progress = list(st.progress)
+    if outcome.side == "banker":
+        progress[bteam] += outcome.gain
+    else:
+        progress[1 - bteam] += outcome.gain
+    coins = list(st.coins)
+    stake = opts.base_stake * 2**st.declare.counters if opts.throw_penalty == "stake" else 0
+    if stake:
+        win_team = bteam if outcome.side == "banker" else 1 - bteam
+        coins[win_team] += stake
+        coins[1 - win_team] -= stake
+        for team in (0, 1):
+            half = st.stake_penalties[team] * opts.base_stake // 2
+            coins[team] -= half
+            coins[1 - team] += half
+    result = HandResult(
+        number=st.hand_number,
+        banker=banker,
+        level=st.level,
+        trump=trump_text(st.declare.trump),
+        trick_points=st.trick_points,
+        kitty_points=points(st.kitty),
+        kitty_multiplier=mult,
+        penalties=st.penalties,
+        points=total,
+        outcome=outcome,
+        counters=st.declare.counters,
+        coins=(coins[0] - st.coins[0], coins[1] - st.coins[1]),
+        kitty=st.kitty,
+    )
+    events.append(
+        {
+            "type": "hand_over",
+            "kitty": format_cards(st.kitty),
+            "kitty_multiplier": mult,
+            "points": total,
+            "levels": [rank_text(v) for v in levels],
+            "next_banker": outcome.next_banker,
+            "winner": outcome.winner,
+            "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
+        }
+    )
+    winner_team: int | None = None
+    if outcome.winner is not None:
+        winner_team = bteam if outcome.winner == "banker" else 1 - bteam
+    over = winner_team is not None
+    if not over and opts.match_hands is not None and st.hand_number + 1 >= opts.match_hands:
+        over = True
+        if progress[0] != progress[1]:
+            winner_team = 0 if progress[0] > progress[1] else 1
+    st = dataclasses.replace(
+        st,
+        levels=(levels[0], levels[1]),
+        progress=(progress[0], progress[1]),
+        coins=(coins[0], coins[1]),
+        results=(*st.results, result),
+        phase="match_over" if over else "hand_over",
+        to_act=None,
+        winner=winner_team,
+    )
+    if over:
+        events.append({"type": "match_over", "winner": winner_team})
+    return st
+
+
+def _next_hand(st: GameState, events: list[Event]) -> GameState:
+    last = st.results[-1]
+    banker = last.outcome.next_banker
+    st = dataclasses.replace(st, hand_number=st.hand_number + 1)
+    events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
+    return _start_hand(st, banker=banker, level=st.levels[banker % 2], redeals=0)
+
+
+# -- automatic steps ------------------------------------------------------------------------
+
+
+def _advance(st: GameState, events: list[Event]) -> GameState:
+    """Run automatic steps (dealing, skipping seats with nothing to show, fallbacks) until
+    a seat must decide or the hand is over."""
+    while st.to_act is None and st.phase in ("deal", "before_kitty", "after_burial"):
+        if st.phase == "deal":
+            st = _deal_until_choice(st, events)
+        elif st.phase == "before_kitty":
+            st = _window_step(st, events)
+        else:
+            st = _after_burial_step(st, events)
+    return st
+
+
+def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
+    total = 4 * st.options.hand_size
+    hands = [list(h) for h in st.hands]
+    dealt = st.dealt
+    while dealt < total:
+        seat = (st.start_seat + dealt) % 4
+        card = st.deck_order[dealt]
+        hands[seat].append(card)
+        dealt += 1
+        if card.is_joker or card.rank == st.level:
+            cand = dataclasses.replace(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+            if legal_shows(cand, seat):
+                events.append({"type": "deal", "count": dealt})
+                return dataclasses.replace(cand, to_act=seat)
+    events.append({"type": "deal", "count": dealt})
+    st = dataclasses.replace(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+    order = tuple((st.start_seat + i) % 4 for i in range(4))
+    return dataclasses.replace(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
+
+
+def _window_step(st: GameState, events: list[Event]) -> GameState:
+    """Offer the next seat in the window a show; close after four passes in a row."""
+    while st.passes < 4:
+        seat = st.window_order[st.window_pos % 4]
+        if legal_shows(st, seat):
+            return dataclasses.replace(st, to_act=seat)
+        st = dataclasses.replace(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+    return _close_declaring(st, events)
+
+
+def _close_declaring(st: GameState, events: list[Event]) -> GameState:
+    opts = st.options
+    if not st.declare.declared:
+        mode = opts.no_declaration
+        redeal = mode == "redeal" or (st.declare.first_hand and mode != "no_trump")
+        if redeal and st.redeals < _MAX_REDEALS:
+            events.append({"type": "redeal"})
+            return _start_hand(st, st.declare.banker, st.level, st.redeals + 1)
+        trump: Suit | None = None
+        if redeal or mode == "no_trump":
+            events.append({"type": "no_declaration", "trump": "NT"})
+        else:
+            card = st.kitty[2 if mode == "kitty_card_3" else 3]
+            trump = card.suit
+            events.append({"type": "kitty_card", "card": card.text, "trump": trump_text(trump)})
+        seat = st.start_seat if st.declare.banker is None else st.declare.banker
+        declare = dataclasses.replace(flipped_state(st.declare, trump), banker=seat)
+        st = dataclasses.replace(st, declare=declare)
+    banker = st.banker
+    assert banker is not None
+    hands = list(st.hands)
+    hands[banker] = hands[banker] + st.kitty
+    events.append(
+        {"type": "take_kitty", "seat": banker, "private": {banker: format_cards(st.kitty)}}
+    )
+    log = (*st.kitty_log, (banker, "picked_up", st.kitty))
+    return dataclasses.replace(
+        st, hands=tuple(hands), phase="bury", to_act=banker, leader=banker, kitty_log=log
+    )
+
+
+def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
+    one_round = st.options.declaring == "shuangkou"
+    while True:
+        if one_round and st.window_pos >= 4:
+            break
+        if not one_round and st.passes >= 4:
+            break
+        seat = st.window_order[st.window_pos % 4]
+        if legal_shows(st, seat):
+            return dataclasses.replace(st, to_act=seat)
+        st = dataclasses.replace(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+    return _begin_play(st)

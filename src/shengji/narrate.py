@@ -1,0 +1,112 @@
+"""Readable, bilingual narration of a match from its record (used by ``shengji replay``
+and ``shengji demo``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .actions import Action
+from .cards import format_cards, rank_text
+from .game import Event, GameState
+from .record import replay
+
+
+def _say(en: str, zh: str, lang: str) -> str:
+    return en if lang == "en" else zh if lang == "zh" else f"{en} | {zh}"
+
+
+def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
+    t = ev["type"]
+    if t == "declare":
+        verb, zh = ("counter-declares", "反主") if ev["counter"] else ("shows", "亮主")
+        return _say(
+            f"seat {ev['seat']} {verb} {ev['cards']} → trump {ev['trump']}",
+            f"{ev['seat']}号位{zh} {ev['cards']} → 主 {ev['trump']}",
+            lang,
+        )
+    if t == "kitty_card":
+        return _say(
+            f"nobody declared; kitty card {ev['card']} sets trump {ev['trump']}",
+            f"无人亮主, 翻底牌 {ev['card']} 定主 {ev['trump']}",
+            lang,
+        )
+    if t == "no_declaration":
+        return _say("nobody declared: no trump", "无人亮主: 打无主", lang)
+    if t == "redeal":
+        return _say("nobody declared: redeal", "无人亮主: 重新发牌", lang)
+    if t == "bury":
+        return _say(f"seat {ev['seat']} buries the kitty", f"{ev['seat']}号位扣底", lang)
+    if t == "throw_failed":
+        return _say(
+            f"seat {ev['seat']}'s throw {ev['attempted']} fails (seat {ev['blocked_by']} "
+            f"beats it): plays {ev['played']}, penalty {ev['penalty']}",
+            f"{ev['seat']}号位甩牌 {ev['attempted']} 失败 ({ev['blocked_by']}号位管住): "
+            f"出 {ev['played']}, 罚 {ev['penalty']}",
+            lang,
+        )
+    if t == "trick":
+        last = st.tricks[-1]
+        plays = "  ".join(f"{p.seat}:{format_cards(p.cards)}" for p in last.plays)
+        gain = ""
+        if ev["points"]:
+            side = (
+                _say("collectors", "闲家", lang)
+                if ev["collectors"]
+                else _say("banker side", "庄家方", lang)
+            )
+            gain = f" ({side} {ev['points']})"
+        return f"{len(st.tricks):>2}. {plays} → {ev['winner']}{gain}"
+    if t == "hand_over":
+        kitty = _say(
+            f"kitty {ev['kitty']} ×{ev['kitty_multiplier']}",
+            f"底牌 {ev['kitty']} ×{ev['kitty_multiplier']}",
+            lang,
+        )
+        parts = [kitty]
+        if lang in ("en", "both"):
+            parts.append(ev["explain"]["en"])
+        if lang in ("zh", "both"):
+            parts.append(ev["explain"]["zh"])
+        return "\n  ".join(parts)
+    if t == "match_over":
+        w = ev["winner"]
+        if w is None:
+            return _say("Match over: a draw.", "比赛结束: 平局。", lang)
+        return _say(
+            f"Match over: team {w} (seats {w} and {w + 2}) wins.",
+            f"比赛结束: {w}队 ({w}号位和{w + 2}号位) 获胜。",
+            lang,
+        )
+    return None
+
+
+def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
+    """Lines describing a record hand by hand and trick by trick (``en``, ``zh``, ``both``)."""
+    lines = [_say("Hand 1", "第1局", lang)]
+    started: set[int] = set()
+
+    def step(st: GameState, seat: int, action: Action, events: list[Event]) -> None:
+        for ev in events:
+            if ev["type"] == "new_hand":
+                n = ev["number"] + 1
+                lines.append("")
+                lines.append(_say(f"Hand {n}", f"第{n}局", lang))
+                continue
+            line = _event_line(st, ev, lang)
+            if line:
+                indent = "" if ev["type"] == "match_over" else "  "
+                lines.append(indent + line)
+        if st.phase == "play" and st.hand_number not in started:
+            started.add(st.hand_number)
+            lines.append(
+                "  "
+                + _say(
+                    f"banker seat {st.banker}, level {rank_text(st.level)}, trump {st.trump}",
+                    f"庄家 {st.banker}号位, 打{rank_text(st.level)}, 主 {st.trump}",
+                    lang,
+                )
+            )
+
+    replay(rec, step)
+    yield from lines

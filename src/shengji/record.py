@@ -1,0 +1,200 @@
+"""Match records: a versioned JSON document (rules, seed, every action, the results) that
+replays exactly, and :func:`verify` that re-plays and re-computes a record.
+
+The JSON Schema is ``docs/record.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .actions import Action, action_from_json, action_to_json
+from .cards import format_cards, rank_text
+from .errors import ShengjiError
+from .game import GameState, HandResult, apply, new_match
+from .options import RuleOptions
+from .presets import load_preset
+
+FORMAT = "shengji-record"
+VERSION = 1
+
+
+class RecordError(ShengjiError):
+    """A record that is malformed, corrupt or illegal; ``index`` names the first bad
+    action (None when the problem is not in one action)."""
+
+    code = "BAD_RECORD"
+
+    def __init__(self, message: str, *, index: int | None = None, code: str | None = None):
+        super().__init__(message if index is None else f"action #{index}: {message}", code=code)
+        self.index = index
+
+
+@dataclass
+class Recorder:
+    """Collects the actions of a match as they are applied."""
+
+    options: RuleOptions
+    seed: int
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+
+    def add(self, seat: int, action: Action) -> None:
+        """Note an applied action."""
+        self.actions.append((seat, action))
+
+    def record(self, final: GameState) -> dict[str, Any]:
+        """The record of the match so far, ending in ``final``."""
+        return make_record(self.options, self.seed, self.actions, final)
+
+
+def hand_summary(r: HandResult) -> dict[str, Any]:
+    """The recomputable facts of a hand, stored in records and compared by verify."""
+    o = r.outcome
+    return {
+        "number": r.number,
+        "banker": r.banker,
+        "level": rank_text(r.level),
+        "trump": r.trump,
+        "points": r.points,
+        "kitty": format_cards(r.kitty),
+        "next_banker": o.next_banker,
+        "banker_level": rank_text(o.banker_level),
+        "collector_level": rank_text(o.collector_level),
+        "winner": o.winner,
+    }
+
+
+def final_summary(st: GameState) -> dict[str, Any]:
+    """Where the match stands: phase, levels, hands played, winner team, coins."""
+    return {
+        "phase": st.phase,
+        "hand_number": st.hand_number,
+        "levels": [rank_text(v) for v in st.levels],
+        "winner": st.winner,
+        "coins": list(st.coins),
+    }
+
+
+def make_record(
+    options: RuleOptions, seed: int, actions: Sequence[tuple[int, Action]], final: GameState
+) -> dict[str, Any]:
+    """Build the record document."""
+    opts = options.to_dict()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "preset": opts.pop("name"),
+        "rules": opts,
+        "seed": seed,
+        "actions": [{"seat": s, **action_to_json(a)} for s, a in actions],
+        "hands": [hand_summary(r) for r in final.results],
+        "final": final_summary(final),
+    }
+
+
+def options_from_record(rec: dict[str, Any]) -> RuleOptions:
+    """The rule options a record was played under."""
+    rules = rec.get("rules")
+    if not isinstance(rules, dict):
+        raise RecordError("record has no 'rules' object")
+    preset = rec.get("preset", "shuangsheng")
+    try:
+        base = load_preset(preset)
+    except ShengjiError:
+        base = RuleOptions()
+    return RuleOptions(**{**base.to_dict(), **rules, "name": str(preset)})
+
+
+def check_header(rec: Any) -> None:
+    """Format and version checks."""
+    if not isinstance(rec, dict):
+        raise RecordError("a record must be a JSON object")
+    if rec.get("format") != FORMAT:
+        raise RecordError(f"not a shengji record (format must be {FORMAT!r})")
+    if rec.get("version") != VERSION:
+        raise RecordError(
+            f"record version {rec.get('version')!r} is not supported (this program reads "
+            f"version {VERSION})",
+            code="BAD_RECORD_VERSION",
+        )
+    if not isinstance(rec.get("seed"), int) or isinstance(rec.get("seed"), bool):
+        raise RecordError("record 'seed' must be an integer")
+    if not isinstance(rec.get("actions"), list):
+        raise RecordError("record 'actions' must be a list")
+
+
+def replay(
+    rec: dict[str, Any], on_step: Callable[[GameState, int, Action, list[Any]], None] | None = None
+) -> GameState:
+    """Re-apply every action of a record; raises RecordError naming the first bad one."""
+    check_header(rec)
+    st = new_match(options_from_record(rec), rec["seed"])
+    for i, item in enumerate(rec["actions"]):
+        if not isinstance(item, dict) or not isinstance(item.get("seat"), int):
+            raise RecordError("each action needs an integer 'seat'", index=i)
+        try:
+            action = action_from_json(item)
+            st2, events = apply(st, item["seat"], action)
+        except ShengjiError as e:
+            raise RecordError(f"{e.code}: {e.message}", index=i) from None
+        if on_step:
+            on_step(st2, item["seat"], action, events)
+        st = st2
+    return st
+
+
+def verify(rec: Any) -> GameState:
+    """Re-play a record and re-compute every result; raises RecordError on the first
+    difference (an illegal action, a changed card, a result that does not match, a
+    truncated action list)."""
+    check_header(rec)
+    st = replay(rec)
+    hands = rec.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("record 'hands' must be a list")
+    got = [hand_summary(r) for r in st.results]
+    for i, (want, have) in enumerate(zip(hands, got, strict=False)):
+        if want != have:
+            diff = sorted(k for k in have if not isinstance(want, dict) or want.get(k) != have[k])
+            raise RecordError(f"hand {i}: recorded result differs from the replay in {diff}")
+    if len(hands) != len(got):
+        n = len(rec["actions"])
+        raise RecordError(
+            f"the record lists {len(hands)} finished hand(s) but its {n} actions finish "
+            f"{len(got)}: the action list is truncated or has extra actions",
+            index=n,
+            code="TRUNCATED_RECORD",
+        )
+    final = final_summary(st)
+    if rec.get("final") != final:
+        n = len(rec["actions"])
+        raise RecordError(
+            f"the record's final state {rec.get('final')} is not where its actions lead "
+            f"({final}): the action list is truncated or altered",
+            index=n,
+            code="TRUNCATED_RECORD",
+        )
+    return st
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file (JSON)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise RecordError(f"cannot read {p}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{p} is not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{p}: a record must be a JSON object")
+    return data
+
+
+def save_record(rec: dict[str, Any], path: str | Path) -> None:
+    """Write a record as JSON."""
+    Path(path).write_text(json.dumps(rec, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
