@@ -18,7 +18,7 @@ import dataclasses
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
@@ -113,7 +113,8 @@ class GameState:
     penalties: int = 0
     stake_penalties: tuple[int, int] = (0, 0)
     winner: int | None = None
-    events: tuple[Event, ...] = field(default=(), compare=False)
+    #: Fixed deck orders for the first hands (scripted deals); empty for seeded shuffles.
+    stacked: tuple[tuple[Card, ...], ...] = ()
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -143,10 +144,18 @@ class GameState:
 # -- starting -------------------------------------------------------------------------------
 
 
-def new_match(options: RuleOptions, seed: int) -> GameState:
+def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> GameState:
     """A new match: both teams at the start level, first hand dealt up to the first
-    decision."""
+    decision. ``stacked`` gives fixed deck orders (draw order, kitty last) for the first
+    hands instead of seeded shuffles; see :func:`stack_deck`."""
     lvl = options.start_level
+    size = 54 * options.decks
+    for i, d in enumerate(stacked):
+        if sorted(c.index for c in d) != sorted(c.index for c in deck(options.decks)):
+            raise ActionError(
+                f"stacked deck {i} must hold exactly the {size} cards of {options.decks} deck(s)",
+                code="BAD_DECK",
+            )
     st = GameState(
         options=options,
         seed=seed,
@@ -165,6 +174,7 @@ def new_match(options: RuleOptions, seed: int) -> GameState:
         declare=start_state(True, None),
         level=lvl,
         to_act=None,
+        stacked=tuple(tuple(d) for d in stacked),
     )
     return _advance(_start_hand(st, banker=None, level=lvl, redeals=0), [])
 
@@ -175,8 +185,11 @@ def hand_seed(seed: int, hand_number: int, redeals: int) -> str:
 
 
 def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> GameState:
-    cards = deck(st.options.decks)
-    random.Random(hand_seed(st.seed, st.hand_number, redeals)).shuffle(cards)
+    if st.hand_number < len(st.stacked) and redeals == 0:
+        cards = list(st.stacked[st.hand_number])
+    else:
+        cards = deck(st.options.decks)
+        random.Random(hand_seed(st.seed, st.hand_number, redeals)).shuffle(cards)
     first = st.hand_number == 0
     start = 0 if banker is None else banker
     return dataclasses.replace(
@@ -204,6 +217,18 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         penalties=0,
         stake_penalties=(0, 0),
     )
+
+
+def stack_deck(
+    hands: Sequence[Sequence[Card]], kitty: Sequence[Card], start_seat: int = 0
+) -> tuple[Card, ...]:
+    """The deck order that deals ``hands[s]`` to seat s (one card at a time from
+    ``start_seat``, in the given order) and leaves ``kitty``."""
+    n = len(hands[0])
+    if any(len(h) != n for h in hands):
+        raise ActionError("every stacked hand needs the same number of cards", code="BAD_DECK")
+    order = [hands[(start_seat + i) % 4][i // 4] for i in range(4 * n)]
+    return (*order, *kitty)
 
 
 # -- queries ----------------------------------------------------------------------------------
@@ -365,7 +390,9 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     hands[seat] = hands[seat] + st.kitty
     events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
     log = (*st.kitty_log, (seat, "picked_up", st.kitty))
-    return dataclasses.replace(st, hands=tuple(hands), phase="bury", to_act=seat, kitty_log=log)
+    return dataclasses.replace(
+        st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log
+    )
 
 
 def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
@@ -661,7 +688,7 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
     )
     log = (*st.kitty_log, (banker, "picked_up", st.kitty))
     return dataclasses.replace(
-        st, hands=tuple(hands), phase="bury", to_act=banker, leader=banker, kitty_log=log
+        st, hands=tuple(hands), kitty=(), phase="bury", to_act=banker, leader=banker, kitty_log=log
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Action, action_from_json, action_to_json
-from .cards import format_cards, rank_text
+from .cards import format_cards, parse_cards, rank_text
 from .errors import ShengjiError
 from .game import GameState, HandResult, apply, new_match
 from .options import RuleOptions
@@ -84,12 +84,16 @@ def make_record(
 ) -> dict[str, Any]:
     """Build the record document."""
     opts = options.to_dict()
-    return {
+    rec: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "preset": opts.pop("name"),
         "rules": opts,
         "seed": seed,
+    }
+    if final.stacked:
+        rec["stacked_decks"] = [format_cards(d) for d in final.stacked]
+    return rec | {
         "actions": [{"seat": s, **action_to_json(a)} for s, a in actions],
         "hands": [hand_summary(r) for r in final.results],
         "final": final_summary(final),
@@ -132,7 +136,14 @@ def replay(
 ) -> GameState:
     """Re-apply every action of a record; raises RecordError naming the first bad one."""
     check_header(rec)
-    st = new_match(options_from_record(rec), rec["seed"])
+    stacked = rec.get("stacked_decks", [])
+    if not isinstance(stacked, list):
+        raise RecordError("'stacked_decks' must be a list of card strings")
+    try:
+        decks = [parse_cards(d) for d in stacked]
+        st = new_match(options_from_record(rec), rec["seed"], decks)
+    except ShengjiError as e:
+        raise RecordError(f"{e.code}: {e.message}") from None
     for i, item in enumerate(rec["actions"]):
         if not isinstance(item, dict) or not isinstance(item.get("seat"), int):
             raise RecordError("each action needs an integer 'seat'", index=i)
