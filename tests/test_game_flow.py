@@ -93,7 +93,7 @@ def play_hands(preset: str, n_hands: int, seed: int, check_legal_every: int = 7)
                 assert collected == last.trick_points
         # replaying the record reproduces every state exactly
         replayed = [new_match(opts, match_seed)]
-        replay(rec.record(st), lambda s, *_: replayed.append(s))
+        replay(rec.record(st), lambda s, *_, out=replayed: out.append(s))
         assert replayed == states
         match_seed += 1000
 

@@ -74,6 +74,7 @@ class HandResult:
     points: int
     outcome: HandOutcome
     counters: int
+    stake: int
     coins: tuple[int, int]
     kitty: tuple[Card, ...]
 
@@ -569,6 +570,7 @@ def _finish_hand(st: GameState, last: Trick, events: list[Event]) -> GameState:
         points=total,
         outcome=outcome,
         counters=st.declare.counters,
+        stake=stake,
         coins=(coins[0] - st.coins[0], coins[1] - st.coins[1]),
         kitty=st.kitty,
     )
