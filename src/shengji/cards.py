@@ -58,6 +58,7 @@ _RANK_PARSE = {v: k for k, v in _RANK_TEXT.items()} | {"T": 10}
 _SUIT_PARSE = {"S": Suit.S, "H": Suit.H, "C": Suit.C, "D": Suit.D}
 _SUIT_PARSE |= {"♠": Suit.S, "♥": Suit.H, "♣": Suit.C, "♦": Suit.D}
 _SUIT_PARSE |= {"♤": Suit.S, "♡": Suit.H, "♧": Suit.C, "♢": Suit.D}
+_ZH_SUITS = {"黑桃": Suit.S, "红桃": Suit.H, "梅花": Suit.C, "方块": Suit.D, "方片": Suit.D}
 
 
 def rank_text(rank: int) -> str:
@@ -190,8 +191,12 @@ def card_from_index(index: int) -> Card:
 
 def card(suit: Suit | str, rank: int | str) -> Card:
     """The suited card of this suit and rank: ``card("S", 10)`` is ``S10``."""
-    s = suit if isinstance(suit, Suit) else _SUIT_PARSE[suit.upper()]
-    r = rank if isinstance(rank, int) else parse_rank(rank)
+    s = suit if isinstance(suit, Suit) else _SUIT_PARSE.get(str(suit).strip().upper())
+    if s is None:
+        raise CardError(f"{suit!r} is not a suit (S, H, C, D)")
+    r = parse_rank(rank) if isinstance(rank, str) else rank
+    if isinstance(r, bool) or not isinstance(r, int) or not 2 <= r <= 14:
+        raise CardError(f"{rank!r} is not a rank (2..10, J, Q, K, A)")
     return ALL_CARDS[s * 13 + r - 2]
 
 
@@ -208,6 +213,8 @@ def parse_card(text: str | Card) -> Card:
     u = t.upper()
     if len(u) >= 2 and u[0] in _SUIT_PARSE and u[1:] in _RANK_PARSE:
         return card(_SUIT_PARSE[u[0]], _RANK_PARSE[u[1:]])
+    if len(u) >= 3 and u[:2] in _ZH_SUITS and u[2:] in _RANK_PARSE:
+        return card(_ZH_SUITS[u[:2]], _RANK_PARSE[u[2:]])
     raise CardError(
         f"{text!r} is not a card: write suit S/H/C/D then rank 2-10/J/Q/K/A (e.g. S10, HJ), "
         "or BJ/LJ for the big and little joker"

@@ -8,6 +8,7 @@ preset or option, malformed input) counts as a failure, never a skip.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from .errors import ShengjiError
 from .follow import is_legal_follow
 from .options import RuleOptions
 from .presets import load_preset
+from .record import read_json
 from .scoring import hand_outcome, j_hook_width, kitty_bonus
 from .throws import check_throw
 from .tricks import trick_winner
@@ -111,6 +113,8 @@ def _outcome(case: dict[str, Any]) -> Answer:
     opts = _options(case)
     level = parse_rank(str(case.get("level", case["banker_level"])))
     last = case.get("last_trick") or {}
+    if not isinstance(last, dict):
+        raise CaseError("last_trick must be an object {side, winning_play}")
     collectors_last = last.get("side") == "collectors"
     width = None
     if collectors_last and last.get("winning_play"):
@@ -144,7 +148,11 @@ def _declare(case: dict[str, Any]) -> Answer:
         raise CaseError(f"unknown phase {phase!r}")
     history = [(int(h["seat"]), parse_cards(h["cards"])) for h in case.get("history", [])]
     flipped = not first and not history and phase == "after_burial"
-    state = replay_shows(opts, level, first, case.get("banker_seat"), history, flipped)
+    given = case.get("banker_seat")
+    state = replay_shows(opts, level, first, given, history, flipped)
+    if given is not None:
+        # the case states the banker the history leaves (history entries carry no phase)
+        state = dataclasses.replace(state, banker=int(given))
     attempt = case["attempt"]
     try:
         new = apply_show(
@@ -191,7 +199,7 @@ def run_case(case: dict[str, Any]) -> CaseResult:
         got = fn(case)
     except ShengjiError as e:
         return CaseResult(cid, q, False, expected, {"error": str(e)})
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         return CaseResult(cid, q, False, expected, {"error": f"malformed case: {e!r}"})
     passed = all(k in got and _same(k, v, got[k]) for k, v in expected.items())
     return CaseResult(cid, q, passed, expected, got)
@@ -200,12 +208,7 @@ def run_case(case: dict[str, Any]) -> CaseResult:
 def load_cases(path: str | Path) -> list[dict[str, Any]]:
     """Read a case file; raises CaseError when it is not ``{"cases": [...]}``."""
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CaseError(f"cannot read {p}: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise CaseError(f"{p} is not JSON: {e}") from None
+    data = read_json(p, CaseError)
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise CaseError(f'{p} must be a JSON object {{"cases": [...]}}')
     return [c if isinstance(c, dict) else {"id": "?", "question": "?"} for c in data["cases"]]

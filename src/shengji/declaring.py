@@ -30,7 +30,6 @@ from .options import RuleOptions
 from .trump import trump_text
 
 Phase = Literal["deal", "before_kitty", "after_burial"]
-PHASES: tuple[str, ...] = ("deal", "before_kitty", "after_burial")
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +249,8 @@ def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) 
         if not _outranks(state, show):
             raise _fail(_priority_msg())
         return _countered(state, seat, show, takes_banker=False)
+    if phase == "before_kitty":
+        raise _fail("定主 is made while the cards are dealt; after burying comes 反底")
     if _is_reinforcement(state, seat, show):
         return _reinforce(state, seat, show, phase)
     if not _outranks(state, show):

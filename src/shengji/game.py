@@ -545,9 +545,9 @@ def _finish_hand(st: GameState, last: Trick, events: list[Event]) -> GameState:
     levels[bteam], levels[1 - bteam] = outcome.banker_level, outcome.collector_level
     progress = list(st.progress)
     if outcome.side == "banker":
-        progress[bteam] += outcome.gain
+        progress[bteam] += outcome.moved
     else:
-        progress[1 - bteam] += outcome.gain
+        progress[1 - bteam] += outcome.moved
     coins = list(st.coins)
     stake = opts.base_stake * 2**st.declare.counters if opts.throw_penalty == "stake" else 0
     if stake:

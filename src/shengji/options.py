@@ -201,6 +201,13 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
         raise OptionError(f"cannot read {p}: {e.strerror}", code="BAD_OPTION_VALUE") from None
+    except UnicodeDecodeError:
+        raise OptionError(f"{p} is not UTF-8 text", code="BAD_OPTION_VALUE") from None
     except tomllib.TOMLDecodeError as e:
         raise OptionError(f"{p} is not valid TOML: {e}", code="BAD_OPTION_VALUE") from None
-    return dict(data.get("options", data))
+    table = data.get("options", data)
+    if not isinstance(table, dict):
+        raise OptionError(
+            f"{p}: 'options' must be a table of key = value lines", code="BAD_OPTION_VALUE"
+        )
+    return dict(table)

@@ -192,17 +192,24 @@ def verify(rec: Any) -> GameState:
     return st
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file (JSON)."""
+def read_json(path: str | Path, error: type[ShengjiError]) -> Any:
+    """Parse a JSON file, turning every way it can be unreadable into ``error``."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        return json.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
-        raise RecordError(f"cannot read {p}: {e.strerror}") from None
+        raise error(f"cannot read {p}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise error(f"{p} is not UTF-8 text") from None
     except json.JSONDecodeError as e:
-        raise RecordError(f"{p} is not JSON: {e}") from None
+        raise error(f"{p} is not JSON: {e}") from None
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file (JSON)."""
+    data = read_json(path, RecordError)
     if not isinstance(data, dict):
-        raise RecordError(f"{p}: a record must be a JSON object")
+        raise RecordError(f"{path}: a record must be a JSON object")
     return data
 
 

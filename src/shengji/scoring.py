@@ -7,7 +7,7 @@ end of a match (§6).
 >>> r.next_banker, r.banker_level, r.collector_level
 (2, 5, 3)
 >>> r.explain("en")
-'Collectors scored 0: banker side +3 (stopped at must-play 5) → 5; next banker seat 2.'
+'Collectors scored 0: banker side goes up 2 (must-play 5 stops the climb) → 5; next banker seat 2.'
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Literal
 from .cards import Card, points, rank_text
 from .options import RuleOptions
 from .trump import TrumpContext
-from .units import Lead, Shape, decompose
+from .units import Lead, Shape
 
 Side = Literal["banker", "collectors"]
 
@@ -103,33 +103,38 @@ def level_change(options: RuleOptions, pts: int) -> TableResult:
     return TableResult("collectors", (p - 2 * step) // step)
 
 
-def climb(options: RuleOptions, start: int, gain: int, as_winning_banker: bool) -> tuple[int, bool]:
-    """New level after gaining ``gain`` levels from ``start``, and whether a must-play level
-    stopped the climb. ``wrap`` goes past A back to 2; otherwise A is the top."""
+def climb(
+    options: RuleOptions, start: int, gain: int, as_winning_banker: bool
+) -> tuple[int, int, bool]:
+    """Climb ``gain`` levels from ``start``: the new level, the levels actually moved and
+    whether a must-play level stopped the climb. ``wrap`` goes past A back to 2; otherwise
+    A is the top."""
     must = options.must_play_levels
     level = start
-    stopped = False
+    moved = 0
     for _ in range(gain):
         if level in must and not (as_winning_banker and level == start):
-            stopped = True
-            break
+            return level, moved, True
         if level == 14:
             if options.match_end != "wrap":
                 break
             level = 2
         else:
             level += 1
-    return level, stopped
+        moved += 1
+    return level, moved, False
 
 
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
     """The result of a hand: new levels of the two teams, the next banker, the match winner
-    (None while it goes on) and the facts behind them for :meth:`explain`."""
+    (None while it goes on) and the facts behind them for :meth:`explain`. ``gain`` is
+    what the level table (and ``max_gain``) gives, ``moved`` the levels actually climbed."""
 
     points: int
     side: Side
     gain: int
+    moved: int
     capped: bool
     must_play_stop: bool
     hook: int | None
@@ -143,37 +148,40 @@ class HandOutcome:
 
     def explain(self, lang: str = "en") -> str:
         """One line saying what happened and why, in ``en`` or ``zh``."""
-        bl, cl = rank_text(self.banker_level), rank_text(self.collector_level)
-        if lang == "zh":
-            if self.side == "banker":
-                what = f"庄家方升{self.gain}级 → {bl}"
-            elif self.gain == 0:
-                what = "换庄, 抓分方上台 (不升级)"
-            else:
-                what = f"抓分方上台并升{self.gain}级 → {cl}"
-            extra = "(封顶)" if self.capped else ""
-            extra += "(遇必打级停住)" if self.must_play_stop else ""
-            hook = f"; 钩底, 庄家方降到{rank_text(self.hook)}" if self.hook else ""
-            end = {"banker": "; 庄家方赢得比赛", "collectors": "; 抓分方赢得比赛", None: ""}
-            return (
-                f"抓分方得{self.points}分: {what}{extra}{hook}; "
-                f"下一局庄家: {self.next_banker}号位{end[self.winner]}。"
-            )
-        if self.side == "banker":
-            what = f"banker side +{self.gain}"
-            notes = " (capped)" if self.capped else ""
-            notes += f" (stopped at must-play {bl})" if self.must_play_stop else ""
-            what += f"{notes} → {bl}"
+        zh = lang == "zh"
+        side_up = self.side == "banker"
+        new = rank_text(self.banker_level if side_up else self.collector_level)
+        if side_up:
+            what = f"庄家方升{self.moved}级" if zh else f"banker side goes up {self.moved}"
         elif self.gain == 0:
-            what = "collectors take over (no level change)"
+            what = "换庄, 抓分方上台 (不升级)" if zh else "collectors take over (no level change)"
         else:
-            notes = " (capped)" if self.capped else ""
-            notes += f" (stopped at must-play {cl})" if self.must_play_stop else ""
-            what = f"collectors take over and go up {self.gain}{notes} → {cl}"
-        hook = f"; J hook: banker side falls to {rank_text(self.hook)}" if self.hook else ""
+            what = (
+                f"抓分方上台并升{self.moved}级"
+                if zh
+                else f"collectors take over and go up {self.moved}"
+            )
+        notes = []
+        if self.capped:
+            notes.append(f"封顶{self.gain}级" if zh else f"capped at {self.gain}")
+        if self.must_play_stop:
+            notes.append(f"必打级{new}停住" if zh else f"must-play {new} stops the climb")
+        if notes:
+            what += f" ({', '.join(notes)})"
+        if self.gain or side_up:
+            what += f" → {new}"
+        if self.hook:
+            hook = rank_text(self.hook)
+            what += f"; 钩底, 庄家方降到{hook}" if zh else f"; J hook: banker side falls to {hook}"
+        if zh:
+            end = {"banker": "; 庄家方赢得比赛", "collectors": "; 抓分方赢得比赛"}
+            return (
+                f"抓分方得{self.points}分: {what}; 下一局庄家: {self.next_banker}号位"
+                f"{end.get(self.winner or '', '')}。"
+            )
         end = {"banker": "; banker side wins the match", "collectors": "; collectors win the match"}
         return (
-            f"Collectors scored {self.points}: {what}{hook}; next banker seat "
+            f"Collectors scored {self.points}: {what}; next banker seat "
             f"{self.next_banker}{end.get(self.winner or '', '')}."
         )
 
@@ -201,12 +209,11 @@ def hand_outcome(
     if capped:
         gain = options.max_gain or 0
     new_b, new_c = banker_level, collector_level
-    stop = False
     if res.side == "banker":
-        new_b, stop = climb(options, banker_level, gain, as_winning_banker=True)
+        new_b, moved, stop = climb(options, banker_level, gain, as_winning_banker=True)
         next_banker = (banker_seat + 2) % 4
     else:
-        new_c, stop = climb(options, collector_level, gain, as_winning_banker=False)
+        new_c, moved, stop = climb(options, collector_level, gain, as_winning_banker=False)
         next_banker = (banker_seat + 1) % 4
     hook = None
     tp = points if trick_points is None else trick_points
@@ -226,12 +233,13 @@ def hand_outcome(
     elif options.match_end == "reach_ace":
         if res.side == "banker" and new_b == 14:
             winner = "banker"
-        elif res.side == "collectors" and new_c == 14 and gain > 0:
+        elif res.side == "collectors" and new_c == 14 and moved > 0:
             winner = "collectors"
     return HandOutcome(
         points=points,
         side=res.side,
         gain=gain,
+        moved=moved,
         capped=capped,
         must_play_stop=stop,
         hook=hook,
@@ -246,10 +254,13 @@ def hand_outcome(
 
 
 def j_hook_width(ctx: TrumpContext, winning_play: Sequence[Card]) -> int | None:
-    """For the J hook (钩底) at level J: the width of the winning play's largest unit when
-    its top card is a J (1 = single J, 2 or more = pair of Js or longer), else None."""
+    """For the J hook (钩底) at level J: when the highest card of the winning play is a J
+    (a throw may hook, seed 002: 可以甩牌但必須J最大), how many of that J it holds (1 = a
+    single J, 2 or more = a pair of Js); else None."""
     if ctx.level != 11 or not winning_play:
         return None
-    top = decompose(ctx, winning_play)[0]
-    card = top.cards[0]
-    return top.width if card.rank == 11 and not card.is_joker else None
+    key = ctx.key
+    top = max(winning_play, key=lambda c: (key[c.index], ctx.tiebreak[c.index]))
+    if top.rank != 11 or top.is_joker:
+        return None
+    return sum(1 for c in winning_play if c is top)

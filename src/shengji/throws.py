@@ -83,7 +83,7 @@ def check_throw(
     tiebreak = ctx.tiebreak
     forced = min(
         (u for u, _ in beaten),
-        key=lambda u: (-u.links, -u.width, u.top, -tiebreak[u.cards[0].index]),
+        key=lambda u: (-u.links, -u.width, u.top, tiebreak[u.cards[0].index]),
     )
     pts = throw_penalty_points(ctx.options, [u for u, _ in beaten])
     signed = pts if thrower_is_banker_side else -pts

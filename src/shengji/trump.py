@@ -70,7 +70,6 @@ class TrumpContext:
         "strength",
         "suit_of",
         "tiebreak",
-        "top_strength",
         "trump",
     )
 
@@ -113,7 +112,6 @@ class TrumpContext:
         strength[53] = n + 1
         self.suit_of: tuple[int, ...] = tuple(suit_of)
         self.strength: tuple[int, ...] = tuple(strength)
-        self.top_strength = n + 1
         self.key: tuple[int, ...] = tuple(
             (100 if suit_of[i] == TRUMP else (3 - suit_of[i]) * 20) + strength[i] for i in range(54)
         )

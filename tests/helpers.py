@@ -1,0 +1,175 @@
+"""Helpers shared by the test modules: contexts, multiset keys and random positions."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from shengji.cards import Card, deck, parse_cards
+from shengji.leads import unit_leads
+from shengji.presets import load_preset
+from shengji.trump import TrumpContext, parse_trump, trump_context
+from shengji.units import classify_lead
+
+TRUMPS = ("S", "H", "C", "D", "NT")
+
+
+def examples(n: int) -> int:
+    """``max_examples`` for a property test: ``n``, or ten times that when thorough."""
+    return n * 10 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else n
+
+
+def ctx_for(preset: str, level: int | str, trump: str | None, **overrides: object) -> TrumpContext:
+    """A trump context for a preset (with optional option overrides)."""
+    return TrumpContext(load_preset(preset, overrides or None), level, trump)
+
+
+def C(text: str) -> tuple[Card, ...]:
+    """Shorthand for :func:`parse_cards`."""
+    return parse_cards(text)
+
+
+def key(cards: Iterable[Card]) -> tuple[int, ...]:
+    """A canonical multiset key: sorted card indexes."""
+    return tuple(sorted(c.index for c in cards))
+
+
+def sub_multisets(hand: Sequence[Card], n: int) -> set[tuple[int, ...]]:
+    """Every distinct ``n``-card sub-multiset of ``hand`` (brute force)."""
+    return {key(combo) for combo in combinations(hand, n)}
+
+
+def from_key(k: Iterable[int]) -> tuple[Card, ...]:
+    from shengji.cards import card_from_index
+
+    return tuple(card_from_index(i) for i in k)
+
+
+def minus(cards: Iterable[Card], used: Iterable[Card]) -> list[Card]:
+    """``cards`` less the multiset ``used`` (order of ``cards`` kept)."""
+    left = Counter(used)
+    out = []
+    for c in cards:
+        if left[c]:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def random_throw(
+    ctx: TrumpContext, hand: Sequence[Card], rng: random.Random, max_cards: int = 7
+) -> tuple[Card, ...] | None:
+    """A random multi-unit set of cards of one effective suit from ``hand`` (a throw), or
+    None when the hand has no suit with enough cards. Pairs are favoured."""
+    by_suit: dict[int, list[Card]] = {}
+    for c in hand:
+        by_suit.setdefault(ctx.suit_of[c.index], []).append(c)
+    suits = [s for s, cs in by_suit.items() if len(cs) >= 2]
+    rng.shuffle(suits)
+    for s in suits:
+        cs = by_suit[s]
+        counts = Counter(cs)
+        for _ in range(10):
+            chosen: list[Card] = []
+            distinct = list(counts)
+            rng.shuffle(distinct)
+            for c in distinct:
+                if len(chosen) >= max_cards:
+                    break
+                roll = rng.random()
+                if roll < 0.45:
+                    continue
+                take = counts[c] if roll < 0.8 else 1
+                take = min(take, max_cards - len(chosen))
+                chosen.extend([c] * take)
+            if len(chosen) >= 2 and len(classify_lead(ctx, chosen).units) >= 2:
+                return tuple(chosen)
+    return None
+
+
+def random_context(rng: random.Random, presets: Sequence[str]) -> TrumpContext:
+    opts = load_preset(rng.choice(presets))
+    return trump_context(opts, rng.randrange(2, 15), parse_trump(rng.choice(TRUMPS)))
+
+
+def random_lead(
+    ctx: TrumpContext, hand: Sequence[Card], rng: random.Random, max_cards: int = 8
+) -> tuple[Card, ...]:
+    """A random lead from ``hand``: a tractor, throw, triple, pair or single, the kind
+    drawn first (structured kinds favoured) and then a lead of that kind."""
+    leads = [ld for ld in unit_leads(ctx, hand) if len(ld) <= max_cards]
+    by_kind: dict[str, list[tuple[Card, ...]]] = {}
+    for ld in leads:
+        by_kind.setdefault(classify_lead(ctx, ld).kind, []).append(ld)
+    weights = {"tractor": 4, "throw": 3, "triple": 2, "pair": 2, "single": 1}
+    kinds = list(weights)
+    while kinds:
+        kind = rng.choices(kinds, weights=[weights[k] for k in kinds])[0]
+        kinds.remove(kind)
+        if kind == "throw":
+            throw = random_throw(ctx, hand, rng, max_cards=min(7, max_cards))
+            if throw is not None:
+                return throw
+        elif by_kind.get(kind):
+            return rng.choice(by_kind[kind])
+    return rng.choice(leads)
+
+
+def biased_follower_hand(
+    ctx: TrumpContext,
+    lead: Sequence[Card],
+    rest: Sequence[Card],
+    size: int,
+    rng: random.Random,
+) -> tuple[Card, ...]:
+    """A hand of ``size`` cards from ``rest`` that often holds cards of the led suit and
+    pairs: a random number of led-suit cards (doubled where possible), then any cards."""
+    suit = ctx.suit_of[lead[0].index]
+    pool = list(rest)
+    rng.shuffle(pool)
+    in_suit = [c for c in pool if ctx.suit_of[c.index] == suit]
+    hand: list[Card] = []
+    want = rng.choice([0, rng.randrange(0, size + 1), len(lead), len(lead) + rng.randrange(0, 4)])
+    want = min(want, size)
+    left = Counter(pool)
+    for c in in_suit:
+        if len(hand) >= want:
+            break
+        if not left[c]:
+            continue
+        copies = min(left[c], 2 if rng.random() < 0.6 else 1, want - len(hand))
+        hand.extend([c] * copies)
+        left[c] -= copies
+    others = [c for c in pool if ctx.suit_of[c.index] != suit]
+    for c in others:
+        if len(hand) >= size:
+            break
+        if not left[c]:
+            continue
+        copies = min(left[c], 2 if rng.random() < 0.4 else 1, size - len(hand))
+        hand.extend([c] * copies)
+        left[c] -= copies
+    if len(hand) < size:  # not enough off-suit cards: top up with anything left
+        for c, n in left.items():
+            while n and len(hand) < size:
+                hand.append(c)
+                n -= 1
+    return tuple(hand)
+
+
+def random_follow_position(
+    rng: random.Random, presets: Sequence[str], max_lead: int = 7
+) -> tuple[TrumpContext, tuple[Card, ...], tuple[Card, ...]]:
+    """``(ctx, lead, follower_hand)`` with a 6..12-card follower hand."""
+    ctx = random_context(rng, presets)
+    cards = deck(ctx.options.decks)
+    rng.shuffle(cards)
+    leader = cards[: ctx.options.hand_size]
+    lead = random_lead(ctx, leader, rng, max_cards=max_lead)
+    rest = minus(cards, leader)
+    size = max(len(lead), rng.randrange(6, 13))
+    return ctx, lead, biased_follower_hand(ctx, lead, rest, size, rng)
