@@ -38,11 +38,13 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
     if t == "bury":
         return _say(f"seat {ev['seat']} buries the kitty", f"{ev['seat']}号位扣底", lang)
     if t == "throw_failed":
+        cost_en = "pays half the stake" if ev["stake"] else f"penalty {ev['penalty']}"
+        cost_zh = "罚半个底金" if ev["stake"] else f"罚 {ev['penalty']}"
         return _say(
             f"seat {ev['seat']}'s throw {ev['attempted']} fails (seat {ev['blocked_by']} "
-            f"beats it): plays {ev['played']}, penalty {ev['penalty']}",
+            f"beats it): plays {ev['played']}, {cost_en}",
             f"{ev['seat']}号位甩牌 {ev['attempted']} 失败 ({ev['blocked_by']}号位管住): "
-            f"出 {ev['played']}, 罚 {ev['penalty']}",
+            f"出 {ev['played']}, {cost_zh}",
             lang,
         )
     if t == "trick":
@@ -58,11 +60,18 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
             gain = f" ({side} {ev['points']})"
         return f"{len(st.tricks):>2}. {plays} → {ev['winner']}{gain}"
     if t == "hand_over":
-        kitty = _say(
-            f"kitty {ev['kitty']} ×{ev['kitty_multiplier']}",
-            f"底牌 {ev['kitty']} ×{ev['kitty_multiplier']}",
-            lang,
-        )
+        if ev["kitty_multiplier"]:
+            kitty = _say(
+                f"kitty {ev['kitty']}: collectors win the last trick, ×{ev['kitty_multiplier']}",
+                f"底牌 {ev['kitty']}: 闲家扣底 ×{ev['kitty_multiplier']}",
+                lang,
+            )
+        else:
+            kitty = _say(
+                f"kitty {ev['kitty']}: kept by the banker side",
+                f"底牌 {ev['kitty']}: 庄家方保底",
+                lang,
+            )
         parts = [kitty]
         if lang in ("en", "both"):
             parts.append(ev["explain"]["en"])
@@ -83,7 +92,17 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
 
 def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
     """Lines describing a record hand by hand and trick by trick (``en``, ``zh``, ``both``)."""
-    lines = [_say("Hand 1", "第1局", lang)]
+    lines = [
+        _say(
+            f"Preset {rec.get('preset')}, seed {rec.get('seed')}; team 0 = seats 0 and 2, "
+            "team 1 = seats 1 and 3",
+            f"规则 {rec.get('preset')}, 种子 {rec.get('seed')}; 0队 = 0号位和2号位, "
+            "1队 = 1号位和3号位",
+            lang,
+        ),
+        "",
+        _say("Hand 1", "第1局", lang),
+    ]
     started: set[int] = set()
 
     def step(st: GameState, seat: int, action: Action, events: list[Event]) -> None:
@@ -108,5 +127,15 @@ def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
                 )
             )
 
-    replay(rec, step)
+    final = replay(rec, step)
+    lv = [rank_text(v) for v in final.levels]
+    coins = f"; coins {final.coins[0]} : {final.coins[1]}" if any(final.coins) else ""
+    coins_zh = f"; 金币 {final.coins[0]} : {final.coins[1]}" if any(final.coins) else ""
+    lines.append(
+        _say(
+            f"Levels: team 0 at {lv[0]}, team 1 at {lv[1]}{coins}",
+            f"级别: 0队打{lv[0]}, 1队打{lv[1]}{coins_zh}",
+            lang,
+        )
+    )
     yield from lines
