@@ -85,6 +85,9 @@ def check_follow(
     ``CARDS_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``, ``MUST_FOLLOW_FORMAT``."""
     ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
     n = len(ld.cards)
+    if n == 1 and len(play) == 1:
+        _check_single(ctx, ld.suit, hand, play[0])
+        return
     if len(play) != n:
         raise PlayError(
             f"the lead has {n} card(s); a follow must have {n}, not {len(play)}",
@@ -118,6 +121,18 @@ def check_follow(
         raise PlayError(
             f"you must play all {len(hx)} of your {name} card(s) before other cards",
             code="MUST_FOLLOW_SUIT",
+        )
+
+
+def _check_single(ctx: TrumpContext, x: int, hand: Sequence[Card], card: Card) -> None:
+    """Fast path of :func:`check_follow` for a one-card lead."""
+    if card not in hand:
+        raise PlayError(f"not in your hand: {card.text}", code="CARDS_NOT_IN_HAND")
+    suit_of = ctx.suit_of
+    if suit_of[card.index] != x and any(suit_of[c.index] == x for c in hand):
+        name = ctx.suit_name(x)
+        raise PlayError(
+            f"you hold {name} card(s); the card played must be {name}", code="MUST_FOLLOW_SUIT"
         )
 
 
@@ -246,7 +261,14 @@ def random_legal_follow(
 ) -> tuple[Card, ...]:
     """A legal follow drawn uniformly from all distinct legal follows."""
     r = rng or random.Random()
-    cores = _cores(ctx, _as_lead(ctx, lead), hand)
+    ld = _as_lead(ctx, lead)
+    if len(ld.cards) == 1:
+        suit_of = ctx.suit_of
+        x = ld.suit
+        same = [c for c in hand if suit_of[c.index] == x]
+        pool = list(dict.fromkeys(same or hand))  # distinct cards, in hand order
+        return (r.choice(pool),)
+    cores = _cores(ctx, ld, hand)
     weights = [core.count for core in cores]
     core = r.choices(cores, weights=weights)[0]
     return core.fixed + tuple(r.sample(core.pool, core.free))

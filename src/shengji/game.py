@@ -79,7 +79,7 @@ class HandResult:
     kitty: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameState:
     """The whole state of a match and of its current hand. Immutable."""
 
@@ -116,6 +116,8 @@ class GameState:
     winner: int | None = None
     #: Fixed deck orders for the first hands (scripted deals); empty for seeded shuffles.
     stacked: tuple[tuple[Card, ...], ...] = ()
+    #: The trump context of the hand (trump taken as NT while undecided, for sorting).
+    ctx: TrumpContext = dataclasses.field(default=None, compare=False)  # type: ignore[assignment]
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -128,11 +130,6 @@ class GameState:
         """``"S"``..``"NT"``, or None before trump is known."""
         return self.declare.trump_text
 
-    @property
-    def ctx(self) -> TrumpContext:
-        """The trump context (trump taken as NT while undecided, for sorting only)."""
-        return trump_context(self.options, self.level, self.declare.trump)
-
     def team_of(self, seat: int) -> int:
         """Team 0 = seats {0, 2}, team 1 = seats {1, 3}."""
         return seat % 2
@@ -140,6 +137,15 @@ class GameState:
     def is_banker_side(self, seat: int) -> bool:
         """True if ``seat`` is on the banker's team this hand."""
         return self.banker is not None and seat % 2 == self.banker % 2
+
+
+def _evolve(st: GameState, **changes: Any) -> GameState:
+    """A copy of ``st`` with some fields changed (a fast ``dataclasses.replace``)."""
+    new = object.__new__(GameState)
+    d = st.__dict__.copy()
+    d.update(changes)
+    object.__setattr__(new, "__dict__", d)
+    return new
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -173,6 +179,7 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
         hands=((), (), (), ()),
         kitty=(),
         declare=start_state(True, None),
+        ctx=trump_context(options, lvl, None),
         level=lvl,
         to_act=None,
         stacked=tuple(tuple(d) for d in stacked),
@@ -193,7 +200,7 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         random.Random(hand_seed(st.seed, st.hand_number, redeals)).shuffle(cards)
     first = st.hand_number == 0
     start = 0 if banker is None else banker
-    return dataclasses.replace(
+    return _evolve(
         st,
         phase="deal",
         redeals=redeals,
@@ -203,6 +210,7 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         hands=((), (), (), ()),
         kitty=tuple(cards[4 * st.options.hand_size :]),
         declare=start_state(first, banker),
+        ctx=trump_context(st.options, level, None),
         level=level,
         to_act=None,
         window_order=(),
@@ -240,15 +248,17 @@ def legal_shows(st: GameState, seat: int, phase: str | None = None) -> list[tupl
     ph = phase or st.phase
     if ph not in ("deal", "before_kitty", "after_burial"):
         return []
-    counts = Counter(st.hands[seat])
+    level = st.level
+    counts: dict[Card, int] = {}
+    for c in st.hands[seat]:
+        if c.rank == level or c.is_joker:
+            counts[c] = counts.get(c, 0) + 1
     out = []
     for c, n in counts.items():
-        if not (c.is_joker or c.rank == st.level):
-            continue
         for k in range(2 if c.is_joker else 1, n + 1):
             cards = (c,) * k
             try:
-                apply_show(st.options, st.level, st.declare, seat, cards, ph)  # type: ignore[arg-type]
+                apply_show(st.options, level, st.declare, seat, cards, ph)  # type: ignore[arg-type]
             except ShengjiError:
                 continue
             out.append(cards)
@@ -352,13 +362,10 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
 
 
 def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
-    left = Counter(cards)
-    out = []
-    for c in hand:
-        if left[c]:
-            left[c] -= 1
-        else:
-            out.append(c)
+    """``hand`` less ``cards`` (which it holds)."""
+    out = list(hand)
+    for c in cards:
+        out.remove(c)
     return tuple(out)
 
 
@@ -381,9 +388,9 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
             "counter": new.counters > st.declare.counters,
         }
     )
-    st = dataclasses.replace(st, declare=new, passes=0)
+    st = _evolve(st, declare=new, passes=0, ctx=trump_context(st.options, st.level, new.trump))
     if phase == "deal":
-        return dataclasses.replace(st, to_act=None)
+        return _evolve(st, to_act=None)
     if phase == "before_kitty":
         return _next_in_window(st)
     # after burial: the counter-declarer takes the kitty and buries again (炒底/反底)
@@ -391,20 +398,18 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     hands[seat] = hands[seat] + st.kitty
     events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
     log = (*st.kitty_log, (seat, "picked_up", st.kitty))
-    return dataclasses.replace(
-        st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log
-    )
+    return _evolve(st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log)
 
 
 def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
     events.append({"type": "pass", "seat": seat})
     if st.phase == "deal":
-        return dataclasses.replace(st, to_act=None)
-    return _next_in_window(dataclasses.replace(st, passes=st.passes + 1))
+        return _evolve(st, to_act=None)
+    return _next_in_window(_evolve(st, passes=st.passes + 1))
 
 
 def _next_in_window(st: GameState) -> GameState:
-    return dataclasses.replace(st, window_pos=st.window_pos + 1, to_act=None)
+    return _evolve(st, window_pos=st.window_pos + 1, to_act=None)
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -416,7 +421,7 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     hands = list(st.hands)
     hands[seat] = _remove(hands[seat], cards)
     events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
-    st = dataclasses.replace(
+    st = _evolve(
         st,
         hands=tuple(hands),
         kitty=tuple(cards),
@@ -426,7 +431,7 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     )
     if len(st.buried_by) == 1:
         return _open_after_burial(st)
-    return dataclasses.replace(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
+    return _evolve(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
 
 
 def _open_after_burial(st: GameState) -> GameState:
@@ -440,19 +445,20 @@ def _open_after_burial(st: GameState) -> GameState:
         order = tuple((banker + i) % 4 for i in range(1, 5))
     else:
         return _begin_play(st)
-    return dataclasses.replace(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
+    return _evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
 
 
 def _begin_play(st: GameState) -> GameState:
     banker = st.banker
     assert banker is not None
-    return dataclasses.replace(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
+    return _evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
 
 
 def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
     ctx = st.ctx
     hand = st.hands[seat]
     attempted = None
+    changes: dict[str, Any] = {}
     if not st.trick:
         lead = check_lead(ctx, hand, cards)
         if len(lead.units) > 1:
@@ -460,7 +466,6 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
             res = check_throw(ctx, lead, others, st.is_banker_side(seat))
             if not res.valid:
                 attempted = cards
-                blocker = (seat + res.beaten[0][1]) % 4
                 cards = res.played
                 lead = check_lead(ctx, hand, cards)
                 events.append(
@@ -469,64 +474,73 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
                         "seat": seat,
                         "attempted": format_cards(attempted),
                         "played": format_cards(cards),
-                        "blocked_by": blocker,
+                        "blocked_by": (seat + res.beaten[0][1]) % 4,
                         "penalty": res.penalty,
                         "stake": res.stake,
                         "code": "THROW_FAILED",
                     }
                 )
-                st = dataclasses.replace(st, penalties=st.penalties + res.penalty)
+                changes["penalties"] = st.penalties + res.penalty
                 if res.stake:
                     sp = list(st.stake_penalties)
                     sp[seat % 2] += 1
-                    st = dataclasses.replace(st, stake_penalties=(sp[0], sp[1]))
-        st = dataclasses.replace(st, lead=lead, leader=seat)
+                    changes["stake_penalties"] = (sp[0], sp[1])
+        changes["lead"] = lead
+        changes["leader"] = seat
     else:
         assert st.lead is not None
-        check_follow(ctx, st.lead, hand, cards)
+        lead = st.lead
+        check_follow(ctx, lead, hand, cards)
     hands = list(st.hands)
     hands[seat] = _remove(hand, cards)
-    tp = TrickPlay(seat, tuple(cards), attempted)
+    trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted))
     events.append({"type": "play", "seat": seat, "cards": format_cards(cards)})
-    st = dataclasses.replace(st, hands=tuple(hands), trick=(*st.trick, tp), to_act=(seat + 1) % 4)
-    if len(st.trick) == 4:
-        st = _finish_trick(st, events)
-    return st
+    changes["hands"] = tuple(hands)
+    if len(trick) < 4:
+        changes["trick"] = trick
+        changes["to_act"] = (seat + 1) % 4
+        return _evolve(st, **changes)
+    return _finish_trick(st, lead, trick, changes, events)
 
 
-def _finish_trick(st: GameState, events: list[Event]) -> GameState:
-    ctx = st.ctx
-    assert st.lead is not None
-    plays = [p.cards for p in st.trick]
-    idx = trick_winner(ctx, plays, st.lead)
-    winner = st.trick[idx].seat
-    pts = sum(points(p) for p in plays)
-    trick = Trick(st.trick, winner, pts)
+def _finish_trick(
+    st: GameState,
+    lead: Lead,
+    plays: tuple[TrickPlay, ...],
+    changes: dict[str, Any],
+    events: list[Event],
+) -> GameState:
+    idx = trick_winner(st.ctx, [p.cards for p in plays], lead)
+    winner = plays[idx].seat
+    pts = sum(points(p.cards) for p in plays)
+    trick = Trick(plays, winner, pts)
     collectors = not st.is_banker_side(winner)
-    st = dataclasses.replace(
+    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
+    st = _evolve(
         st,
+        **changes,
         tricks=(*st.tricks, trick),
         trick=(),
+        lead=None,
         trick_points=st.trick_points + (pts if collectors else 0),
         to_act=winner,
         leader=winner,
     )
-    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
     if not st.hands[0]:
-        return _finish_hand(st, trick, events)
-    return dataclasses.replace(st, lead=None)
+        return _finish_hand(st, lead, trick, events)
+    return st
 
 
-def _finish_hand(st: GameState, last: Trick, events: list[Event]) -> GameState:
+def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
     opts = st.options
     ctx = st.ctx
     banker = st.banker
-    assert banker is not None and st.lead is not None
+    assert banker is not None
     collectors_last = not st.is_banker_side(last.winner)
     mult, bonus = 0, 0
     width = None
     if collectors_last:
-        mult, bonus = kitty_bonus(opts, st.lead, st.kitty)
+        mult, bonus = kitty_bonus(opts, lead, st.kitty)
         win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
         width = j_hook_width(ctx, win_cards)
     total = st.trick_points + bonus + st.penalties
@@ -594,7 +608,7 @@ def _finish_hand(st: GameState, last: Trick, events: list[Event]) -> GameState:
         over = True
         if progress[0] != progress[1]:
             winner_team = 0 if progress[0] > progress[1] else 1
-    st = dataclasses.replace(
+    st = _evolve(
         st,
         levels=(levels[0], levels[1]),
         progress=(progress[0], progress[1]),
@@ -612,7 +626,7 @@ def _finish_hand(st: GameState, last: Trick, events: list[Event]) -> GameState:
 def _next_hand(st: GameState, events: list[Event]) -> GameState:
     last = st.results[-1]
     banker = last.outcome.next_banker
-    st = dataclasses.replace(st, hand_number=st.hand_number + 1)
+    st = _evolve(st, hand_number=st.hand_number + 1)
     events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
     return _start_hand(st, banker=banker, level=st.levels[banker % 2], redeals=0)
 
@@ -643,14 +657,14 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
         hands[seat].append(card)
         dealt += 1
         if card.is_joker or card.rank == st.level:
-            cand = dataclasses.replace(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+            cand = _evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
             if legal_shows(cand, seat):
                 events.append({"type": "deal", "count": dealt})
                 return dataclasses.replace(cand, to_act=seat)
     events.append({"type": "deal", "count": dealt})
-    st = dataclasses.replace(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+    st = _evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
     order = tuple((st.start_seat + i) % 4 for i in range(4))
-    return dataclasses.replace(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
+    return _evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
 
 
 def _window_step(st: GameState, events: list[Event]) -> GameState:
@@ -658,8 +672,8 @@ def _window_step(st: GameState, events: list[Event]) -> GameState:
     while st.passes < 4:
         seat = st.window_order[st.window_pos % 4]
         if legal_shows(st, seat):
-            return dataclasses.replace(st, to_act=seat)
-        st = dataclasses.replace(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+            return _evolve(st, to_act=seat)
+        st = _evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
     return _close_declaring(st, events)
 
 
@@ -680,7 +694,7 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
             events.append({"type": "kitty_card", "card": card.text, "trump": trump_text(trump)})
         seat = st.start_seat if st.declare.banker is None else st.declare.banker
         declare = dataclasses.replace(flipped_state(st.declare, trump), banker=seat)
-        st = dataclasses.replace(st, declare=declare)
+        st = _evolve(st, declare=declare, ctx=trump_context(st.options, st.level, trump))
     banker = st.banker
     assert banker is not None
     hands = list(st.hands)
@@ -689,7 +703,7 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
         {"type": "take_kitty", "seat": banker, "private": {banker: format_cards(st.kitty)}}
     )
     log = (*st.kitty_log, (banker, "picked_up", st.kitty))
-    return dataclasses.replace(
+    return _evolve(
         st, hands=tuple(hands), kitty=(), phase="bury", to_act=banker, leader=banker, kitty_log=log
     )
 
@@ -703,6 +717,6 @@ def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
             break
         seat = st.window_order[st.window_pos % 4]
         if legal_shows(st, seat):
-            return dataclasses.replace(st, to_act=seat)
-        st = dataclasses.replace(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+            return _evolve(st, to_act=seat)
+        st = _evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
     return _begin_play(st)

@@ -13,36 +13,60 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import product
 
 from .cards import Card, parse_cards  # noqa: F401  (doctests)
 from .errors import PlayError
 from .trump import TrumpContext
-from .units import Lead, classify_lead, placements
+from .units import Lead, classify_lead
 
 
 def unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     """Every distinct one-unit lead of ``hand``: by effective suit (trumps first), then
     singles, pairs, triples, then tractors by width and length; highest first."""
-    suit_of = ctx.suit_of
-    by_suit: dict[int, dict[Card, int]] = {}
-    for c, n in Counter(hand).items():
-        by_suit.setdefault(suit_of[c.index], {})[c] = n
+    suit_of, key, strength = ctx.suit_of, ctx.key, ctx.strength
+    counts: dict[Card, int] = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    by_suit: dict[int, list[Card]] = {}
+    for c in counts:
+        by_suit.setdefault(suit_of[c.index], []).append(c)
     for suit in sorted(by_suit, reverse=True):
-        counts = by_suit[suit]
-        top = max(counts.values())
-        for w in range(1, top + 1):
-            for taken in placements(ctx, counts, (1, w)):
-                yield taken * w
+        cards = sorted(by_suit[suit], key=lambda c: key[c.index], reverse=True)
+        for c in cards:
+            yield (c,)
+        top = max(counts[c] for c in cards)
         for w in range(2, top + 1):
+            for c in cards:
+                if counts[c] >= w:
+                    yield (c,) * w
+        for w in range(2, top + 1):
+            pos: dict[int, list[Card]] = {}
+            for c in cards:
+                if counts[c] >= w:
+                    pos.setdefault(strength[c.index], []).append(c)
+            if len(pos) < 2:
+                continue
+            tops = sorted(pos, reverse=True)
             k = 2
             while True:
                 found = False
-                for taken in placements(ctx, counts, (k, w)):
-                    found = True
-                    yield tuple(c for c in taken for _ in range(w))
+                for t in tops:
+                    if all(t - i in pos for i in range(1, k)):
+                        found = True
+                        for links in _runs([pos[t - i] for i in range(k)]):
+                            yield tuple(c for c in links for _ in range(w))
                 if not found:
                     break
                 k += 1
+
+
+def _runs(choices: list[list[Card]]) -> Iterator[tuple[Card, ...]]:
+    """Every pick of one card per link (equal cards of several suits give several)."""
+    if all(len(x) == 1 for x in choices):
+        yield tuple(x[0] for x in choices)
+        return
+    yield from product(*choices)
 
 
 def count_unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> int:
@@ -55,6 +79,8 @@ def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -
     throw stands is decided by :func:`shengji.throws.check_throw`."""
     if not cards:
         raise PlayError("a lead needs at least one card", code="EMPTY_PLAY")
+    if len(cards) == 1 and cards[0] in hand:
+        return classify_lead(ctx, cards)
     missing = Counter(cards) - Counter(hand)
     if missing:
         raise PlayError(

@@ -32,6 +32,22 @@ def play_rank(ctx: TrumpContext, lead: Lead, play: Sequence[Card]) -> tuple[int,
     return (1 if suit == TRUMP else 0, top)
 
 
+def _single_winner(ctx: TrumpContext, x: int, plays: Sequence[Sequence[Card]]) -> int:
+    """Fast path of :func:`trick_winner` for one-card tricks."""
+    suit_of, key = ctx.suit_of, ctx.key
+    best, best_key = 0, key[plays[0][0].index]
+    for i in range(1, len(plays)):
+        if len(plays[i]) != 1:
+            raise PlayError(
+                f"play {i} has {len(plays[i])} card(s), the lead 1", code="WRONG_CARD_COUNT"
+            )
+        c = plays[i][0]
+        s = suit_of[c.index]
+        if s in (x, TRUMP) and key[c.index] > best_key:
+            best, best_key = i, key[c.index]
+    return best
+
+
 def trick_winner(
     ctx: TrumpContext, plays: Sequence[Sequence[Card]], lead: Lead | None = None
 ) -> int:
@@ -40,6 +56,8 @@ def trick_winner(
         raise PlayError("a trick needs a lead", code="EMPTY_PLAY")
     ld = lead or classify_lead(ctx, plays[0])
     n = len(ld.cards)
+    if n == 1:
+        return _single_winner(ctx, ld.suit, plays)
     best = 0
     best_rank = play_rank(ctx, ld, ld.cards)
     for i in range(1, len(plays)):

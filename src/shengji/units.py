@@ -173,6 +173,10 @@ def classify_lead(ctx: TrumpContext, cards: Iterable[Card]) -> Lead:
     cs = tuple(cards)
     if not cs:
         raise PlayError("a lead needs at least one card", code="EMPTY_PLAY")
+    if len(cs) == 1:
+        i = cs[0].index
+        suit = ctx.suit_of[i]
+        return Lead("single", suit, (Unit(1, 1, ctx.strength[i], suit, cs),), cs)
     units = decompose(ctx, cs)
     if len(units) == 1:
         u = units[0]
