@@ -1,18 +1,28 @@
-"""``shengji bench rules``: time legal-follow enumeration and trick-winner calls on a fixed
-set of positions (figures to read, not a test)."""
+"""``shengji bench``: speed and memory figures, one per line as ``name: value unit``.
+
+Benchmarks print figures; they are not tests. ``rules`` times the rules core on fixed
+positions; ``all`` (the default) adds full random hands, legal-follow enumerations and
+heuristic-bot decisions per second, and peak memory.
+"""
 
 from __future__ import annotations
 
 import random
+import resource
+import sys
 import time
 from collections.abc import Callable, Iterator
 
+from .bots.heuristic import HeuristicBot
+from .bots.random_bot import random_action
 from .cards import Card, deck
 from .follow import count_legal_follows, legal_follows, random_legal_follow
+from .game import apply, new_match
 from .leads import unit_leads
 from .presets import load_preset
 from .tricks import trick_winner
 from .trump import TrumpContext
+from .views import seat_view
 
 Position = tuple[TrumpContext, tuple[Card, ...], tuple[Card, ...]]
 
@@ -37,25 +47,61 @@ def fixed_positions(preset: str = "shuangsheng", n: int = 200, seed: int = 7) ->
 
 
 def _best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
+    """Fastest of ``repeat`` runs: (seconds, units done)."""
     best = float("inf")
-    calls = 0
+    units = 0
     for _ in range(repeat):
         t0 = time.perf_counter()
-        calls = fn()
+        units = fn()
         best = min(best, time.perf_counter() - t0)
-    return best, calls
+    return best, units
+
+
+def random_hands(preset: str, n: int, seed: int = 0) -> int:
+    """Play ``n`` full hands (shuffle, deal, declare, kitty, tricks with throws, scoring)
+    with a uniformly random legal action at every turn; returns ``n``."""
+    opts = load_preset(preset)
+    rng = random.Random(seed)
+    for i in range(n):
+        st = new_match(opts, seed * 1_000_003 + i)
+        while st.phase not in ("hand_over", "match_over"):
+            seat = st.to_act
+            assert seat is not None
+            st, _ = apply(st, seat, random_action(st, seat, rng))
+    return n
+
+
+def heuristic_decisions(preset: str, hands: int, seed: int = 0) -> tuple[int, float]:
+    """Play ``hands`` hands with four heuristic bots; (decisions, seconds spent deciding)."""
+    opts = load_preset(preset)
+    decisions, spent = 0, 0.0
+    for i in range(hands):
+        bots = [HeuristicBot(s, seed + i) for s in range(4)]
+        st = new_match(opts, seed * 1_000_003 + i)
+        while st.phase not in ("hand_over", "match_over"):
+            seat = st.to_act
+            assert seat is not None
+            view = seat_view(st, seat)
+            t0 = time.perf_counter()
+            action = bots[seat].act(view)
+            spent += time.perf_counter() - t0
+            decisions += 1
+            st, _ = apply(st, seat, action)
+    return decisions, spent
 
 
 def bench_rules(repeat: int = 3) -> Iterator[str]:
-    """Lines ``name: value unit`` for the rules-core hot paths."""
+    """Lines for the rules-core hot paths on fixed positions."""
     for preset in ("shuangsheng", "classic-3deck"):
         positions = fixed_positions(preset)
 
         def enum_all(ps: list[Position] = positions) -> int:
+            n = 0
             for ctx, lead, hand in ps:
                 for _ in legal_follows(ctx, lead, hand):
                     pass
-            return len(ps)
+                n += 1
+            return n
 
         def count_all(ps: list[Position] = positions) -> int:
             for ctx, lead, hand in ps:
@@ -87,3 +133,21 @@ def bench_rules(repeat: int = 3) -> Iterator[str]:
         ):
             secs, calls = _best(fn, repeat)
             yield f"{name} ({preset}): {secs / calls * 1e6:.1f} µs/call"
+        secs, calls = _best(enum_all, repeat)
+        yield f"legal-follow enumerations/s ({preset}): {calls / secs:.0f} enumerations/s"
+
+
+def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
+    """Every figure of ``shengji bench``."""
+    for preset in ("shuangsheng", "classic-3deck"):
+        n = hands if preset == "shuangsheng" else max(1, hands // 2)
+        secs, done = _best(lambda p=preset, k=n: random_hands(p, k), repeat)  # type: ignore[misc]
+        yield f"random full hands/s ({preset}, 1 core): {done / secs:.0f} hands/s"
+    yield from bench_rules(repeat)
+    for preset in ("shuangsheng", "classic-3deck"):
+        decisions, spent = heuristic_decisions(preset, 20 if preset == "shuangsheng" else 10)
+        yield f"heuristic bot decisions/s ({preset}): {decisions / spent:.0f} decisions/s"
+        yield f"heuristic bot mean decision time ({preset}): {spent / decisions * 1e3:.2f} ms"
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
+    yield f"peak memory: {peak * scale / 2**20:.0f} MiB"

@@ -84,12 +84,13 @@ class Card:
     for ``BJ``.
     """
 
-    __slots__ = ("index", "rank", "suit", "text")
+    __slots__ = ("index", "pts", "rank", "suit", "text")
 
     index: int
     suit: Suit | None
     rank: int
     text: str
+    pts: int
 
     def __new__(cls, suit: Suit | None, rank: int) -> Card:  # pragma: no cover - via table
         raise TypeError("use Card.parse(text) or card_from_index(i)")
@@ -101,6 +102,7 @@ class Card:
         object.__setattr__(obj, "suit", suit)
         object.__setattr__(obj, "rank", rank)
         object.__setattr__(obj, "text", text)
+        object.__setattr__(obj, "pts", 5 if rank == 5 else 10 if rank in (10, 13) else 0)
         return obj
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -133,7 +135,7 @@ class Card:
     @property
     def points(self) -> int:
         """Card points: 5 for a five, 10 for a ten or a king, else 0."""
-        return _POINTS[self.index]
+        return self.pts
 
     @property
     def symbol(self) -> str:
@@ -179,7 +181,6 @@ def _build() -> tuple[tuple[Card, ...], dict[str, Card]]:
 ALL_CARDS, _BY_TEXT = _build()
 LITTLE_JOKER = ALL_CARDS[52]
 BIG_JOKER = ALL_CARDS[53]
-_POINTS = tuple(5 if c.rank == 5 else 10 if c.rank in (10, 13) else 0 for c in ALL_CARDS)
 _ALIASES = {"BJ": BIG_JOKER, "LJ": LITTLE_JOKER, "RJ": BIG_JOKER, "大王": BIG_JOKER}
 _ALIASES |= {"小王": LITTLE_JOKER}
 
@@ -243,7 +244,7 @@ def deck(decks: int = 2) -> list[Card]:
 
 def points(cards: Iterable[Card]) -> int:
     """Sum of card points (5s, 10s and kings)."""
-    return sum(_POINTS[c.index] for c in cards)
+    return sum([c.pts for c in cards])
 
 
 def kitty_size(decks: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -131,13 +132,61 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_rules
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import (
+        Progress,
+        Settings,
+        format_summary,
+        plot_points,
+        run_jobs,
+        summarise,
+        write_json,
+    )
 
-    if args.what != "rules":
-        print(f"unknown benchmark {args.what!r}; available: rules", file=sys.stderr)
+    if (args.hands is None) == (args.matches is None):
+        print("error: give exactly one of --hands N or --matches N", file=sys.stderr)
         return 2
-    for line in bench_rules(repeat=args.repeat):
+    players = tuple(p.strip() for p in args.players.split(","))
+    if len(players) != 2:
+        print("error: --players takes two bots, e.g. heuristic,random", file=sys.stderr)
+        return 2
+    opts = options_from_args(args.preset, args.set or [], args.options or [])
+    settings = Settings(
+        options=opts,
+        players=(players[0], players[1]),
+        hands=args.hands,
+        matches=args.matches,
+        seed=args.seed,
+        mirror=args.mirror,
+        records=args.records,
+    )
+    t0 = time.perf_counter()
+    with Progress(len(settings.jobs()), enabled=not args.quiet) as progress:
+        results = run_jobs(settings, workers=args.workers, progress=progress)
+    elapsed = time.perf_counter() - t0
+    summary = summarise(settings, results)
+    print(format_summary(summary))
+    print(
+        f"{summary.hands} hands in {elapsed:.1f} s ({summary.hands / elapsed:.1f} hands/s, "
+        f"{args.workers} worker(s))"
+    )
+    if args.json:
+        write_json(summary, args.json)
+        print(f"figures written to {args.json}")
+    if args.plot:
+        plot_points(summary, results, args.plot)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import bench_all, bench_rules
+
+    if args.what not in ("all", "rules"):
+        print(f"unknown benchmark {args.what!r}; available: all, rules", file=sys.stderr)
+        return 2
+    lines = bench_rules(args.repeat) if args.what == "rules" else bench_all(args.hands, args.repeat)
+    for line in lines:
         print(line, flush=True)
     return 0
 
@@ -179,9 +228,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="re-play a record and check every action and result")
     p.add_argument("record", help="record file (JSON)")
     p.set_defaults(func=_cmd_verify)
+    p = sub.add_parser("simulate", help="play many hands or matches between bots")
+    _add_rule_args(p)
+    p.add_argument("--hands", type=int, help="number of hands (independent deals)")
+    p.add_argument("--matches", type=int, help="number of whole matches")
+    p.add_argument("--players", default="heuristic,random", help="bot A (seats 0,2),bot B")
+    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes")
+    p.add_argument("--mirror", action="store_true", help="play every deal with seats swapped")
+    p.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    p.add_argument("--plot", metavar="FILE.png", help="plot collectors' points per team")
+    p.add_argument("--records", metavar="DIR", help="save every match record here")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("bench", help="print benchmark figures")
-    p.add_argument("what", nargs="?", default="rules", help="what to measure: rules")
+    p.add_argument("what", nargs="?", default="all", help="what to measure: all or rules")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
+    p.add_argument("--hands", type=int, default=300, help="random hands per timing run")
     p.set_defaults(func=_cmd_bench)
     return parser
 

@@ -75,4 +75,6 @@ CODES: dict[str, str] = {
     "BAD_RECORD_VERSION": "a record's format version is not supported",
     "TRUNCATED_RECORD": "a record's actions do not lead to its recorded results",
     "SHENGJI_ERROR": "an error of the engine",
+    "HIDDEN": "a seat's view does not show that",
+    "UNKNOWN_BOT": "no bot of that name",
 }

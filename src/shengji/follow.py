@@ -88,6 +88,9 @@ def check_follow(
     if n == 1 and len(play) == 1:
         _check_single(ctx, ld.suit, hand, play[0])
         return
+    if n == 2 and len(play) == 2 and ld.units[0].width == 2:
+        _check_pair(ctx, ld.suit, hand, play)
+        return
     if len(play) != n:
         raise PlayError(
             f"the lead has {n} card(s); a follow must have {n}, not {len(play)}",
@@ -134,6 +137,56 @@ def _check_single(ctx: TrumpContext, x: int, hand: Sequence[Card], card: Card) -
         raise PlayError(
             f"you hold {name} card(s); the card played must be {name}", code="MUST_FOLLOW_SUIT"
         )
+
+
+def _check_pair(ctx: TrumpContext, x: int, hand: Sequence[Card], play: Sequence[Card]) -> None:
+    """Fast path of :func:`check_follow` for a pair lead."""
+    a, b = play
+    if (a is b and hand.count(a) < 2) or a not in hand or b not in hand:
+        missing = [c.text for c in play if hand.count(c) < play.count(c)]
+        raise PlayError("not in your hand: " + " ".join(missing), code="CARDS_NOT_IN_HAND")
+    suit_of = ctx.suit_of
+    hx = [c for c in hand if suit_of[c.index] == x]
+    px = (suit_of[a.index] == x) + (suit_of[b.index] == x)
+    name = ctx.suit_name(x)
+    if len(hx) >= 2:
+        if px != 2:
+            raise PlayError(
+                f"you hold {len(hx)} {name} card(s); both cards played must be {name}",
+                code="MUST_FOLLOW_SUIT",
+            )
+        if a is not b and len(set(hx)) < len(hx):
+            raise PlayError(
+                f"you hold a pair in {_suit_word(name)} and must play it", code="MUST_FOLLOW_FORMAT"
+            )
+    elif px != len(hx):
+        raise PlayError(
+            f"you must play all {len(hx)} of your {name} card(s) before other cards",
+            code="MUST_FOLLOW_SUIT",
+        )
+
+
+def _random_pair_follow(
+    ctx: TrumpContext, x: int, hand: Sequence[Card], r: random.Random
+) -> tuple[Card, ...]:
+    """Uniform legal follow to a pair lead (fast path of :func:`random_legal_follow`)."""
+    suit_of = ctx.suit_of
+    hx = [c for c in hand if suit_of[c.index] == x]
+    if len(hx) == 1:
+        others = list(dict.fromkeys(c for c in hand if suit_of[c.index] != x))
+        return (hx[0], r.choice(others))
+    pool = hx if len(hx) >= 2 else list(hand)
+    distinct = list(dict.fromkeys(pool))
+    pairs = [c for c in distinct if pool.count(c) >= 2]
+    if len(hx) >= 2 and pairs:
+        c = r.choice(pairs)
+        return (c, c)
+    n_mixed = len(distinct) * (len(distinct) - 1) // 2
+    if r.randrange(len(pairs) + n_mixed) < len(pairs):
+        c = r.choice(pairs)
+        return (c, c)
+    a, b = r.sample(distinct, 2)
+    return (a, b)
 
 
 def _suit_word(name: str) -> str:
@@ -268,6 +321,8 @@ def random_legal_follow(
         same = [c for c in hand if suit_of[c.index] == x]
         pool = list(dict.fromkeys(same or hand))  # distinct cards, in hand order
         return (r.choice(pool),)
+    if len(ld.cards) == 2 and ld.units[0].width == 2:
+        return _random_pair_follow(ctx, ld.suit, hand, r)
     cores = _cores(ctx, ld, hand)
     weights = [core.count for core in cores]
     core = r.choices(cores, weights=weights)[0]

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, Protocol
 
 from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
 from .cards import Card, Suit, deck, format_cards, points, rank_text
@@ -41,8 +41,7 @@ Event = dict[str, Any]
 _MAX_REDEALS = 20
 
 
-@dataclass(frozen=True, slots=True)
-class TrickPlay:
+class TrickPlay(NamedTuple):
     """One seat's play in a trick; ``attempted`` is the whole throw when it failed."""
 
     seat: int
@@ -50,8 +49,7 @@ class TrickPlay:
     attempted: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A finished trick: plays in order (leader first), winner seat and its points."""
 
     plays: tuple[TrickPlay, ...]
@@ -130,6 +128,10 @@ class GameState:
         """``"S"``..``"NT"``, or None before trump is known."""
         return self.declare.trump_text
 
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds."""
+        return self.hands[seat]
+
     def team_of(self, seat: int) -> int:
         """Team 0 = seats {0, 2}, team 1 = seats {1, 3}."""
         return seat % 2
@@ -146,6 +148,29 @@ def _evolve(st: GameState, **changes: Any) -> GameState:
     d.update(changes)
     object.__setattr__(new, "__dict__", d)
     return new
+
+
+class Table(Protocol):
+    """What legal-action queries read: a :class:`GameState`, or a seat's
+    :class:`~shengji.views.SeatView` (which can only give its own hand)."""
+
+    @property
+    def options(self) -> RuleOptions: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def declare(self) -> DeclareState: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def ctx(self) -> TrumpContext: ...
+    @property
+    def trick(self) -> tuple[TrickPlay, ...]: ...
+    @property
+    def lead(self) -> Lead | None: ...
+    def hand_of(self, seat: int) -> tuple[Card, ...]: ...
 
 
 # -- starting -------------------------------------------------------------------------------
@@ -243,14 +268,14 @@ def stack_deck(
 # -- queries ----------------------------------------------------------------------------------
 
 
-def legal_shows(st: GameState, seat: int, phase: str | None = None) -> list[tuple[Card, ...]]:
+def legal_shows(st: Table, seat: int, phase: str | None = None) -> list[tuple[Card, ...]]:
     """Every show (报主/反主/上保险) ``seat`` may make now from its hand."""
     ph = phase or st.phase
     if ph not in ("deal", "before_kitty", "after_burial"):
         return []
     level = st.level
     counts: dict[Card, int] = {}
-    for c in st.hands[seat]:
+    for c in st.hand_of(seat):
         if c.rank == level or c.is_joker:
             counts[c] = counts.get(c, 0) + 1
     out = []
@@ -266,7 +291,7 @@ def legal_shows(st: GameState, seat: int, phase: str | None = None) -> list[tupl
     return out
 
 
-def legal_actions(st: GameState, seat: int) -> Iterator[Action]:
+def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     """What ``seat`` may do now, lazily (burials and void follows can be millions).
 
     Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
@@ -286,15 +311,15 @@ def legal_actions(st: GameState, seat: int) -> Iterator[Action]:
             yield Declare(show)
         yield Pass()
     elif st.phase == "bury":
-        hand = st.ctx.sorted(st.hands[seat])
+        hand = st.ctx.sorted(st.hand_of(seat))
         for cards in multiset_combinations(hand, st.options.kitty_size):
             yield Bury(cards)
     elif st.trick:
         assert st.lead is not None
-        for p in legal_follows(st.ctx, st.lead, st.hands[seat]):
+        for p in legal_follows(st.ctx, st.lead, st.hand_of(seat)):
             yield Play(p)
     else:
-        for p in unit_leads(st.ctx, st.hands[seat]):
+        for p in unit_leads(st.ctx, st.hand_of(seat)):
             yield Play(p)
 
 
@@ -512,7 +537,7 @@ def _finish_trick(
 ) -> GameState:
     idx = trick_winner(st.ctx, [p.cards for p in plays], lead)
     winner = plays[idx].seat
-    pts = sum(points(p.cards) for p in plays)
+    pts = sum([c.pts for p in plays for c in p.cards])
     trick = Trick(plays, winner, pts)
     collectors = not st.is_banker_side(winner)
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
@@ -656,11 +681,11 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
         card = st.deck_order[dealt]
         hands[seat].append(card)
         dealt += 1
-        if card.is_joker or card.rank == st.level:
+        if card.rank == st.level or card.rank > 14:
             cand = _evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
             if legal_shows(cand, seat):
                 events.append({"type": "deal", "count": dealt})
-                return dataclasses.replace(cand, to_act=seat)
+                return _evolve(cand, to_act=seat)
     events.append({"type": "deal", "count": dealt})
     st = _evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
     order = tuple((st.start_seat + i) % 4 for i in range(4))

@@ -24,41 +24,51 @@ from .units import Lead, classify_lead
 def unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     """Every distinct one-unit lead of ``hand``: by effective suit (trumps first), then
     singles, pairs, triples, then tractors by width and length; highest first."""
+    return iter(unit_lead_list(ctx, hand))
+
+
+def unit_lead_list(ctx: TrumpContext, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """:func:`unit_leads` as a list."""
     suit_of, key, strength = ctx.suit_of, ctx.key, ctx.strength
     counts: dict[Card, int] = {}
     for c in hand:
         counts[c] = counts.get(c, 0) + 1
-    by_suit: dict[int, list[Card]] = {}
-    for c in counts:
+    distinct = sorted(counts, key=lambda c: key[c.index], reverse=True)
+    if len(distinct) == len(hand):  # no two identical cards: singles only
+        return [(c,) for c in distinct]
+    by_suit: dict[int, list[Card]] = {}  # trumps first, then S H C D, high to low
+    for c in distinct:
         by_suit.setdefault(suit_of[c.index], []).append(c)
-    for suit in sorted(by_suit, reverse=True):
-        cards = sorted(by_suit[suit], key=lambda c: key[c.index], reverse=True)
-        for c in cards:
-            yield (c,)
+    out: list[tuple[Card, ...]] = []
+    for cards in by_suit.values():
+        out.extend((c,) for c in cards)
         top = max(counts[c] for c in cards)
         for w in range(2, top + 1):
-            for c in cards:
-                if counts[c] >= w:
-                    yield (c,) * w
+            out.extend((c,) * w for c in cards if counts[c] >= w)
         for w in range(2, top + 1):
             pos: dict[int, list[Card]] = {}
             for c in cards:
                 if counts[c] >= w:
                     pos.setdefault(strength[c.index], []).append(c)
-            if len(pos) < 2:
-                continue
-            tops = sorted(pos, reverse=True)
-            k = 2
-            while True:
-                found = False
-                for t in tops:
-                    if all(t - i in pos for i in range(1, k)):
-                        found = True
-                        for links in _runs([pos[t - i] for i in range(k)]):
-                            yield tuple(c for c in links for _ in range(w))
-                if not found:
-                    break
-                k += 1
+            if len(pos) >= 2:
+                out.extend(_tractors(pos, w))
+    return out
+
+
+def _tractors(pos: dict[int, list[Card]], w: int) -> Iterator[tuple[Card, ...]]:
+    """Every tractor of width ``w`` from cards by strength: by length, then top (high first)."""
+    tops = sorted(pos, reverse=True)
+    k = 2
+    while True:
+        found = False
+        for t in tops:
+            if all(t - i in pos for i in range(1, k)):
+                found = True
+                for links in _runs([pos[t - i] for i in range(k)]):
+                    yield tuple(c for c in links for _ in range(w))
+        if not found:
+            return
+        k += 1
 
 
 def _runs(choices: list[list[Card]]) -> Iterator[tuple[Card, ...]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from .errors import PlayError
@@ -27,8 +27,7 @@ Shape = tuple[int, int]
 """(links, width) of a unit."""
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """One unit of a play: ``links`` x ``width`` identical-card tuples, top link ``top``."""
 
     links: int
@@ -71,8 +70,7 @@ def shape_name(shape: Shape, lang: str = "en") -> str:
     return f"{k}-link {'tractor' if w == 2 else 'Titanic' if w == 3 else 'quad tractor'}"
 
 
-@dataclass(frozen=True, slots=True)
-class Lead:
+class Lead(NamedTuple):
     """A classified lead: ``kind`` is single/pair/triple/quad/tractor/throw, ``units`` are
     sorted largest first, ``suit`` is the effective suit."""
 

@@ -1,71 +1,153 @@
-"""What a seat may know: the one redaction function every adapter uses.
+"""What a seat may know: :func:`seat_view` is the one redaction function every adapter
+(bots, terminal, server, RL) uses.
 
-:func:`observe` gives a seat its own hand, the public declarations, cards played, points,
-its own burials and the kitty cards it picked up (the kitty becomes public only when the
-hand is over), throw failures and the score sheet; a spectator (seat None) gets no hand.
-:func:`redact_event` filters an event for a seat the same way.
+A :class:`SeatView` holds the seat's own hand, the public declarations, the cards played,
+points, the kitty cards this seat buried or picked up (the kitty becomes public only when
+the hand is over), throw failures and the score sheet; a spectator (seat None) gets no
+hand. It holds no reference to the game state, so a bot given a view cannot reach other
+hands. :func:`observe` is the same view as JSON-ready data; :func:`redact_event` filters
+an event for a seat.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from .cards import format_cards, rank_text
-from .game import Event, GameState, HandResult
+from .cards import Card, format_cards, rank_text
+from .declaring import DeclareState
+from .errors import ShengjiError
+from .game import Event, GameState, HandResult, Phase, Trick, TrickPlay
+from .options import RuleOptions
+from .trump import TrumpContext
+from .units import Lead
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything ``seat`` may know now (``seat`` None: a spectator)."""
+
+    seat: int | None
+    options: RuleOptions
+    ctx: TrumpContext
+    phase: Phase
+    hand_number: int
+    levels: tuple[int, int]
+    level: int
+    declare: DeclareState
+    to_act: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    dealt: int
+    leader: int
+    trick: tuple[TrickPlay, ...]
+    lead: Lead | None
+    tricks: tuple[Trick, ...]
+    trick_points: int
+    penalties: int
+    coins: tuple[int, int]
+    results: tuple[HandResult, ...]
+    kitty_seen: tuple[tuple[str, tuple[Card, ...]], ...]
+    kitty: tuple[Card, ...] | None
+    winner: int | None
+
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        """This seat's own hand; any other seat's hand is not in the view."""
+        if seat != self.seat:
+            raise ShengjiError(f"seat {self.seat} cannot see seat {seat}'s hand", code="HIDDEN")
+        return self.hand
+
+    @property
+    def banker(self) -> int | None:
+        """The banker seat, once known."""
+        return self.declare.banker
+
+    @property
+    def trump(self) -> str | None:
+        """``"S"``..``"NT"``, or None before trump is known."""
+        return self.declare.trump_text
+
+    def is_banker_side(self, seat: int) -> bool:
+        """True if ``seat`` is on the banker's team this hand."""
+        return self.banker is not None and seat % 2 == self.banker % 2
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards as notation strings)."""
+        view: dict[str, Any] = {
+            "seat": self.seat,
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "levels": [rank_text(v) for v in self.levels],
+            "level": rank_text(self.level),
+            "trump": self.trump,
+            "banker": self.banker,
+            "to_act": self.to_act,
+            "declarations": [{"seat": s, "cards": format_cards(c)} for s, c in self.declare.shows],
+            "counters": self.declare.counters,
+            "hand_sizes": list(self.hand_sizes),
+            "dealt": self.dealt,
+            "leader": self.leader,
+            "trick": [_play_json(p) for p in self.trick],
+            "tricks": [
+                {"plays": [_play_json(p) for p in t.plays], "winner": t.winner, "points": t.points}
+                for t in self.tricks
+            ],
+            "collector_points": self.trick_points,
+            "penalties": self.penalties,
+            "coins": list(self.coins),
+            "score_sheet": [_result(r) for r in self.results],
+            "winner": self.winner,
+        }
+        if self.seat is not None:
+            view["hand"] = format_cards(self.ctx.sorted(self.hand))
+            view["seen_kitty"] = [
+                {"kind": kind, "cards": format_cards(cards)} for kind, cards in self.kitty_seen
+            ]
+        if self.kitty is not None:
+            view["kitty"] = format_cards(self.kitty)
+        return view
+
+
+def _play_json(p: TrickPlay) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": p.seat, "cards": format_cards(p.cards)}
+    if p.attempted:
+        out["attempted"] = format_cards(p.attempted)
+    return out
+
+
+def seat_view(st: GameState, seat: int | None) -> SeatView:
+    """The view of ``seat`` (0..3) or of a spectator (None): the redaction function."""
+    over = st.phase in ("hand_over", "match_over") and bool(st.results)
+    return SeatView(
+        seat=seat,
+        options=st.options,
+        ctx=st.ctx,
+        phase=st.phase,
+        hand_number=st.hand_number,
+        levels=st.levels,
+        level=st.level,
+        declare=st.declare,
+        to_act=st.to_act,
+        hand=st.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in st.hands),
+        dealt=st.dealt,
+        leader=st.leader,
+        trick=st.trick,
+        lead=st.lead,
+        tricks=st.tricks,
+        trick_points=st.trick_points,
+        penalties=st.penalties,
+        coins=st.coins,
+        results=st.results,
+        kitty_seen=tuple((kind, cards) for who, kind, cards in st.kitty_log if who == seat),
+        kitty=st.results[-1].kitty if over else None,
+        winner=st.winner,
+    )
 
 
 def observe(st: GameState, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (0..3) or of a spectator (None), as JSON-ready data."""
-    ctx = st.ctx
-    view: dict[str, Any] = {
-        "seat": seat,
-        "phase": st.phase,
-        "hand_number": st.hand_number,
-        "levels": [rank_text(v) for v in st.levels],
-        "level": rank_text(st.level),
-        "trump": st.trump,
-        "banker": st.banker,
-        "to_act": st.to_act,
-        "declarations": [{"seat": s, "cards": format_cards(c)} for s, c in st.declare.shows],
-        "counters": st.declare.counters,
-        "hand_sizes": [len(h) for h in st.hands],
-        "dealt": st.dealt,
-        "leader": st.leader,
-        "trick": [{"seat": p.seat, "cards": format_cards(p.cards)} for p in st.trick],
-        "tricks": [
-            {
-                "plays": [{"seat": p.seat, "cards": format_cards(p.cards)} for p in t.plays],
-                "winner": t.winner,
-                "points": t.points,
-            }
-            for t in st.tricks
-        ],
-        "throw_failures": [
-            {
-                "seat": p.seat,
-                "attempted": format_cards(p.attempted),
-                "played": format_cards(p.cards),
-            }
-            for t in (*st.tricks, None)
-            for p in (t.plays if t else st.trick)
-            if p.attempted
-        ],
-        "collector_points": st.trick_points,
-        "penalties": st.penalties,
-        "coins": list(st.coins),
-        "score_sheet": [_result(r) for r in st.results],
-        "winner": st.winner,
-    }
-    if seat is not None:
-        view["hand"] = format_cards(ctx.sorted(st.hands[seat]))
-        view["seen_kitty"] = [
-            {"kind": kind, "cards": format_cards(cards)}
-            for who, kind, cards in st.kitty_log
-            if who == seat
-        ]
-    if st.phase in ("hand_over", "match_over") and st.results:
-        view["kitty"] = format_cards(st.results[-1].kitty)
-    return view
+    """:func:`seat_view` as JSON-ready data."""
+    return seat_view(st, seat).to_json()
 
 
 def _result(r: HandResult) -> dict[str, Any]:
@@ -81,7 +163,7 @@ def _result(r: HandResult) -> dict[str, Any]:
         "kitty_multiplier": r.kitty_multiplier,
         "penalties": r.penalties,
         "side": o.side,
-        "gain": o.gain,
+        "gain": o.moved,
         "next_banker": o.next_banker,
         "levels_after": [rank_text(o.banker_level), rank_text(o.collector_level)],
         "coins": list(r.coins),
@@ -89,7 +171,7 @@ def _result(r: HandResult) -> dict[str, Any]:
     }
 
 
-def redact_event(event: Event, seat: int | None) -> Event | None:
+def redact_event(event: Event, seat: int | None) -> Event:
     """The event as ``seat`` may see it (private parts only for their owner)."""
     private = event.get("private")
     if private is None:

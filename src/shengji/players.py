@@ -1,0 +1,58 @@
+"""The player interface: bots now, human front ends later, all plugged into a seat.
+
+A player is given only its seat's :class:`~shengji.views.SeatView` and returns an
+action; :func:`run_match` drives a match between four players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from .actions import Action, Continue
+from .game import Event, GameState, apply, new_match
+from .options import RuleOptions
+from .record import Recorder
+from .views import SeatView, seat_view
+
+
+class Player(Protocol):
+    """Anything that picks an action for its seat from that seat's view."""
+
+    def act(self, view: SeatView) -> Action:
+        """The action to take now (``view.to_act == view.seat``)."""
+        ...
+
+
+PlayerFactory = Callable[[int, int], Player]
+"""Builds a player from (seat, seed)."""
+
+
+def run_match(
+    options: RuleOptions,
+    seed: int,
+    players: Sequence[Player],
+    *,
+    max_hands: int | None = None,
+    stop_after_hand: bool = False,
+    stacked: Sequence[Sequence[Any]] = (),
+    on_event: Callable[[GameState, list[Event]], None] | None = None,
+) -> tuple[GameState, Recorder]:
+    """Play a match (or one hand with ``stop_after_hand``) between four players; each is
+    asked only when its seat is to act and sees only its view."""
+    st = new_match(options, seed, stacked)
+    rec = Recorder(options, seed)
+    while st.phase != "match_over":
+        if st.phase == "hand_over":
+            if stop_after_hand or (max_hands is not None and st.hand_number + 1 >= max_hands):
+                break
+            action: Action = Continue()
+            seat = 0
+        else:
+            seat = st.to_act if st.to_act is not None else 0
+            action = players[seat].act(seat_view(st, seat))
+        st, events = apply(st, seat, action)
+        rec.add(seat, action)
+        if on_event is not None:
+            on_event(st, events)
+    return st, rec

@@ -1,0 +1,360 @@
+"""``shengji simulate``: many hands or matches between bots, with honest statistics.
+
+Every deal is identified by its index; with ``mirror`` it is played twice, bot A on team
+{0, 2} and then on team {1, 3}, with the same cards, so luck cancels. Work is split over
+processes by deal index and the results are put back in deal order, so the figures do not
+depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .bots.heuristic import HeuristicBot
+from .bots.random_bot import RandomBot
+from .errors import ShengjiError
+from .options import RuleOptions
+from .players import Player, run_match
+from .record import save_record
+from .stats import ratio_ci
+
+BOTS: dict[str, Callable[[int, int], Player]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """One hand from bot A's point of view."""
+
+    a_banker: bool  # A's team was the banker side
+    a_up: bool  # A's team went up (or took over)
+    levels: int  # levels climbed by the team that went up
+    points: int  # collectors' points
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One deal (or match) in one seating."""
+
+    index: int
+    mirrored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JobResult:
+    """The hands one job played, and whether A won the match (matches only)."""
+
+    job: Job
+    hands: tuple[HandFacts, ...]
+    a_won_match: bool | None
+    decisions: int
+
+
+@dataclass
+class Settings:
+    """What to simulate."""
+
+    options: RuleOptions
+    players: tuple[str, str] = ("heuristic", "random")
+    hands: int | None = None
+    matches: int | None = None
+    seed: int = 0
+    mirror: bool = False
+    records: str | None = None
+    max_hands_per_match: int = 200
+
+    def jobs(self) -> list[Job]:
+        """Every job in deal order."""
+        units = self.matches if self.matches is not None else self.hands or 0
+        if self.mirror:
+            deals = units if self.matches is not None else math.ceil(units / 2)
+            return [Job(i, m) for i in range(deals) for m in (False, True)]
+        return [Job(i, False) for i in range(units)]
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The match seed of deal ``index`` (independent of seating and workers)."""
+    return seed * 1_000_003 + index
+
+
+def run_job(settings: Settings, job: Job) -> JobResult:
+    """Play one job; deterministic for (settings, job)."""
+    a, b = settings.players
+    seed = deal_seed(settings.seed, job.index)
+    players = []
+    for seat in range(4):
+        a_here = (seat % 2 == 1) == job.mirrored
+        players.append(BOTS[a if a_here else b](seat, seed))
+    a_team = 1 if job.mirrored else 0
+    st, rec = run_match(
+        settings.options,
+        seed,
+        players,
+        stop_after_hand=settings.matches is None,
+        max_hands=settings.max_hands_per_match,
+    )
+    hands = []
+    for r in st.results:
+        o = r.outcome
+        bteam = r.banker % 2
+        up_team = bteam if o.side == "banker" else 1 - bteam
+        hands.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
+    won = (
+        None
+        if settings.matches is None
+        else (st.winner == a_team if st.winner is not None else None)
+    )
+    if settings.records:
+        path = (
+            Path(settings.records) / f"deal{job.index:06d}{'-mirror' if job.mirrored else ''}.json"
+        )
+        save_record(rec.record(st), path)
+    return JobResult(job, tuple(hands), won, len(rec.actions))
+
+
+def _worker(args: tuple[Settings, Job]) -> JobResult:
+    return run_job(*args)
+
+
+def run_jobs(
+    settings: Settings, workers: int = 1, progress: Callable[[JobResult], None] | None = None
+) -> list[JobResult]:
+    """Run every job (in ``workers`` processes) and return the results in deal order."""
+    for name in settings.players:
+        if name not in BOTS:
+            raise ShengjiError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}", code="UNKNOWN_BOT")
+    if settings.records:
+        Path(settings.records).mkdir(parents=True, exist_ok=True)
+    jobs = settings.jobs()
+    results: list[JobResult] = []
+    if workers <= 1:
+        for job in jobs:
+            res = run_job(settings, job)
+            results.append(res)
+            if progress:
+                progress(res)
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(workers) as pool:
+            for res in pool.imap_unordered(_worker, ((settings, j) for j in jobs), chunksize=4):
+                results.append(res)
+                if progress:
+                    progress(res)
+    results.sort(key=lambda r: (r.job.index, r.job.mirrored))
+    return results
+
+
+@dataclass
+class TeamFigures:
+    """The figures of one bot's team, each with a 95% interval."""
+
+    bot: str
+    win_rate: float
+    win_rate_ci: tuple[float, float]
+    level_rate: float
+    level_rate_ci: tuple[float, float]
+    mean_points: float
+    mean_points_ci: tuple[float, float]
+    match_win_rate: float | None = None
+    match_win_rate_ci: tuple[float, float] | None = None
+
+
+@dataclass
+class Summary:
+    """What a simulation measured."""
+
+    preset: str
+    players: tuple[str, str]
+    mirror: bool
+    hands: int
+    matches: int | None
+    seed: int
+    decks: int = 2
+    teams: list[TeamFigures] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON-ready data."""
+        return {
+            "preset": self.preset,
+            "players": list(self.players),
+            "mirror": self.mirror,
+            "hands": self.hands,
+            "matches": self.matches,
+            "seed": self.seed,
+            "decks": self.decks,
+            "teams": [
+                {k: (list(v) if isinstance(v, tuple) else v) for k, v in t.__dict__.items()}
+                for t in self.teams
+            ],
+        }
+
+
+def _units(results: Sequence[JobResult], mirror: bool) -> Iterator[list[JobResult]]:
+    """Independent units: both seatings of a mirrored deal together, else one job each."""
+    if not mirror:
+        for r in results:
+            yield [r]
+        return
+    by_index: dict[int, list[JobResult]] = {}
+    for r in results:
+        by_index.setdefault(r.job.index, []).append(r)
+    yield from by_index.values()
+
+
+def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
+    """Win rate, level rate and mean collectors' points per team, with intervals."""
+    units = list(_units(results, settings.mirror))
+    summary = Summary(
+        preset=settings.options.name,
+        players=settings.players,
+        mirror=settings.mirror,
+        hands=sum(len(r.hands) for r in results),
+        matches=settings.matches,
+        seed=settings.seed,
+        decks=settings.options.decks,
+    )
+    for team_is_a, bot in ((True, settings.players[0]), (False, settings.players[1])):
+        wins, n_hands, lv, lv_all, pts, n_coll = [], [], [], [], [], []
+        m_won, m_n = [], []
+        for unit in units:
+            hands = [h for r in unit for h in r.hands]
+            wins.append(sum(1 for h in hands if h.a_up == team_is_a))
+            n_hands.append(len(hands))
+            lv.append(sum(h.levels for h in hands if h.a_up == team_is_a))
+            lv_all.append(sum(h.levels for h in hands))
+            collecting = [h for h in hands if h.a_banker != team_is_a]
+            pts.append(sum(h.points for h in collecting))
+            n_coll.append(len(collecting))
+            decided = [r.a_won_match for r in unit if r.a_won_match is not None]
+            m_won.append(sum(1 for w in decided if w == team_is_a))
+            m_n.append(len(decided))
+        w = _clip(ratio_ci(wins, n_hands))
+        level = _clip(ratio_ci(lv, lv_all))
+        mp = ratio_ci(pts, n_coll)
+        fig = TeamFigures(
+            bot, w[0], (w[1], w[2]), level[0], (level[1], level[2]), mp[0], (mp[1], mp[2])
+        )
+        if settings.matches is not None:
+            mw = _clip(ratio_ci(m_won, m_n))
+            fig.match_win_rate, fig.match_win_rate_ci = mw[0], (mw[1], mw[2])
+        summary.teams.append(fig)
+    return summary
+
+
+def _clip(est: tuple[float, float, float]) -> tuple[float, float, float]:
+    """A proportion's interval clipped to [0, 1]."""
+    r, lo, hi = est
+    return (r, max(0.0, lo), min(1.0, hi))
+
+
+def collector_points(results: Sequence[JobResult]) -> tuple[list[int], list[int]]:
+    """Collectors' points when bot A's team collected, and when bot B's did."""
+    a: list[int] = []
+    b: list[int] = []
+    for r in results:
+        for h in r.hands:
+            (b if h.a_banker else a).append(h.points)
+    return a, b
+
+
+def plot_points(summary: Summary, results: Sequence[JobResult], path: str) -> None:
+    """Histogram of collectors' points per team (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    a, b = collector_points(results)
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
+    top = max([*a, *b, 80]) + 10
+    bins = list(range(0, top + 10, 10))
+    ax.hist([a, b], bins=bins, label=[f"A: {summary.players[0]}", f"B: {summary.players[1]}"])
+    ax.axvline(40 * summary.decks, color="grey", linestyle="--", linewidth=1)  # take over
+    ax.set_xlabel("collectors' points when this team collects")
+    ax.set_ylabel("hands")
+    ax.set_title(
+        f"{summary.preset}: {summary.players[0]} vs {summary.players[1]} ({summary.hands} hands)"
+    )
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def format_summary(summary: Summary) -> str:
+    """A plain text table of the figures."""
+
+    def pct(v: float, ci: tuple[float, float]) -> str:
+        return f"{100 * v:5.1f}%  [{100 * ci[0]:5.1f}, {100 * ci[1]:5.1f}]"
+
+    lines = [
+        f"{summary.preset}: {summary.players[0]} (A) vs {summary.players[1]} (B), "
+        f"{summary.hands} hands{', mirrored' if summary.mirror else ''}, seed {summary.seed}",
+        f"{'team':6} {'bot':10} {'hand win rate':26} {'level rate':26} {'mean collectors pts':24}",
+    ]
+    for name, t in zip("AB", summary.teams, strict=True):
+        lines.append(
+            f"{name:6} {t.bot:10} {pct(t.win_rate, t.win_rate_ci):26} "
+            f"{pct(t.level_rate, t.level_rate_ci):26} "
+            f"{t.mean_points:6.1f} [{t.mean_points_ci[0]:6.1f}, {t.mean_points_ci[1]:6.1f}]"
+        )
+        if t.match_win_rate is not None and t.match_win_rate_ci is not None:
+            lines[-1] += f"  matches {pct(t.match_win_rate, t.match_win_rate_ci)}"
+    lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
+    return "\n".join(lines)
+
+
+def write_json(summary: Summary, path: str) -> None:
+    """Write the figures as JSON."""
+    Path(path).write_text(json.dumps(summary.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+class Progress:
+    """A progress bar on stderr (rich): deals done, hands/s and time left."""
+
+    def __init__(self, total_jobs: int, enabled: bool = True) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as RichProgress
+
+        self.hands = 0
+        self.start = time.perf_counter()
+        self.bar = RichProgress(
+            TextColumn("deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:>7.1f} hands/s"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            disable=not enabled,
+        )
+        self.task = self.bar.add_task("simulate", total=total_jobs, rate=0.0)
+
+    def __enter__(self) -> Progress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def __call__(self, res: JobResult) -> None:
+        self.hands += len(res.hands)
+        rate = self.hands / max(time.perf_counter() - self.start, 1e-9)
+        self.bar.update(self.task, advance=1, rate=rate)
