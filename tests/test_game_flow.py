@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -16,7 +17,7 @@ from shengji.game import GameState, apply, legal_actions, new_match
 from shengji.presets import load_preset, preset_names
 from shengji.record import Recorder, replay
 
-HANDS_PER_PRESET = 150
+HANDS_PER_PRESET = int(os.environ.get("SHENGJI_SOAK_HANDS", "300"))
 
 
 def all_cards_in_play(st: GameState) -> Counter[Card]:

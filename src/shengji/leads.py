@@ -22,8 +22,9 @@ from .units import Lead, classify_lead
 
 
 def unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
-    """Every distinct one-unit lead of ``hand``: by effective suit (trumps first), then
-    singles, pairs, triples, then tractors by width and length; highest first."""
+    """Every distinct one-unit lead of ``hand``: by effective suit (trumps, then S H C D),
+    singles first, then for each width (pairs, triples, ...) the tuples followed by the
+    tractors of that width by length; highest first."""
     return iter(unit_lead_list(ctx, hand))
 
 
@@ -36,22 +37,31 @@ def unit_lead_list(ctx: TrumpContext, hand: Sequence[Card]) -> list[tuple[Card, 
     distinct = sorted(counts, key=lambda c: key[c.index], reverse=True)
     if len(distinct) == len(hand):  # no two identical cards: singles only
         return [(c,) for c in distinct]
-    by_suit: dict[int, list[Card]] = {}  # trumps first, then S H C D, high to low
-    for c in distinct:
-        by_suit.setdefault(suit_of[c.index], []).append(c)
     out: list[tuple[Card, ...]] = []
-    for cards in by_suit.values():
-        out.extend((c,) for c in cards)
-        top = max(counts[c] for c in cards)
-        for w in range(2, top + 1):
-            out.extend((c,) * w for c in cards if counts[c] >= w)
-        for w in range(2, top + 1):
-            pos: dict[int, list[Card]] = {}
-            for c in cards:
-                if counts[c] >= w:
+    start = 0
+    n = len(distinct)
+    while start < n:  # one effective suit at a time: trumps, then S H C D, high to low
+        suit = suit_of[distinct[start].index]
+        end = start
+        while end < n and suit_of[distinct[end].index] == suit:
+            end += 1
+        cards = distinct[start:end]
+        start = end
+        out.extend([(c,) for c in cards])
+        multi = [c for c in cards if counts[c] >= 2]
+        w = 2
+        while multi:
+            out.extend([(c,) * w for c in multi])
+            tractors: list[tuple[Card, ...]] = []
+            if len(multi) >= 2:
+                pos: dict[int, list[Card]] = {}
+                for c in multi:
                     pos.setdefault(strength[c.index], []).append(c)
-            if len(pos) >= 2:
-                out.extend(_tractors(pos, w))
+                if len(pos) >= 2:
+                    tractors = list(_tractors(pos, w))
+            w += 1
+            multi = [c for c in multi if counts[c] >= w]
+            out.extend(tractors)
     return out
 
 

@@ -86,14 +86,16 @@ def deal_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
+def seat_bots(settings: Settings, job: Job) -> list[str]:
+    """The bot name at each seat: A on {0, 2} and B on {1, 3}, swapped when mirrored."""
+    a, b = settings.players
+    return [a if (seat % 2 == 1) == job.mirrored else b for seat in range(4)]
+
+
 def run_job(settings: Settings, job: Job) -> JobResult:
     """Play one job; deterministic for (settings, job)."""
-    a, b = settings.players
     seed = deal_seed(settings.seed, job.index)
-    players = []
-    for seat in range(4):
-        a_here = (seat % 2 == 1) == job.mirrored
-        players.append(BOTS[a if a_here else b](seat, seed))
+    players = [BOTS[name](seat, seed) for seat, name in enumerate(seat_bots(settings, job))]
     a_team = 1 if job.mirrored else 0
     st, rec = run_match(
         settings.options,

@@ -1,0 +1,117 @@
+"""Bots see only their view, always act legally, are deterministic, and the heuristic
+bot beats the random one."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from shengji.bots.heuristic import HeuristicBot, Knowledge, choose_burial, safe_throw
+from shengji.bots.random_bot import RandomBot
+from shengji.errors import ShengjiError
+from shengji.game import GameState, apply, new_match
+from shengji.players import run_match
+from shengji.presets import load_preset, preset_names
+from shengji.simulate import Settings, run_jobs, summarise
+from shengji.views import SeatView, seat_view
+
+
+def _reachable(obj: object, seen: set[int] | None = None) -> list[object]:
+    """Every object reachable from ``obj`` through fields, tuples, lists and dicts."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    out = [obj]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            out += _reachable(getattr(obj, f.name), seen)
+    elif isinstance(obj, tuple | list | set | frozenset):
+        for x in obj:
+            out += _reachable(x, seen)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _reachable(k, seen) + _reachable(v, seen)
+    return out
+
+
+def _states(preset: str, n: int = 60) -> list[GameState]:
+    rng = random.Random(2)
+    st = new_match(load_preset(preset), 3)
+    out = []
+    bots = [RandomBot(s, 1) for s in range(4)]
+    while st.phase not in ("hand_over", "match_over") and len(out) < n:
+        seat = st.to_act
+        assert seat is not None
+        out.append(st)
+        st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
+        rng.random()
+    return out
+
+
+def test_a_view_reaches_no_hidden_state() -> None:
+    for st in _states("shuangsheng")[::7]:
+        for seat in range(4):
+            view = seat_view(st, seat)
+            objs = _reachable(view)
+            assert not any(isinstance(o, GameState) for o in objs)
+            others = {st.hands[s] for s in range(4) if s != seat and st.hands[s]}
+            assert not any(isinstance(o, tuple) and o in others for o in objs)
+            with pytest.raises(ShengjiError) as e:
+                view.hand_of((seat + 1) % 4)
+            assert e.value.code == "HIDDEN"
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_heuristic_bots_play_legal_hands(preset: str) -> None:
+    opts = load_preset(preset)
+    for seed in range(2):
+        players = [HeuristicBot(s, seed) if s % 2 else RandomBot(s, seed) for s in range(4)]
+        st, rec = run_match(opts, seed, players, stop_after_hand=True)  # apply checks legality
+        assert st.phase in ("hand_over", "match_over") and st.results
+
+
+def test_bots_are_deterministic() -> None:
+    opts = load_preset("shuangkou")
+    runs = []
+    for _ in range(2):
+        players = [HeuristicBot(s, 9) if s % 2 else RandomBot(s, 9) for s in range(4)]
+        _, rec = run_match(opts, 9, players, stop_after_hand=True)
+        runs.append(rec.actions)
+    assert runs[0] == runs[1]
+
+
+def test_heuristic_beats_random() -> None:
+    s = Settings(load_preset("shuangsheng"), ("heuristic", "random"), hands=40, mirror=True)
+    summary = summarise(s, run_jobs(s))
+    assert summary.teams[0].level_rate >= 0.8
+    assert summary.teams[0].mean_points > summary.teams[1].mean_points + 40
+
+
+def _view_at(preset: str, phase: str) -> SeatView:
+    for st in _states(preset, 400):
+        if st.phase == phase and st.to_act is not None:
+            return seat_view(st, st.to_act)
+    raise AssertionError(f"no {phase} state")
+
+
+def test_burial_keeps_trumps_and_pairs() -> None:
+    view = _view_at("tuolaji", "bury")
+    ctx = view.ctx
+    kitty = choose_burial(view)
+    assert len(kitty) == view.options.kitty_size
+    side = [c for c in view.hand if ctx.suit_of[c.index] != 4]
+    if len(side) >= len(kitty):
+        assert all(ctx.suit_of[c.index] != 4 for c in kitty)
+
+
+def test_safe_throw_only_with_boss_units() -> None:
+    view = _view_at("shuangsheng", "play")
+    know = Knowledge(view)
+    throw = safe_throw(view.ctx, view.hand, know)
+    if throw is not None:
+        from shengji.units import decompose
+
+        assert all(know.is_boss(u) for u in decompose(view.ctx, throw))

@@ -1,0 +1,97 @@
+"""shengji simulate: mirroring, worker independence and the figures it writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shengji.cli import main
+from shengji.presets import load_preset
+from shengji.record import load_record, replay
+from shengji.simulate import Job, Settings, run_jobs, seat_bots, summarise
+
+
+def test_mirror_plays_every_deal_twice_with_seats_swapped(tmp_path: Path) -> None:
+    s = Settings(
+        load_preset("tuolaji"), ("heuristic", "random"), hands=6, mirror=True, records=str(tmp_path)
+    )
+    jobs = s.jobs()
+    assert [(j.index, j.mirrored) for j in jobs] == [
+        (i, m) for i in range(3) for m in (False, True)
+    ]
+    assert seat_bots(s, Job(0, False)) == ["heuristic", "random", "heuristic", "random"]
+    assert seat_bots(s, Job(0, True)) == ["random", "heuristic", "random", "heuristic"]
+    results = run_jobs(s)
+    assert [(r.job.index, r.job.mirrored) for r in results] == [(j.index, j.mirrored) for j in jobs]
+    for i in range(3):
+        a = load_record(tmp_path / f"deal{i:06d}.json")
+        b = load_record(tmp_path / f"deal{i:06d}-mirror.json")
+        assert a["seed"] == b["seed"]
+        first_a = replay({**a, "actions": a["actions"][:1]}).deck_order
+        first_b = replay({**b, "actions": b["actions"][:1]}).deck_order
+        assert first_a == first_b  # the same cards in both seatings
+    summary = summarise(s, results)
+    assert summary.hands == 6
+    a, b = summary.teams
+    assert a.win_rate + b.win_rate == pytest.approx(1.0)
+
+
+def test_workers_do_not_change_results() -> None:
+    s = Settings(
+        load_preset("classic-1deck"), ("heuristic", "random"), hands=8, mirror=True, seed=5
+    )
+    one = summarise(s, run_jobs(s, workers=1)).to_json()
+    two = summarise(s, run_jobs(s, workers=2)).to_json()
+    assert one == two
+
+
+def test_cli_writes_json_plot_and_records(tmp_path: Path, capsys) -> None:
+    out, png, recs = tmp_path / "f.json", tmp_path / "p.png", tmp_path / "recs"
+    code = main(
+        [
+            "simulate",
+            "--preset",
+            "classic-1deck",
+            "--hands",
+            "6",
+            "--mirror",
+            "--players",
+            "heuristic,random",
+            "--json",
+            str(out),
+            "--plot",
+            str(png),
+            "--records",
+            str(recs),
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "level rate" in text and "heuristic" in text
+    data = json.loads(out.read_text())
+    assert data["players"] == ["heuristic", "random"]
+    for team in data["teams"]:
+        for key in ("win_rate", "level_rate", "mean_points"):
+            assert isinstance(team[key], float)
+            lo, hi = team[f"{key}_ci"]
+            assert lo <= team[key] <= hi or key == "mean_points"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(list(recs.glob("*.json"))) == 6
+    assert main(["verify", str(next(recs.glob("*.json")))]) == 0
+
+
+def test_cli_rejects_bad_arguments(capsys) -> None:
+    assert main(["simulate", "--hands", "2", "--players", "heuristic,nobody", "--quiet"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+    assert main(["simulate", "--quiet"]) == 2
+    assert main(["simulate", "--hands", "2", "--players", "random", "--quiet"]) == 2
+
+
+def test_matches_mode_reports_match_wins() -> None:
+    s = Settings(load_preset("classic-1deck"), ("heuristic", "random"), matches=2, mirror=True)
+    summary = summarise(s, run_jobs(s))
+    assert summary.teams[0].match_win_rate is not None
+    assert summary.hands >= 4
