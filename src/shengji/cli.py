@@ -179,6 +179,19 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.store import sqlite_url
+
+    url = args.db or sqlite_url("var/shengji.db")
+    print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
+    app = create_app(url, bot_delay=args.bot_delay)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import bench_all, bench_rules
 
@@ -241,6 +254,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--records", metavar="DIR", help="save every match record here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
+    p = sub.add_parser("serve", help="run the multiplayer web server")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", help="database URL (default: SQLite in ./var/shengji.db)")
+    p.add_argument("--log-level", default="info")
+    p.add_argument("--bot-delay", type=float, help="seconds between bot moves (default 0.6)")
+    p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("bench", help="print benchmark figures")
     p.add_argument("what", nargs="?", default="all", help="what to measure: all or rules")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")

@@ -1,0 +1,1 @@
+"""The multiplayer web server: rooms, a WebSocket protocol, persistence and the browser UI."""

@@ -1,0 +1,164 @@
+"""The WebSocket protocol, version 1: typed client commands and server messages.
+
+Every client command carries ``id`` (a request id, unique per connection) and ``rev``
+(the room revision the client last saw). The server answers each command with ``ack`` or
+``error`` (same ``id``) and pushes ``state`` messages with the seat's own view. See
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 16_384
+MAX_CHAT_CHARS = 500
+MAX_NAME_CHARS = 32
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+BotName = Literal["random", "heuristic"]
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    v: Literal[1] = 1
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    rev: Annotated[int, Field(ge=0)] | None = None
+
+
+class Join(_Command):
+    """Take a seat (``seat``), any free seat (None) or watch (``spectate``); ``token``
+    reclaims an earlier seat."""
+
+    type: Literal["join"]
+    name: Name = "player"
+    seat: Seat | None = None
+    spectate: bool = False
+    token: Annotated[str, Field(max_length=128)] | None = None
+
+
+class Sit(_Command):
+    """Move to another free seat (before the match starts)."""
+
+    type: Literal["sit"]
+    seat: Seat
+
+
+class Ready(_Command):
+    """Say whether you are ready to start."""
+
+    type: Literal["ready"]
+    ready: bool = True
+
+
+class SetBot(_Command):
+    """Host: put a bot in a seat (``bot`` None empties it)."""
+
+    type: Literal["set_bot"]
+    seat: Seat
+    bot: BotName | None = "heuristic"
+
+
+class Kick(_Command):
+    """Host: remove the person in a seat (a bot of the room's default strength replaces
+    them once the match has started)."""
+
+    type: Literal["kick"]
+    seat: Seat
+
+
+class Randomize(_Command):
+    """Host: shuffle who sits where (before the match starts)."""
+
+    type: Literal["randomize"]
+
+
+class Start(_Command):
+    """Host: start the match once every seat is filled and every person is ready."""
+
+    type: Literal["start"]
+
+
+class Chat(_Command):
+    """Say something to the room."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+class ActionBody(BaseModel):
+    """A game action: ``declare``, ``pass``, ``bury``, ``play`` or ``continue``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["declare", "pass", "bury", "play", "continue"]
+    cards: Annotated[str, Field(max_length=400)] | None = None
+
+
+class Act(_Command):
+    """Take a game action for your seat (``rev`` must be the current revision)."""
+
+    type: Literal["act"]
+    action: ActionBody
+
+
+class Check(_Command):
+    """Ask whether a play would be legal now, without making it."""
+
+    type: Literal["check"]
+    action: ActionBody
+
+
+class Ping(_Command):
+    """Keep-alive."""
+
+    type: Literal["ping"]
+
+
+Command = Annotated[
+    Join | Sit | Ready | SetBot | Kick | Randomize | Start | Chat | Act | Check | Ping,
+    Field(discriminator="type"),
+]
+_COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
+
+
+class ProtocolError(Exception):
+    """A message that is not a valid command; ``code`` is stable."""
+
+    def __init__(self, code: str, message: str, request_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+
+def parse_command(raw: str | bytes) -> Any:
+    """Parse and validate one client message; raises ProtocolError."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "MESSAGE_TOO_LARGE", f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
+        )
+    try:
+        return _COMMAND.validate_json(raw)
+    except ValidationError as e:
+        rid = None
+        try:
+            import json
+
+            data = json.loads(raw)
+            if isinstance(data, dict) and isinstance(data.get("id"), str):
+                rid = data["id"][:64]
+        except ValueError:
+            pass
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise ProtocolError(
+            "BAD_MESSAGE", f"invalid message: {where}: {first.get('msg')}", rid
+        ) from None
+
+
+def message(kind: str, **fields: Any) -> dict[str, Any]:
+    """A server message."""
+    return {"v": PROTOCOL_VERSION, "type": kind, **fields}

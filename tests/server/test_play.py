@@ -1,0 +1,112 @@
+"""Whole matches through WebSocket clients; reconnects; no card leaks to any client."""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+
+from fastapi.testclient import TestClient
+
+from shengji.game import new_match
+from shengji.record import replay, verify
+from shengji.views import observe
+
+from .client import Client, play_to_end, sync
+
+TWO_HANDS = {"match_hands": 2}
+
+
+def _room(http: TestClient, preset: str = "classic-1deck", bots: list | None = None) -> str:
+    r = http.post("/api/rooms", json={"preset": preset, "overrides": TWO_HANDS, "bots": bots or []})
+    assert r.status_code == 200, r.text
+    return r.json()["id"]
+
+
+def _expected_views(record: dict) -> dict[int | None, set[str]]:
+    """Every view each seat (and a spectator) could legitimately be sent in this match."""
+    from shengji.record import options_from_record
+
+    states = [new_match(options_from_record(record), record["seed"])]
+    replay(record, lambda st, *_: states.append(st))
+    return {
+        seat: {json.dumps(observe(st, seat), sort_keys=True) for st in states}
+        for seat in (0, 1, 2, 3, None)
+    }
+
+
+def _assert_no_leaks(clients: list[Client], record: dict) -> None:
+    expected = _expected_views(record)
+    for c in clients:
+        for msg in c.received:
+            text = json.dumps(msg)
+            assert '"hands"' not in text and '"deck_order"' not in text
+            if msg["type"] == "state" and "view" in msg:
+                seat = msg["you"]["seat"]
+                assert json.dumps(msg["view"], sort_keys=True) in expected[seat]
+
+
+def test_four_people_play_a_whole_match_with_a_spectator(http: TestClient) -> None:
+    rid = _room(http)
+    with ExitStack() as stack:
+        clients = [
+            Client(stack.enter_context(http.websocket_connect(f"/ws/{rid}"))) for _ in range(5)
+        ]
+        for i, c in enumerate(clients[:4]):
+            assert c.request({"type": "join", "name": f"p{i}"})["type"] == "ack"
+        assert (
+            clients[4].request({"type": "join", "name": "watcher", "spectate": True})["seat"]
+            is None
+        )
+        for c in clients[:4]:
+            assert c.request({"type": "ready"})["type"] == "ack"
+        host = clients[0]
+        assert clients[1].request({"type": "start"})["code"] == "NOT_HOST"
+        assert host.request({"type": "start"})["type"] == "ack"
+        play_to_end(clients)
+        sync(clients[4])
+        assert clients[4].state["view"]["phase"] == "match_over"
+        assert "hand" not in clients[4].state["view"]
+        record = http.get(f"/api/rooms/{rid}/record").json()
+        final = verify(record)
+        assert len(final.results) == 2
+        _assert_no_leaks(clients, record)
+        lines = http.get(f"/api/rooms/{rid}/replay?lang=en").json()["lines"]
+        assert any(line.startswith("Hand 2") for line in lines)
+
+
+def test_people_with_bots_and_a_reconnect(http: TestClient) -> None:
+    rid = _room(http, "shuangkou", bots=[None, "heuristic", None, "random"])
+    with http.websocket_connect(f"/ws/{rid}") as w0:
+        a = Client(w0)
+        a.request({"type": "join", "name": "alice"})
+        with http.websocket_connect(f"/ws/{rid}") as w2:
+            b = Client(w2)
+            assert b.request({"type": "join", "name": "bob"})["seat"] == 2
+            token = b.token
+            for c in (a, b):
+                c.request({"type": "ready"})
+            assert a.request({"type": "start"})["type"] == "ack"
+            play_to_end([a, b], until="play")
+        # bob's connection closed mid-hand; he comes back with his resume token
+        with http.websocket_connect(f"/ws/{rid}") as w2b:
+            b2 = Client(w2b)
+            reply = b2.request({"type": "join", "token": token})
+            assert reply["type"] == "ack" and reply["seat"] == 2 and reply["token"] is None
+            bad = Client(w2b)
+            assert bad.request({"type": "join", "token": "forged"})["code"] in (
+                "ALREADY_JOINED",
+                "BAD_TOKEN",
+            )
+            play_to_end([a, b2])
+            record = http.get(f"/api/rooms/{rid}/record").json()
+            assert len(verify(record).results) == 2
+            _assert_no_leaks([a, b, b2], record)
+
+
+def test_a_forged_token_takes_no_seat(http: TestClient) -> None:
+    rid = _room(http)
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        reply = c.request({"type": "join", "token": "not-a-real-token"})
+        assert reply["type"] == "error" and reply["code"] == "BAD_TOKEN"
+        assert c.request({"type": "act", "action": {"type": "pass"}})["code"] == "NOT_JOINED"
