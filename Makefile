@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck conformance bench clean
+.PHONY: run demo test lint typecheck conformance bench loadtest clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is required"; exit 1; }
@@ -16,9 +16,13 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/shengji serve --host 127.0.0.1 --port 8000
+
+demo: $(STAMP)
 	$(BIN)/shengji demo
 
 test: $(STAMP) lint typecheck
+	@scripts/ensure-browser
 	$(BIN)/python -m pytest
 	$(BIN)/shengji conformance tests/conformance/*.json
 
@@ -33,7 +37,10 @@ conformance: $(STAMP)
 	$(BIN)/shengji conformance tests/conformance/*.json
 
 bench: $(STAMP)
-	$(BIN)/shengji bench rules
+	$(BIN)/shengji bench
+
+loadtest: $(STAMP)
+	$(BIN)/shengji loadtest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -13,7 +13,7 @@ const T = {
     kitty: "Kitty", lastTrick: "Last trick", sheet: "Score sheet", hand: "Hand", result: "Result",
     record: "Download record", replay: "Replay", waiting: "Waiting for", you: "you", host: "host",
     spectators: "spectators", select: "Select cards", legal: "Legal", over: "Match over",
-    team: "Team", away: "away (bot plays)", copy: "Invite link", lobby: "Lobby",
+    team: "Team", away: "away (bot plays)", copy: "Invite link", lobby: "Lobby", cardsLeft: "cards",
     phases: { deal: "dealing", before_kitty: "declaring", bury: "burying the kitty",
       after_burial: "counter-declaring", play: "playing", hand_over: "hand over", match_over: "match over" },
   },
@@ -27,7 +27,7 @@ const T = {
     kitty: "底牌", lastTrick: "上一轮", sheet: "记分表", hand: "局", result: "结果",
     record: "下载牌谱", replay: "回放", waiting: "等待", you: "你", host: "房主",
     spectators: "观众", select: "选牌", legal: "合法", over: "比赛结束",
-    team: "队", away: "离开 (机器人代打)", copy: "邀请链接", lobby: "大厅",
+    team: "队", away: "离开 (机器人代打)", copy: "邀请链接", lobby: "大厅", cardsLeft: "张",
     phases: { deal: "发牌", before_kitty: "亮主", bury: "扣底", after_burial: "反主",
       play: "出牌", hand_over: "本局结束", match_over: "比赛结束" },
   },
@@ -96,7 +96,7 @@ async function home() {
     el("section", { class: "panel" }, el("h2", {}, t("rooms")),
       el("ul", { class: "rooms" }, rooms.map((r) => el("li", {},
         el("a", { href: `/room/${r.id}` }, r.id), ` ${r.preset} · ${r.status} · `,
-        r.seats.map((s) => s.kind === "empty" ? "○" : s.kind === "bot" ? "🤖" : "●").join(" "))))));
+        r.seats.map((s) => s.kind === "empty" ? "○" : s.kind === "bot" ? "B" : "●").join(" "))))));
 }
 
 // -- room -----------------------------------------------------------------------------
@@ -106,6 +106,7 @@ const nameKey = "shengji:name";
 
 function send(cmd) {
   if (!ws || ws.readyState !== 1) return null;
+  if (cmd.type === "act") { clearTimeout(checkTimer); errorMsg = ""; }
   const id = `r${Date.now().toString(36)}${(reqN++).toString(36)}`;
   ws.send(JSON.stringify({ v: 1, id, rev: state ? state.rev : 0, ...cmd }));
   return id;
@@ -119,6 +120,8 @@ function connect(join) {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       const handChanged = !state || !state.view || !msg.view || state.view.hand !== msg.view.hand;
+      if (state && msg.rev !== state.rev && errorMsg.startsWith("✓")) errorMsg = "";
+      if (handChanged) errorMsg = "";
       state = msg;
       window.shengjiState = msg; // read by the browser tests
       if (handChanged) selected = new Set();
@@ -168,7 +171,7 @@ function seatLabel(i) {
   const me = state.you.seat === i ? ` (${t("you")})` : "";
   const host = state.room.host_seat === i ? ` ★${t("host")}` : "";
   const away = s.away ? ` · ${t("away")}` : "";
-  return `${s.kind === "bot" ? "🤖 " : ""}${s.name}${me}${host}${away}`;
+  return `${s.name}${me}${host}${away}`;
 }
 
 function lobby() {
@@ -215,7 +218,7 @@ function table() {
     el("div", {}, t("phase"), el("b", { id: "phase" }, T[lang].phases[v.phase] || v.phase)),
     el("div", {}, `${t("team")} 0 / 1`, el("b", {}, `${v.levels[0]} / ${v.levels[1]}`)));
   const seats = [0, 1, 2, 3].map((s) => el("div", { class: `seat pos-${pos(s)} ${v.to_act === s ? "to-act" : ""}` },
-    el("div", { class: "name" }, `${s}: ${seatLabel(s)}`), el("div", {}, `🂠 ${v.hand_sizes[s]}`),
+    el("div", { class: "name" }, `${s}: ${seatLabel(s)}`), el("div", {}, `${v.hand_sizes[s]} ${t("cardsLeft")}`),
     el("div", { class: "played" }, playedBy[s] ? cardsRow(playedBy[s], { small: true }) : "")));
   const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   const center = el("div", { class: "center" },
@@ -246,7 +249,8 @@ function handPanel() {
   if (mine && v.phase === "bury") acts.push(el("button", { id: "bury", onclick: () => send({ type: "act", action: { type: "bury", cards: chosen() } }) }, `${t("bury")} (${selected.size})`));
   if (mine && v.phase === "play") acts.push(el("button", { id: "play", onclick: () => send({ type: "act", action: { type: "play", cards: chosen() } }) }, t("play")));
   return el("section", { class: "panel" },
-    el("div", { class: "row" }, mine ? el("b", { class: "ok" }, t("yourTurn")) : `${t("waiting")} ${v.to_act ?? ""}`),
+    el("div", { class: "row" }, mine ? el("b", { class: "ok" }, t("yourTurn"))
+      : v.to_act === null ? T[lang].phases[v.phase] : `${t("waiting")} ${t("seat")} ${v.to_act}`),
     hand, el("div", { class: "row" }, acts), el("div", { class: "msg", id: "rule" }, errorMsg));
 }
 
