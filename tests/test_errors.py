@@ -15,6 +15,8 @@ def test_every_raised_code_is_listed() -> None:
     for path in SRC.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         found |= set(re.findall(r'code\s*=\s*"([A-Z_]+)"', text))
+        found |= set(re.findall(r'(?:RoomError|ProtocolError)\(\s*"([A-Z_]+)"', text))
+        found |= set(re.findall(r'"code": "([A-Z_]+)"', text))
     assert found, "no codes found: the scan is broken"
     missing = sorted(found - set(CODES))
     assert not missing, f"codes raised but not listed in errors.CODES: {missing}"

@@ -192,6 +192,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_loadtest(args: argparse.Namespace) -> int:
+    from .loadtest import run_loadtest
+
+    for line in run_loadtest(args.rooms, args.duration, args.think, args.url, args.preset):
+        print(line, flush=True)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import bench_all, bench_rules
 
@@ -261,6 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="info")
     p.add_argument("--bot-delay", type=float, help="seconds between bot moves (default 0.6)")
     p.set_defaults(func=_cmd_serve)
+    p = sub.add_parser("loadtest", help="drive many simulated players against a server")
+    p.add_argument("--rooms", type=int, default=200)
+    p.add_argument("--duration", type=float, default=20.0, help="seconds measured")
+    p.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
+    p.add_argument("--url", help="an existing server (default: start one on loopback)")
+    p.add_argument("--preset", default="shuangsheng")
+    p.set_defaults(func=_cmd_loadtest)
     p = sub.add_parser("bench", help="print benchmark figures")
     p.add_argument("what", nargs="?", default="all", help="what to measure: all or rules")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")

@@ -7,12 +7,7 @@ import itertools
 import json
 from typing import Any
 
-from shengji.cards import parse_cards
-from shengji.follow import legal_follows
-from shengji.leads import unit_lead_list
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead
+from shengji.server.autoplay import choose_action
 
 _ids = itertools.count()
 
@@ -62,31 +57,10 @@ class Client:
                 return msg
         raise AssertionError("condition never met")
 
-    # -- choosing an action from the view --------------------------------------------------
     def choose(self) -> dict[str, Any]:
+        """The first legal action from this client's own state."""
         assert self.state is not None
-        view = self.state["view"]
-        phase = view["phase"]
-        if phase == "hand_over":
-            return {"type": "continue"}
-        if phase in ("deal", "before_kitty", "after_burial"):
-            shows = self.state.get("shows") or []
-            return (
-                {"type": "declare", "cards": shows[0]}
-                if shows and len(shows[0]) > 3
-                else {"type": "pass"}
-            )
-        opts = load_preset(self.state["room"]["preset"], self.state["room"]["overrides"] or None)
-        ctx = TrumpContext(opts, view["level"], view["trump"] or "NT")
-        hand = parse_cards(view["hand"])
-        if phase == "bury":
-            return {"type": "bury", "cards": " ".join(c.text for c in hand[: opts.kitty_size])}
-        if view["trick"]:
-            lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
-            play = next(legal_follows(ctx, lead, hand))
-        else:
-            play = unit_lead_list(ctx, hand)[-1]
-        return {"type": "play", "cards": " ".join(c.text for c in play)}
+        return choose_action(self.state)
 
 
 def sync(c: Client) -> None:

@@ -45,8 +45,20 @@ def _free_port() -> int:
 
 
 def _serve(port: int, db: str) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "shengji.cli", "serve", "--port", str(port), "--db", db,
-           "--bot-delay", "0", "--log-level", "warning"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "shengji.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "warning",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -61,7 +73,8 @@ def _serve(port: int, db: str) -> subprocess.Popen[bytes]:
 
 def _post(port: int, path: str, body: dict[str, Any]) -> Any:
     req = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", json.dumps(body).encode(),
+        f"http://127.0.0.1:{port}{path}",
+        json.dumps(body).encode(),
         {"Content-Type": "application/json"},
     )
     return json.loads(urllib.request.urlopen(req, timeout=10).read())
@@ -71,10 +84,16 @@ def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
     port, db = _free_port(), f"sqlite:///{tmp_path / 'srv.db'}"
     proc = _serve(port, db)
     try:
-        rid = _post(port, "/api/rooms", {
-            "preset": "shuangsheng", "overrides": {"match_hands": 1},
-            "bots": [None, "heuristic", None, "heuristic"], "away_seconds": 600,
-        })["id"]
+        rid = _post(
+            port,
+            "/api/rooms",
+            {
+                "preset": "shuangsheng",
+                "overrides": {"match_hands": 1},
+                "bots": [None, "heuristic", None, "heuristic"],
+                "away_seconds": 600,
+            },
+        )["id"]
         url = f"ws://127.0.0.1:{port}/ws/{rid}"
         a, b = Client(_Sock(url)), Client(_Sock(url))
         a.request({"type": "join", "name": "a"})
@@ -103,8 +122,11 @@ def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
         assert len(after["tricks"]) >= len(before["tricks"])  # nothing acknowledged was lost
         assert after["hand_number"] == before["hand_number"]
         play_to_end([a2, b2])
-        rec = json.loads(urllib.request.urlopen(
-            f"http://127.0.0.1:{port}/api/rooms/{rid}/record", timeout=10).read())
+        rec = json.loads(
+            urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/api/rooms/{rid}/record", timeout=10
+            ).read()
+        )
         final = verify(rec)
         assert final.phase == "match_over" and len(final.results) == 1
         assert len(rec["actions"]) >= acked

@@ -1,0 +1,223 @@
+"""``shengji loadtest``: many simulated players over WebSockets on loopback.
+
+Starts a server in a subprocess (or uses ``--url``), fills ``rooms`` rooms with four
+scripted players each, lets them play for ``duration`` seconds, each acting ``think``
+seconds after its turn comes, and prints actions/s and the latency from a command to
+its broadcast reaching all four players of the room (p50, p99, max).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from .server.autoplay import choose_action
+
+
+@dataclass
+class Stats:
+    """What the load generator measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+class RoomLoad:
+    """Four players of one room and the arrival times of each revision."""
+
+    def __init__(self) -> None:
+        self.arrivals: dict[int, list[float]] = {}
+        self.sent: dict[int, float] = {}
+
+    def arrived(self, rev: int, stats: Stats) -> None:
+        times = self.arrivals.setdefault(rev, [])
+        times.append(time.perf_counter())
+        if len(times) == 4 and rev in self.sent:
+            stats.latencies.append(max(times) - self.sent.pop(rev))
+            del self.arrivals[rev]
+
+
+async def _player(
+    url: str,
+    room: RoomLoad,
+    seat: int,
+    stats: Stats,
+    think: float,
+    stop: float,
+    start: asyncio.Event,
+) -> None:
+    rng = random.Random(f"{url}:{seat}")
+    async with connect(url, max_size=2**22) as ws:
+        ids = 0
+
+        async def send(cmd: dict[str, Any], rev: int = 0) -> None:
+            nonlocal ids
+            ids += 1
+            await ws.send(json.dumps({"v": 1, "id": f"{seat}-{ids}", "rev": rev, **cmd}))
+
+        await send({"type": "join", "name": f"load{seat}", "seat": seat})
+        state: dict[str, Any] | None = None
+        joined = 0
+        acting_rev = -1
+        while time.perf_counter() < stop:
+            try:
+                raw = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.05, stop - time.perf_counter())
+                )
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                continue
+            if msg["type"] != "state":
+                continue
+            state = msg
+            room.arrived(msg["rev"], stats)
+            if msg["room"]["status"] == "lobby":
+                if joined == 0 and msg["you"]["seat"] == seat:
+                    joined = 1
+                    await send({"type": "ready"}, msg["rev"])
+                elif seat == 0 and all(s["ready"] for s in msg["room"]["seats"]) and joined == 1:
+                    joined = 2
+                    await send({"type": "start"}, msg["rev"])
+                if all(s["kind"] != "empty" for s in msg["room"]["seats"]):
+                    start.set()
+                continue
+            view = msg.get("view")
+            if not view or view["phase"] == "match_over":
+                continue
+            mine = view["to_act"] == seat or (view["phase"] == "hand_over" and seat == 0)
+            if mine and acting_rev != msg["rev"]:
+                acting_rev = msg["rev"]
+                await asyncio.sleep(think * (0.5 + rng.random()))
+                if state is not msg:
+                    continue
+                action = choose_action(msg, rng)
+                room.sent[msg["rev"] + 1] = time.perf_counter()
+                await send({"type": "act", "action": action}, msg["rev"])
+                stats.actions += 1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "shengji.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--log-level",
+        "warning",
+        "--bot-delay",
+        "0",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def _create_room(base: str, preset: str) -> str:
+    body = json.dumps({"preset": preset, "overrides": {"match_hands": 1000}}).encode()
+    req = urllib.request.Request(base + "/api/rooms", body, {"Content-Type": "application/json"})
+    return str(json.loads(urllib.request.urlopen(req, timeout=30).read())["id"])
+
+
+async def _run(
+    base: str, rooms: int, duration: float, think: float, preset: str
+) -> tuple[Stats, float]:
+    ids = [_create_room(base, preset) for _ in range(rooms)]
+    ws_base = base.replace("http", "ws", 1)
+    stats = Stats()
+    stop = time.perf_counter() + duration + 30
+    tasks = []
+    loads = []
+    for rid in ids:
+        room = RoomLoad()
+        loads.append(room)
+        started = asyncio.Event()
+        for seat in range(4):
+            tasks.append(
+                asyncio.create_task(
+                    _player(f"{ws_base}/ws/{rid}", room, seat, stats, think, stop, started)
+                )
+            )
+    await asyncio.sleep(min(30.0, 2 + rooms * 0.02))  # let every room fill and start
+    stats.latencies.clear()
+    stats.actions = 0
+    t0 = time.perf_counter()
+    measured_stop = t0 + duration
+    while time.perf_counter() < measured_stop:
+        await asyncio.sleep(0.2)
+    elapsed = time.perf_counter() - t0
+    snapshot = Stats(list(stats.latencies), stats.actions, dict(stats.errors))
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return snapshot, elapsed
+
+
+def run_loadtest(
+    rooms: int = 200,
+    duration: float = 20.0,
+    think: float = 1.0,
+    url: str | None = None,
+    preset: str = "shuangsheng",
+) -> list[str]:
+    """Run the load and return the report lines (``name: value unit``)."""
+    proc = None
+    if url is None:
+        port = _free_port()
+        db = f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
+        proc = _start_server(port, db)
+        url = f"http://127.0.0.1:{port}"
+    try:
+        stats, elapsed = asyncio.run(_run(url, rooms, duration, think, preset))
+    finally:
+        if proc is not None:
+            proc.kill()
+            proc.wait(10)
+    lat = sorted(stats.latencies)
+    out = [
+        f"rooms: {rooms}",
+        f"clients: {rooms * 4}",
+        f"actions/s: {stats.actions / elapsed:.1f} actions/s",
+        f"broadcasts measured: {len(lat)}",
+    ]
+    if lat:
+        p50 = statistics.median(lat)
+        p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+        out += [
+            f"latency p50 (command to broadcast at all 4 players): {p50 * 1000:.1f} ms",
+            f"latency p99: {p99 * 1000:.1f} ms",
+            f"latency max: {lat[-1] * 1000:.1f} ms",
+        ]
+    out.append(f"errors: {sum(stats.errors.values())} {stats.errors or ''}".rstrip())
+    return out

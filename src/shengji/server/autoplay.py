@@ -1,0 +1,47 @@
+"""Choosing a legal action from a ``state`` message alone (what a protocol client sees),
+with the rules library: used by scripted clients, the load generator and tests."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..cards import parse_cards
+from ..follow import random_legal_follow
+from ..leads import unit_lead_list
+from ..presets import load_preset
+from ..trump import TrumpContext
+from ..units import classify_lead
+
+
+def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
+    """A legal action for the client's seat: with ``rng`` a random one, else the first
+    (passing on single shows, burying the first cards, the lowest lead)."""
+    view = state["view"]
+    phase = view["phase"]
+    if phase == "hand_over":
+        return {"type": "continue"}
+    if phase in ("deal", "before_kitty", "after_burial"):
+        shows = [s for s in state.get("shows") or [] if len(s.split()) >= 2]
+        if shows and (rng is None or rng.random() < 0.5):
+            return {"type": "declare", "cards": shows[0]}
+        return {"type": "pass"}
+    room = state["room"]
+    opts = load_preset(room["preset"], room["overrides"] or None)
+    ctx = TrumpContext(opts, view["level"], view["trump"] or "NT")
+    hand = parse_cards(view["hand"])
+    if phase == "bury":
+        cards = rng.sample(hand, opts.kitty_size) if rng else hand[: opts.kitty_size]
+        return {"type": "bury", "cards": " ".join(c.text for c in cards)}
+    if view["trick"]:
+        lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
+        if rng is not None:
+            play = random_legal_follow(ctx, lead, hand, rng)
+        else:
+            from ..follow import legal_follows
+
+            play = next(legal_follows(ctx, lead, hand))
+    else:
+        leads = unit_lead_list(ctx, hand)
+        play = rng.choice(leads) if rng else leads[-1]
+    return {"type": "play", "cards": " ".join(c.text for c in play)}

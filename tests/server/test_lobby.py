@@ -1,0 +1,92 @@
+"""Lobby controls, the turn timer and handing a disconnected seat to a bot."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from .client import Client, sync
+
+
+def _room(http: TestClient, **body: object) -> str:
+    return http.post("/api/rooms", json={"preset": "classic-1deck", **body}).json()["id"]
+
+
+def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
+    rid = _room(http)
+    with http.websocket_connect(f"/ws/{rid}") as w0, http.websocket_connect(f"/ws/{rid}") as w1:
+        host, guest = Client(w0), Client(w1)
+        assert host.request({"type": "join", "name": "host", "seat": 2})["seat"] == 2
+        assert guest.request({"type": "join", "name": "guest", "seat": 2})["code"] == "SEAT_TAKEN"
+        assert guest.request({"type": "join", "name": "guest"})["seat"] == 0
+        assert guest.request({"type": "sit", "seat": 3})["type"] == "ack"
+        assert guest.request({"type": "set_bot", "seat": 1})["code"] == "NOT_HOST"
+        assert host.request({"type": "set_bot", "seat": 1, "bot": "random"})["type"] == "ack"
+        assert host.request({"type": "start"})["code"] == "SEATS_EMPTY"
+        assert host.request({"type": "set_bot", "seat": 0})["type"] == "ack"
+        assert host.request({"type": "start"})["code"] == "NOT_READY"
+        assert host.request({"type": "randomize"})["type"] == "ack"
+        sync(guest)
+        seats = guest.state["room"]["seats"]
+        assert sorted(s["kind"] for s in seats) == ["bot", "bot", "human", "human"]
+        assert seats[guest.seat]["name"] == "guest"
+        assert host.request({"type": "chat", "text": "ready?"})["type"] == "ack"
+        sync(guest)
+        assert guest.state["chat"][-1]["text"] == "ready?"
+        assert host.request({"type": "kick", "seat": guest.seat})["type"] == "ack"
+        sync(guest)
+        assert guest.state["you"]["seat"] is None  # kicked: now watching
+        assert (
+            host.request(
+                {
+                    "type": "set_bot",
+                    "seat": guest.state["room"]["seats"].index(
+                        next(s for s in guest.state["room"]["seats"] if s["kind"] == "empty")
+                    ),
+                }
+            )["type"]
+            == "ack"
+        )
+        host.request({"type": "ready"})
+        assert host.request({"type": "start"})["type"] == "ack"
+        assert host.request({"type": "sit", "seat": 0})["code"] == "NOT_IN_LOBBY"
+
+
+def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
+    rid = _room(http, turn_seconds=0.2, bots=[None, "heuristic", "heuristic", "heuristic"])
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        c.request({"type": "join", "name": "slow"})
+        c.request({"type": "ready"})
+        c.request({"type": "start"})
+        deadline = time.time() + 30
+        while time.time() < deadline:  # never act: the timer must move for us
+            sync(c)
+            view = c.state["view"]
+            if view["phase"] in ("hand_over", "match_over"):
+                break
+            time.sleep(0.05)
+        assert c.state["view"]["phase"] in ("hand_over", "match_over")
+
+
+def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:
+    rid = _room(http, away_seconds=0.2, bots=[None, "heuristic", None, "heuristic"])
+    with http.websocket_connect(f"/ws/{rid}") as w0:
+        a = Client(w0)
+        a.request({"type": "join", "name": "stays"})
+        with http.websocket_connect(f"/ws/{rid}") as w2:
+            b = Client(w2)
+            b.request({"type": "join", "name": "leaves"})
+            token = b.token
+            for c in (a, b):
+                c.request({"type": "ready"})
+            a.request({"type": "start"})
+        time.sleep(0.5)
+        sync(a)
+        assert a.state["room"]["seats"][2]["away"] is True
+        with http.websocket_connect(f"/ws/{rid}") as w2b:
+            b2 = Client(w2b)
+            assert b2.request({"type": "join", "token": token})["seat"] == 2
+            sync(a)
+            assert a.state["room"]["seats"][2]["away"] is False
