@@ -92,6 +92,8 @@ class Store:
     """Reads and writes rooms and their actions."""
 
     def __init__(self, url: str) -> None:
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # the driver we ship
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}

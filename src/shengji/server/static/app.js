@@ -14,6 +14,7 @@ const T = {
     record: "Download record", replay: "Replay", waiting: "Waiting for", you: "you", host: "host",
     spectators: "spectators", select: "Select cards", legal: "Legal", over: "Match over",
     team: "Team", away: "away (bot plays)", copy: "Invite link", lobby: "Lobby", cardsLeft: "cards",
+    overrides: "Rule overrides (key=value, …)",
     phases: { deal: "dealing", before_kitty: "declaring", bury: "burying the kitty",
       after_burial: "counter-declaring", play: "playing", hand_over: "hand over", match_over: "match over" },
   },
@@ -28,6 +29,7 @@ const T = {
     record: "下载牌谱", replay: "回放", waiting: "等待", you: "你", host: "房主",
     spectators: "观众", select: "选牌", legal: "合法", over: "比赛结束",
     team: "队", away: "离开 (机器人代打)", copy: "邀请链接", lobby: "大厅", cardsLeft: "张",
+    overrides: "规则修改 (选项=值, …)",
     phases: { deal: "发牌", before_kitty: "亮主", bury: "扣底", after_burial: "反主",
       play: "出牌", hand_over: "本局结束", match_over: "比赛结束" },
   },
@@ -79,19 +81,26 @@ async function home() {
   const botSel = (i) => el("select", { id: `bot${i}` }, el("option", { value: "" }, t("none")),
     el("option", { value: "heuristic", selected: i > 0 ? "selected" : null }, "heuristic"), el("option", { value: "random" }, "random"));
   const timer = el("input", { id: "timer", type: "number", min: 0, max: 600, value: 0, style: "width:5em" });
+  const overrides = el("input", { id: "overrides", placeholder: "constant_twos=true, decks=3", style: "min-width:16em" });
+  const parseOverrides = (text) => Object.fromEntries(text.split(",").map((p) => p.trim()).filter(Boolean).map((p) => {
+    const [k, ...rest] = p.split("="); const v = rest.join("=").trim();
+    return [k.trim(), v === "true" ? true : v === "false" ? false : /^-?\d+$/.test(v) ? Number(v) : v];
+  }));
   const create = el("button", { id: "create", onclick: async () => {
     const bots = [0, 1, 2, 3].map((i) => document.getElementById(`bot${i}`).value || null);
     const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ preset: presetSel.value, bots, turn_seconds: Number(timer.value) || 0 }) });
+      body: JSON.stringify({ preset: presetSel.value, bots, turn_seconds: Number(timer.value) || 0,
+        overrides: parseOverrides(overrides.value) }) });
     const data = await r.json();
     if (r.ok) { history.pushState({}, "", data.url); route = data.url; render(); }
-    else alert(JSON.stringify(data.detail));
+    else alert(data.detail && data.detail.message ? `${data.detail.code}: ${data.detail.message}` : JSON.stringify(data.detail));
   } }, t("go"));
   app.replaceChildren(
     el("section", { class: "panel" }, el("h2", {}, t("create")),
       el("div", { class: "row" }, el("label", {}, t("preset"), " ", presetSel)),
       el("div", { class: "row" }, t("bots"), ":", [0, 1, 2, 3].map((i) => el("label", {}, `${t("seat")} ${i} `, botSel(i)))),
       el("div", { class: "row" }, el("label", {}, t("timer"), " ", timer)),
+      el("div", { class: "row" }, el("label", {}, t("overrides"), " ", overrides)),
       el("div", { class: "row" }, create)),
     el("section", { class: "panel" }, el("h2", {}, t("rooms")),
       el("ul", { class: "rooms" }, rooms.map((r) => el("li", {},
