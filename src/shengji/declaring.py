@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from .cards import BIG_JOKER, Card, Suit, parse_cards  # noqa: F401  (doctests)
 from .errors import DeclarationError
+from .immutable import evolve
 from .options import RuleOptions
 from .trump import trump_text
 
@@ -88,15 +89,6 @@ class DeclareState:
         return trump_text(self.trump) if self.declared else None
 
 
-def _evolve(state: DeclareState, **changes: Any) -> DeclareState:
-    """A copy with some fields changed (a fast ``dataclasses.replace``)."""
-    new = object.__new__(DeclareState)
-    d = state.__dict__.copy()
-    d.update(changes)
-    object.__setattr__(new, "__dict__", d)
-    return new
-
-
 def start_state(first_hand: bool, banker: int | None) -> DeclareState:
     """The state before any show of a hand (``banker`` is None in a first hand)."""
     return DeclareState(first_hand=first_hand, banker=None if first_hand else banker)
@@ -104,7 +96,7 @@ def start_state(first_hand: bool, banker: int | None) -> DeclareState:
 
 def flipped_state(state: DeclareState, trump: Suit | None) -> DeclareState:
     """Nobody declared: trump comes from a turned-up kitty card (or NT), unbacked."""
-    return _evolve(state, declared=True, trump=trump, flipped=True, rung=1)
+    return evolve(state, declared=True, trump=trump, flipped=True, rung=1)
 
 
 def kitty_card_trump(card: Card) -> Suit | None:
@@ -160,7 +152,7 @@ def apply_show(
         new = _shuangkou(state, seat, show, phase)
     else:
         new = _shuangsheng(state, seat, show, phase)
-    return _evolve(new, shows=(*state.shows, (seat, tuple(cards))))
+    return evolve(new, shows=(*state.shows, (seat, tuple(cards))))
 
 
 def _initial(
@@ -170,7 +162,7 @@ def _initial(
         raise _fail("trump can only be declared while the cards are dealt")
     if show.is_joker and not jokers_ok:
         raise _fail("jokers cannot declare; a joker pair can only counter-declare (反主)")
-    return _evolve(
+    return evolve(
         state,
         declared=True,
         trump=show.trump,
@@ -197,7 +189,7 @@ def _is_reinforcement(state: DeclareState, seat: int, show: Show) -> bool:
 def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
     if phase == "after_burial":
         raise _fail("too late to reinforce (上保险): the kitty is already buried")
-    return _evolve(
+    return evolve(
         state, rung=2, priority=show.priority, locked=True, pair_seats=state.pair_seats | {seat}
     )
 
@@ -210,7 +202,7 @@ def _outranks(state: DeclareState, show: Show) -> bool:
 def _countered(
     state: DeclareState, seat: int, show: Show, takes_banker: bool, *, counts: bool = True
 ) -> DeclareState:
-    return _evolve(
+    return evolve(
         state,
         trump=show.trump,
         holder=seat,

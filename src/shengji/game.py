@@ -26,6 +26,7 @@ from .cards import Card, Suit, deck, format_cards, points, rank_text
 from .declaring import DeclareState, apply_show, flipped_state, start_state
 from .errors import PlayError, ShengjiError
 from .follow import check_follow, legal_follows
+from .immutable import evolve
 from .leads import check_lead, unit_leads
 from .options import RuleOptions
 from .scoring import HandOutcome, hand_outcome, j_hook_width, kitty_bonus
@@ -77,8 +78,30 @@ class HandResult:
     kitty: tuple[Card, ...]
 
 
+class TableFacts:
+    """What the declarations decide, for a game state and a seat's view alike."""
+
+    __slots__ = ()
+    declare: DeclareState
+
+    @property
+    def banker(self) -> int | None:
+        """The banker seat (None in a first hand before anyone declared)."""
+        return self.declare.banker
+
+    @property
+    def trump(self) -> str | None:
+        """``"S"``..``"NT"``, or None before trump is known."""
+        return self.declare.trump_text
+
+    def is_banker_side(self, seat: int) -> bool:
+        """True if ``seat`` is on the banker's team this hand."""
+        banker = self.declare.banker
+        return banker is not None and seat % 2 == banker % 2
+
+
 @dataclass(frozen=True)
-class GameState:
+class GameState(TableFacts):
     """The whole state of a match and of its current hand. Immutable."""
 
     options: RuleOptions
@@ -118,36 +141,9 @@ class GameState:
     ctx: TrumpContext = dataclasses.field(default=None, compare=False)  # type: ignore[assignment]
 
     # -- derived --------------------------------------------------------------------------
-    @property
-    def banker(self) -> int | None:
-        """The banker seat (None in a first hand before anyone declared)."""
-        return self.declare.banker
-
-    @property
-    def trump(self) -> str | None:
-        """``"S"``..``"NT"``, or None before trump is known."""
-        return self.declare.trump_text
-
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds."""
         return self.hands[seat]
-
-    def team_of(self, seat: int) -> int:
-        """Team 0 = seats {0, 2}, team 1 = seats {1, 3}."""
-        return seat % 2
-
-    def is_banker_side(self, seat: int) -> bool:
-        """True if ``seat`` is on the banker's team this hand."""
-        return self.banker is not None and seat % 2 == self.banker % 2
-
-
-def _evolve(st: GameState, **changes: Any) -> GameState:
-    """A copy of ``st`` with some fields changed (a fast ``dataclasses.replace``)."""
-    new = object.__new__(GameState)
-    d = st.__dict__.copy()
-    d.update(changes)
-    object.__setattr__(new, "__dict__", d)
-    return new
 
 
 class Table(Protocol):
@@ -225,7 +221,7 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         random.Random(hand_seed(st.seed, st.hand_number, redeals)).shuffle(cards)
     first = st.hand_number == 0
     start = 0 if banker is None else banker
-    return _evolve(
+    return evolve(
         st,
         phase="deal",
         redeals=redeals,
@@ -413,9 +409,9 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
             "counter": new.counters > st.declare.counters,
         }
     )
-    st = _evolve(st, declare=new, passes=0, ctx=trump_context(st.options, st.level, new.trump))
+    st = evolve(st, declare=new, passes=0, ctx=trump_context(st.options, st.level, new.trump))
     if phase == "deal":
-        return _evolve(st, to_act=None)
+        return evolve(st, to_act=None)
     if phase == "before_kitty":
         return _next_in_window(st)
     # after burial: the counter-declarer takes the kitty and buries again (炒底/反底)
@@ -423,18 +419,18 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     hands[seat] = hands[seat] + st.kitty
     events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
     log = (*st.kitty_log, (seat, "picked_up", st.kitty))
-    return _evolve(st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log)
+    return evolve(st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log)
 
 
 def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
     events.append({"type": "pass", "seat": seat})
     if st.phase == "deal":
-        return _evolve(st, to_act=None)
-    return _next_in_window(_evolve(st, passes=st.passes + 1))
+        return evolve(st, to_act=None)
+    return _next_in_window(evolve(st, passes=st.passes + 1))
 
 
 def _next_in_window(st: GameState) -> GameState:
-    return _evolve(st, window_pos=st.window_pos + 1, to_act=None)
+    return evolve(st, window_pos=st.window_pos + 1, to_act=None)
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -446,7 +442,7 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     hands = list(st.hands)
     hands[seat] = _remove(hands[seat], cards)
     events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
-    st = _evolve(
+    st = evolve(
         st,
         hands=tuple(hands),
         kitty=tuple(cards),
@@ -456,7 +452,7 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     )
     if len(st.buried_by) == 1:
         return _open_after_burial(st)
-    return _evolve(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
+    return evolve(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
 
 
 def _open_after_burial(st: GameState) -> GameState:
@@ -470,13 +466,13 @@ def _open_after_burial(st: GameState) -> GameState:
         order = tuple((banker + i) % 4 for i in range(1, 5))
     else:
         return _begin_play(st)
-    return _evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
+    return evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
 
 
 def _begin_play(st: GameState) -> GameState:
     banker = st.banker
     assert banker is not None
-    return _evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
+    return evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
 
 
 def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -524,7 +520,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     if len(trick) < 4:
         changes["trick"] = trick
         changes["to_act"] = (seat + 1) % 4
-        return _evolve(st, **changes)
+        return evolve(st, **changes)
     return _finish_trick(st, lead, trick, changes, events)
 
 
@@ -541,7 +537,7 @@ def _finish_trick(
     trick = Trick(plays, winner, pts)
     collectors = not st.is_banker_side(winner)
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
-    st = _evolve(
+    st = evolve(
         st,
         **changes,
         tricks=(*st.tricks, trick),
@@ -633,7 +629,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
         over = True
         if progress[0] != progress[1]:
             winner_team = 0 if progress[0] > progress[1] else 1
-    st = _evolve(
+    st = evolve(
         st,
         levels=(levels[0], levels[1]),
         progress=(progress[0], progress[1]),
@@ -651,7 +647,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
 def _next_hand(st: GameState, events: list[Event]) -> GameState:
     last = st.results[-1]
     banker = last.outcome.next_banker
-    st = _evolve(st, hand_number=st.hand_number + 1)
+    st = evolve(st, hand_number=st.hand_number + 1)
     events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
     return _start_hand(st, banker=banker, level=st.levels[banker % 2], redeals=0)
 
@@ -682,14 +678,14 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
         hands[seat].append(card)
         dealt += 1
         if card.rank == st.level or card.rank > 14:
-            cand = _evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+            cand = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
             if legal_shows(cand, seat):
                 events.append({"type": "deal", "count": dealt})
-                return _evolve(cand, to_act=seat)
+                return evolve(cand, to_act=seat)
     events.append({"type": "deal", "count": dealt})
-    st = _evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+    st = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
     order = tuple((st.start_seat + i) % 4 for i in range(4))
-    return _evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
+    return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
 
 
 def _window_step(st: GameState, events: list[Event]) -> GameState:
@@ -697,8 +693,8 @@ def _window_step(st: GameState, events: list[Event]) -> GameState:
     while st.passes < 4:
         seat = st.window_order[st.window_pos % 4]
         if legal_shows(st, seat):
-            return _evolve(st, to_act=seat)
-        st = _evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+            return evolve(st, to_act=seat)
+        st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
     return _close_declaring(st, events)
 
 
@@ -719,7 +715,7 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
             events.append({"type": "kitty_card", "card": card.text, "trump": trump_text(trump)})
         seat = st.start_seat if st.declare.banker is None else st.declare.banker
         declare = dataclasses.replace(flipped_state(st.declare, trump), banker=seat)
-        st = _evolve(st, declare=declare, ctx=trump_context(st.options, st.level, trump))
+        st = evolve(st, declare=declare, ctx=trump_context(st.options, st.level, trump))
     banker = st.banker
     assert banker is not None
     hands = list(st.hands)
@@ -728,7 +724,7 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
         {"type": "take_kitty", "seat": banker, "private": {banker: format_cards(st.kitty)}}
     )
     log = (*st.kitty_log, (banker, "picked_up", st.kitty))
-    return _evolve(
+    return evolve(
         st, hands=tuple(hands), kitty=(), phase="bury", to_act=banker, leader=banker, kitty_log=log
     )
 
@@ -742,6 +738,6 @@ def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
             break
         seat = st.window_order[st.window_pos % 4]
         if legal_shows(st, seat):
-            return _evolve(st, to_act=seat)
-        st = _evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+            return evolve(st, to_act=seat)
+        st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
     return _begin_play(st)

@@ -11,10 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -24,6 +21,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from .server.autoplay import choose_action
+from .server.launch import free_port, start_server
 
 
 @dataclass
@@ -112,38 +110,6 @@ async def _player(
                 stats.actions += 1
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_server(port: int, db: str) -> subprocess.Popen[bytes]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "shengji.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        db,
-        "--log-level",
-        "warning",
-        "--bot-delay",
-        "0",
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=1)
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
-
-
 def _create_room(base: str, preset: str) -> str:
     body = json.dumps({"preset": preset, "overrides": {"match_hands": 1000}}).encode()
     req = urllib.request.Request(base + "/api/rooms", body, {"Content-Type": "application/json"})
@@ -194,9 +160,9 @@ def run_loadtest(
     """Run the load and return the report lines (``name: value unit``)."""
     proc = None
     if url is None:
-        port = _free_port()
+        port = free_port()
         db = f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
-        proc = _start_server(port, db)
+        proc = start_server(port, db)
         url = f"http://127.0.0.1:{port}"
     try:
         stats, elapsed = asyncio.run(_run(url, rooms, duration, think, preset))

@@ -17,14 +17,14 @@ from typing import Any
 from .cards import Card, format_cards, rank_text
 from .declaring import DeclareState
 from .errors import ShengjiError
-from .game import Event, GameState, HandResult, Phase, Trick, TrickPlay
+from .game import Event, GameState, HandResult, Phase, TableFacts, Trick, TrickPlay
 from .options import RuleOptions
 from .trump import TrumpContext
 from .units import Lead
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(TableFacts):
     """Everything ``seat`` may know now (``seat`` None: a spectator)."""
 
     seat: int | None
@@ -56,20 +56,6 @@ class SeatView:
         if seat != self.seat:
             raise ShengjiError(f"seat {self.seat} cannot see seat {seat}'s hand", code="HIDDEN")
         return self.hand
-
-    @property
-    def banker(self) -> int | None:
-        """The banker seat, once known."""
-        return self.declare.banker
-
-    @property
-    def trump(self) -> str | None:
-        """``"S"``..``"NT"``, or None before trump is known."""
-        return self.declare.trump_text
-
-    def is_banker_side(self, seat: int) -> bool:
-        """True if ``seat`` is on the banker's team this hand."""
-        return self.banker is not None and seat % 2 == self.banker % 2
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as notation strings)."""

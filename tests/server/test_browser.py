@@ -20,10 +20,9 @@ from shengji.cards import parse_cards
 from shengji.follow import is_legal_follow, legal_follows
 from shengji.leads import unit_lead_list
 from shengji.presets import load_preset
+from shengji.server.launch import free_port, start_server
 from shengji.trump import TrumpContext
 from shengji.units import classify_lead
-
-from .test_restart import _free_port, _serve
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("SHENGJI_ARTIFACTS", "var/test-artifacts"))
@@ -79,8 +78,8 @@ def test_browser_plays_a_hand_by_clicking(tmp_path: Path) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob("*.png"):
         old.unlink()
-    port = _free_port()
-    proc = _serve(port, f"sqlite:///{tmp_path / 'ui.db'}")
+    port = free_port()
+    proc = start_server(port, f"sqlite:///{tmp_path / 'ui.db'}")
     base = f"http://127.0.0.1:{port}"
     try:
         with sync_playwright() as p:

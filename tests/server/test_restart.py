@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Any
 from websockets.sync.client import connect
 
 from shengji.record import verify
+from shengji.server.launch import free_port, start_server
 
 from .client import Client, play_to_end
 
@@ -38,37 +37,8 @@ class _Sock:
         self.ws.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(port: int, db: str) -> subprocess.Popen[bytes]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "shengji.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        db,
-        "--bot-delay",
-        "0",
-        "--log-level",
-        "warning",
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=1)
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("server did not start")
+    return start_server(port, db)
 
 
 def _post(port: int, path: str, body: dict[str, Any]) -> Any:
@@ -81,7 +51,7 @@ def _post(port: int, path: str, body: dict[str, Any]) -> Any:
 
 
 def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
-    port, db = _free_port(), f"sqlite:///{tmp_path / 'srv.db'}"
+    port, db = free_port(), f"sqlite:///{tmp_path / 'srv.db'}"
     proc = _serve(port, db)
     try:
         rid = _post(
