@@ -200,6 +200,30 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    import locale
+    import random as _random
+
+    from .tui.session import LocalSession, RemoteSession, Session
+
+    lang = args.lang or ("zh" if (locale.getlocale()[0] or "").startswith("zh") else "en")
+    session: Session
+    if args.connect:
+        session = RemoteSession(args.connect, name=args.name)
+    else:
+        opts = options_from_args(args.preset, args.set or [], args.options or [])
+        seed = args.seed if args.seed is not None else _random.randrange(2**31)
+        session = LocalSession(opts, seed, seat=args.seat, bots=args.bots)
+    if args.plain:
+        from .tui.plain import run_plain
+
+        return run_plain(session, lang, sys.stdin, sys.stdout)
+    from .tui.app import TableApp
+
+    TableApp(session, lang=lang).run()
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import bench_all, bench_rules
 
@@ -269,6 +293,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="info")
     p.add_argument("--bot-delay", type=float, help="seconds between bot moves (default 0.6)")
     p.set_defaults(func=_cmd_serve)
+    p = sub.add_parser("play", help="play in the terminal against bots or on a server")
+    _add_rule_args(p)
+    p.add_argument("--seed", type=int, help="random seed (default: random)")
+    p.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    p.add_argument("--bots", default="heuristic", choices=["heuristic", "random"])
+    p.add_argument("--connect", metavar="URL", help="join a room of a server (its invite link)")
+    p.add_argument("--name", default="terminal", help="your name on a server")
+    p.add_argument("--plain", action="store_true", help="line mode: text out, commands in")
+    p.add_argument("--lang", choices=["zh", "en"], help="language (default: from the locale)")
+    p.set_defaults(func=_cmd_play)
     p = sub.add_parser("loadtest", help="drive many simulated players against a server")
     p.add_argument("--rooms", type=int, default=200)
     p.add_argument("--duration", type=float, default=20.0, help="seconds measured")

@@ -136,6 +136,21 @@ def observe(st: GameState, seat: int | None) -> dict[str, Any]:
     return seat_view(st, seat).to_json()
 
 
+def seat_message(st: GameState, seat: int | None) -> dict[str, Any]:
+    """The game part of a client ``state`` message: the seat's ``view`` and, when it is
+    that seat's turn to declare, the ``shows`` it may make."""
+    from .game import legal_shows
+
+    out: dict[str, Any] = {"view": observe(st, seat)}
+    if (
+        seat is not None
+        and st.to_act == seat
+        and st.phase in ("deal", "before_kitty", "after_burial")
+    ):
+        out["shows"] = [" ".join(c.text for c in s) for s in legal_shows(st, seat)]
+    return out
+
+
 def _result(r: HandResult) -> dict[str, Any]:
     o = r.outcome
     return {

@@ -43,14 +43,21 @@ class HeuristicBot:
 
     def __init__(self, seat: int = 0, seed: int = 0) -> None:
         self.rng = random.Random(f"heuristic:{seed}:{seat}")
+        #: Why the last action was chosen: (English, Chinese).
+        self.reason: tuple[str, str] = ("", "")
 
     def act(self, view: SeatView) -> Action:
         """Choose an action for the view's seat."""
         if view.phase == "hand_over":
+            self.reason = ("the hand is over", "本局结束")
             return Continue()
         if view.phase in ("deal", "before_kitty", "after_burial"):
             return self._declare(view)
         if view.phase == "bury":
+            self.reason = (
+                "bury short side suits to make voids; keep trumps, pairs and points",
+                "扣短门做绝门, 留主牌、对子和分",
+            )
             return Bury(choose_burial(view))
         if view.trick:
             return Play(self._follow(view))
@@ -73,7 +80,8 @@ class HeuristicBot:
             trump = None if c.is_joker else c.suit
             ratio = trump_ratio(view, trump)
             if st.holder == seat and not c.is_joker and trump == st.trump:
-                return Declare(show)  # reinforce our own declaration
+                self.reason = ("reinforce our own declaration", "上保险, 保住自己亮的主")
+                return Declare(show)
             if not st.declared:
                 need = 0.24 if len(hand) >= 8 else 0.34
                 score = ratio - need
@@ -85,7 +93,15 @@ class HeuristicBot:
                 score -= 0.1  # no-trump only with many level cards and jokers
             if score > 0 and (best is None or score > best[0]):
                 best = (score, show)
-        return Declare(best[1]) if best else Pass()
+        if best:
+            share = trump_ratio(view, _trump_of(best[1]))
+            self.reason = (
+                f"this trump would make {share:.0%} of the hand trumps",
+                f"亮这门主, 手里主牌占 {share:.0%}",
+            )
+            return Declare(best[1])
+        self.reason = ("no show makes a long enough trump holding", "主牌不够长, 不亮")
+        return Pass()
 
     # -- leading ---------------------------------------------------------------------------
     def _lead(self, view: SeatView) -> tuple[Card, ...]:
@@ -95,8 +111,13 @@ class HeuristicBot:
         tricks_left = len(hand)
         endgame = tricks_left <= 3
         best_score, best = -1e9, hand[:1]
+        why = ("lead", "出牌")
         throw = safe_throw(ctx, hand, know)
         if throw is not None and not endgame:
+            self.reason = (
+                "throw: every unit is a boss and nobody has shown void",
+                "甩牌: 每一手都最大",
+            )
             return throw
         my_trumps = sum(1 for c in hand if ctx.suit_of[c.index] == TRUMP)
         for lead in unit_leads(ctx, hand):
@@ -129,6 +150,8 @@ class HeuristicBot:
                 score += 15  # a big unit on the last trick multiplies the kitty
             if score > best_score:
                 best_score, best = score, lead
+                why = _lead_reason(boss, suit == TRUMP, know.my_side_banker)
+        self.reason = why
         return best
 
     # -- following -------------------------------------------------------------------------
@@ -157,6 +180,7 @@ class HeuristicBot:
         endgame = len(hand) <= len(lead.cards)
         kitty_stake = know.kitty_points_guess * (2 if endgame else 0)
         best_score, best = -1e9, candidates[0]
+        why = ("follow", "跟牌")
         for play in candidates:
             pts = points(play)
             cost = sum(card_cost(ctx, c) for c in play)
@@ -175,7 +199,36 @@ class HeuristicBot:
                 score = -pts * 2.0 - cost * 0.25
             if score > best_score:
                 best_score, best = score, play
+                why = _follow_reason(wins, partner_safe, cur_seat == partner, pts)
+        self.reason = why
         return best
+
+
+def _trump_of(show: tuple[Card, ...]) -> Suit | None:
+    return None if show[0].is_joker else show[0].suit
+
+
+def _lead_reason(boss: bool, trump: bool, banker_side: bool) -> tuple[str, str]:
+    if boss:
+        return (
+            "lead a unit nobody can beat (no higher cards are left unseen)",
+            "出大牌: 外面没有更大的",
+        )
+    if trump and banker_side:
+        return ("draw the opponents' trumps", "吊主, 清对方的主")
+    return ("lead low from a long suit and keep the strong cards", "出长门小牌, 留大牌")
+
+
+def _follow_reason(
+    wins: bool, partner_safe: bool, partner_winning: bool, pts: int
+) -> tuple[str, str]:
+    if wins:
+        return ("win the trick as cheaply as possible", "用最小的代价拿下这一轮")
+    if partner_safe and pts:
+        return ("partner is winning safely: give points", "对家稳赢, 贴分")
+    if partner_winning:
+        return ("partner is winning: keep the strong cards", "对家在赢, 留大牌")
+    return ("cannot win: shed the least useful cards, keep points away", "赢不了: 垫小牌, 不给分")
 
 
 # -- knowledge from the view -------------------------------------------------------------------

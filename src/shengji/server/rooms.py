@@ -22,12 +22,12 @@ from ..actions import Action, action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
 from ..bots.random_bot import RandomBot
 from ..errors import ShengjiError
-from ..game import GameState, apply, legal_shows, new_match
+from ..game import GameState, apply, new_match
 from ..options import RuleOptions
 from ..players import Player
 from ..presets import load_preset
 from ..record import Recorder
-from ..views import observe, seat_view
+from ..views import seat_message, seat_view
 from .protocol import (
     Act,
     ActionBody,
@@ -225,19 +225,7 @@ class Room:
             chat=self.chat[-CHAT_TAIL:],
         )
         if self.state is not None:
-            seat = conn.seat
-            msg["view"] = observe(self.state, seat)
-            if (
-                seat is not None
-                and self.state.to_act == seat
-                and self.state.phase
-                in (
-                    "deal",
-                    "before_kitty",
-                    "after_burial",
-                )
-            ):
-                msg["shows"] = [" ".join(c.text for c in s) for s in legal_shows(self.state, seat)]
+            msg.update(seat_message(self.state, conn.seat))
         return msg
 
     async def broadcast(self) -> None:

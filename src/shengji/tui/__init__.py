@@ -1,0 +1,1 @@
+"""The terminal client: a keyboard-first Textual app and a ``--plain`` line mode."""
