@@ -69,10 +69,12 @@ def test_plain_mode_on_a_server(tmp_path) -> None:
     port = free_port()
     proc = start_server(port, f"sqlite:///{tmp_path / 'tui.db'}")
     try:
-        body = json.dumps({"preset": "classic-1deck",
-                           "bots": [None, "heuristic", "heuristic", "heuristic"]}).encode()
-        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/rooms", body,
-                                     {"Content-Type": "application/json"})
+        body = json.dumps(
+            {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+        ).encode()
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/rooms", body, {"Content-Type": "application/json"}
+        )
         url = f"http://127.0.0.1:{port}" + json.loads(urllib.request.urlopen(req).read())["url"]
         session = RemoteSession(url, name="term")
         assert session.token and session.state["you"]["seat"] == 0
