@@ -98,4 +98,7 @@ CODES: dict[str, str] = {
     "NO_ROOM": "no such room",
     "NO_RECORD": "the room has no record yet",
     "NOT_FINISHED": "replays open when the match ends",
+    # terminal client
+    "BAD_URL": "not a room link (http://host:port/room/ID)",
+    "TIMEOUT": "the server did not answer",
 }
