@@ -6,7 +6,7 @@ import asyncio
 
 from shengji.presets import load_preset
 from shengji.server.autoplay import choose_action
-from shengji.tui.app import DeclareDialog, ScoreDialog, TableApp
+from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
 from shengji.tui.session import LocalSession
 from shengji.tui.text import my_turn
 
@@ -21,17 +21,27 @@ def _indices(hand: list[str], cards: list[str]) -> list[int]:
     return out
 
 
-async def _play_hand(app: TableApp, session: LocalSession, pilot: object) -> None:
+async def _play_hand(
+    app: TableApp, session: LocalSession, pilot: object, declare: bool = False
+) -> set[str]:
+    """Play a hand by keys; returns the dialogs seen."""
     press = pilot.press  # type: ignore[attr-defined]
+    seen: set[str] = set()
     for _ in range(3000):
         await asyncio.sleep(0)
         await pilot.pause()  # type: ignore[attr-defined]
         state = session.state
         view = state["view"]
         if view["phase"] in ("hand_over", "match_over"):
-            return
+            return seen
         if isinstance(app.screen, DeclareDialog):
-            await press("p")
+            seen.add("declare")
+            await press("1" if declare and app.screen.options else "p")
+            declare = False
+            continue
+        if isinstance(app.screen, BuryDialog):
+            seen.add("bury")
+            await _bury(app.screen, state, press)
             continue
         if not my_turn(state):
             continue
@@ -45,13 +55,24 @@ async def _play_hand(app: TableApp, session: LocalSession, pilot: object) -> Non
     raise AssertionError("the hand did not end")
 
 
+async def _bury(dialog: BuryDialog, state: dict, press: object) -> None:
+    cards = choose_action(state)["cards"].split()
+    for idx in _indices(dialog.cards, cards):
+        for _ in range((idx - dialog.cursor) % len(dialog.cards)):
+            await press("right")  # type: ignore[operator]
+        await press("space")  # type: ignore[operator]
+    await press("enter")  # type: ignore[operator]
+
+
 def test_pilot_plays_a_whole_hand_by_keys() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=5, seat=0)
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
     app = TableApp(session, lang="en")
 
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await _play_hand(app, session, pilot)
+            seen = await _play_hand(app, session, pilot, declare=True)
+            assert seen == {"declare", "bury"}  # we declared, became banker and buried
+            assert session.state["view"]["score_sheet"][0]["banker"] == 0
             await pilot.pause()
             assert isinstance(app.screen, ScoreDialog)
             assert session.state["view"]["score_sheet"]
@@ -74,20 +95,15 @@ def test_illegal_selection_is_explained_and_hint_given() -> None:
                 if isinstance(app.screen, DeclareDialog):
                     await pilot.press("p")
                     continue
-                if view["phase"] == "bury":
-                    action = choose_action(session.state)
-                    for idx in _indices(app.cards, action["cards"].split()):
-                        while app.cursor != idx:
-                            await pilot.press("right")
-                        await pilot.press("space")
-                    await pilot.press("enter")
+                if isinstance(app.screen, BuryDialog):
+                    await _bury(app.screen, session.state, pilot.press)
                     continue
                 if view["phase"] == "play" and view["trick"]:
                     break
                 if view["phase"] == "play":
                     action = choose_action(session.state)
                     for idx in _indices(app.cards, action["cards"].split()):
-                        while app.cursor != idx:
+                        for _ in range((idx - app.cursor) % len(app.cards)):
                             await pilot.press("right")
                         await pilot.press("space")
                     await pilot.press("enter")

@@ -65,6 +65,56 @@ class DeclareDialog(ModalScreen[int | None]):
         self.dismiss(n)
 
 
+class BuryDialog(ModalScreen[str]):
+    """Choose the kitty (扣底): ←/→ move, space selects, Enter buries when enough are chosen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "←"),
+        Binding("right", "move(1)", "→"),
+        Binding("space", "select_card", "select"),
+        Binding("enter", "bury", "bury"),
+    ]
+
+    def __init__(self, cards: list[str], need: int, lang: str) -> None:
+        super().__init__()
+        self.cards = cards
+        self.need = need
+        self.lang = lang
+        self.cursor = 0
+        self.selected: set[int] = set()
+
+    def compose(self) -> ComposeResult:
+        title = f"扣底: 选 {self.need} 张" if self.lang == "zh" else f"Bury {self.need} cards"
+        yield Vertical(
+            Static(title, id="dlg-title"),
+            Static(id="bury-hand"),
+            Static(id="bury-count"),
+            id="dialog",
+        )
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        out = Text()
+        for i, c in enumerate(self.cards):
+            out.append_text(card_text(c, cursor=i == self.cursor, selected=i in self.selected))
+        self.query_one("#bury-hand", Static).update(out)
+        self.query_one("#bury-count", Static).update(f"{len(self.selected)}/{self.need}")
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % len(self.cards)
+        self.redraw()
+
+    def action_select_card(self) -> None:
+        self.selected ^= {self.cursor}
+        self.redraw()
+
+    def action_bury(self) -> None:
+        if len(self.selected) == self.need:
+            self.dismiss(" ".join(self.cards[i] for i in sorted(self.selected)))
+
+
 class ScoreDialog(ModalScreen[None]):
     """The score sheet between hands; n continues."""
 
@@ -181,6 +231,10 @@ class TableApp(App[None]):
             self.dialog_rev = state["rev"]
             shows = list(state.get("shows") or [])
             self.push_screen(DeclareDialog(shows, self.lang), self.declared)
+        if my_turn(state) and view["phase"] == "bury" and self.dialog_rev != state["rev"]:
+            self.dialog_rev = state["rev"]
+            need = kitty_size(state["room"]["options"]["decks"])
+            self.push_screen(BuryDialog(self.cards, need, self.lang), self.buried)
         if view["phase"] in ("hand_over", "match_over") and self.sheet_hand != view["hand_number"]:
             self.sheet_hand = view["hand_number"]
             self.push_screen(
@@ -279,6 +333,10 @@ class TableApp(App[None]):
         shows = self.state.get("shows") or []
         action = {"type": "declare", "cards": shows[choice - 1]} if choice else {"type": "pass"}
         self.message = self.session.act(action) or ""
+        self.render_state()
+
+    def buried(self, cards: str | None) -> None:
+        self.message = self.session.act({"type": "bury", "cards": cards or ""}) or ""
         self.render_state()
 
     def sheet_closed(self, _: None) -> None:

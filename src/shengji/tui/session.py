@@ -80,6 +80,7 @@ class LocalSession:
             "room": {
                 "preset": self.options.name,
                 "overrides": {},
+                "options": self.options.to_dict(),
                 "seats": seats,
                 "status": "finished" if self.st.phase == "match_over" else "playing",
             },
