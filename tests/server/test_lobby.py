@@ -82,8 +82,12 @@ def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> N
             for c in (a, b):
                 c.request({"type": "ready"})
             a.request({"type": "start"})
-        time.sleep(0.5)
-        sync(a)
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            sync(a)
+            if a.state["room"]["seats"][2]["away"]:
+                break
+            time.sleep(0.05)
         assert a.state["room"]["seats"][2]["away"] is True
         with http.websocket_connect(f"/ws/{rid}") as w2b:
             b2 = Client(w2b)
