@@ -96,7 +96,6 @@ CODES: dict[str, str] = {
     "STALE_REVISION": "the command was made on an older table: look again",
     "DUPLICATE_REQUEST": "a request id was used twice",
     "NO_ROOM": "no such room",
-    "NO_RECORD": "the room has no record yet",
     "NOT_FINISHED": "replays open when the match ends",
     # terminal client
     "BAD_URL": "not a room link (http://host:port/room/ID)",

@@ -110,3 +110,18 @@ def test_a_forged_token_takes_no_seat(http: TestClient) -> None:
         reply = c.request({"type": "join", "token": "not-a-real-token"})
         assert reply["type"] == "error" and reply["code"] == "BAD_TOKEN"
         assert c.request({"type": "act", "action": {"type": "pass"}})["code"] == "NOT_JOINED"
+
+
+def test_no_record_or_replay_before_the_end(http: TestClient) -> None:
+    rid = _room(http, bots=[None, "heuristic", "heuristic", "heuristic"])
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        c.request({"type": "join", "name": "solo"})
+        c.request({"type": "ready"})
+        c.request({"type": "start"})
+        play_to_end([c], until="play")
+        for path in ("record", "replay"):
+            r = http.get(f"/api/rooms/{rid}/{path}")
+            assert r.status_code == 403 and r.json()["detail"]["code"] == "NOT_FINISHED"
+        play_to_end([c])
+        assert http.get(f"/api/rooms/{rid}/record").status_code == 200
