@@ -31,7 +31,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))
 
+from helpers import sub_multiset_count  # noqa: E402  (tests/helpers.py)
 from shengji.cards import Card, deck, format_cards  # noqa: E402
 from shengji.follow import (  # noqa: E402
     count_legal_follows,
@@ -156,17 +158,6 @@ def make_big_void(
             h1[i], h[j] = h[j], c
     hands[1:] = [tuple(h1), tuple(h2), tuple(h3)]
     return lead, 1
-
-
-def sub_multiset_count(cards: Sequence[Card], size: int) -> int:
-    poly = [1]
-    for m in Counter(cards).values():
-        new = [0] * (len(poly) + m)
-        for i, a in enumerate(poly):
-            for j in range(m + 1):
-                new[i + j] += a
-        poly = new
-    return poly[size] if size < len(poly) else 0
 
 
 def brute_force_count(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card]) -> int:

@@ -173,3 +173,16 @@ def random_follow_position(
     rest = minus(cards, leader)
     size = max(len(lead), rng.randrange(6, 13))
     return ctx, lead, biased_follower_hand(ctx, lead, rest, size, rng)
+
+
+def sub_multiset_count(cards: Sequence[Card], size: int) -> int:
+    """The number of distinct ``size``-card sub-multisets: the coefficient of x^size in
+    prod over distinct cards of (1 + x + ... + x^multiplicity)."""
+    poly = [1]
+    for m in Counter(cards).values():
+        new = [0] * (len(poly) + m)
+        for i, a in enumerate(poly):
+            for j in range(m + 1):
+                new[i + j] += a
+        poly = new
+    return poly[size] if size < len(poly) else 0

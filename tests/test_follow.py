@@ -20,6 +20,7 @@ from helpers import (
     key,
     minus,
     random_follow_position,
+    sub_multiset_count,
     sub_multisets,
 )
 from shengji.cards import Card, deck
@@ -302,19 +303,6 @@ def test_follow_requirement_tractor_breaks_into_pairs() -> None:
 
 
 # -- counting without listing -------------------------------------------------------------
-
-
-def sub_multiset_count(cards: Sequence[Card], size: int) -> int:
-    """The number of distinct ``size``-card sub-multisets: the coefficient of x^size in
-    prod over distinct cards of (1 + x + ... + x^multiplicity)."""
-    poly = [1]
-    for m in Counter(cards).values():
-        new = [0] * (len(poly) + m)
-        for i, a in enumerate(poly):
-            for j in range(m + 1):
-                new[i + j] += a
-        poly = new
-    return poly[size] if size < len(poly) else 0
 
 
 def test_sub_multiset_count_helper() -> None:

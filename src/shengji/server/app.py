@@ -88,7 +88,7 @@ def create_app(db_url: str | None = None, bot_delay: float | None = None) -> Fas
                 from .rooms import SeatInfo
 
                 room.seats[seat] = SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
-        room._make_bots()
+        room.make_bots()
         room.save()
         return {"id": room.id, "url": f"/room/{room.id}"}
 

@@ -174,7 +174,7 @@ class Room:
                 rec.add(seat, action)
             room.state, room.recorder = st, rec
             room.rev = max(room.rev, len(rec.actions) + 1)
-            room._make_bots()
+            room.make_bots()
         return room
 
     # -- views -----------------------------------------------------------------------------
@@ -362,7 +362,7 @@ class Room:
                 if cmd.bot
                 else SeatInfo(bot=self.settings.default_bot)
             )
-            self._make_bots()
+            self.make_bots()
         elif isinstance(cmd, Kick):
             self._need_host(conn)
             s = self.seats[cmd.seat]
@@ -374,7 +374,7 @@ class Room:
             else:
                 bot = self.settings.default_bot
                 self.seats[cmd.seat] = SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
-                self._make_bots()
+                self.make_bots()
         elif isinstance(cmd, Randomize):
             self._need_host(conn)
             self._need_lobby()
@@ -396,7 +396,7 @@ class Room:
             self.state = new_match(self.options, self.seed)
             self.recorder = Recorder(self.options, self.seed)
             self.status = "playing"
-            self._make_bots()
+            self.make_bots()
         else:  # pragma: no cover - the protocol has no other commands
             raise RoomError("BAD_MESSAGE", "unknown command")
         self._bump()
@@ -487,7 +487,8 @@ class Room:
         self._cancel_timer()
 
     # -- bots, timers, disconnections -------------------------------------------------------
-    def _make_bots(self) -> None:
+    def make_bots(self) -> None:
+        """One bot per seat that a bot plays (or may play while its person is away)."""
         self.bots = {
             i: BOTS[s.bot](i, self.seed) for i, s in enumerate(self.seats) if s.bot in BOTS
         }
@@ -562,9 +563,17 @@ class Room:
         if any(c.seat == seat for c in self.conns):
             return
         if self.status == "playing" and seat not in self.away_tasks:
-            self.away_tasks[seat] = asyncio.get_running_loop().create_task(self._away(seat))
+            self.away_tasks[seat] = asyncio.get_running_loop().create_task(
+                self.hand_to_bot_later(seat)
+            )
 
-    async def _away(self, seat: int) -> None:
+    def start_away_timer(self, seat: int) -> None:
+        """Hand ``seat`` to a bot unless its person reconnects within ``away_seconds``."""
+        loop = asyncio.get_running_loop()
+        self.away_tasks[seat] = loop.create_task(self.hand_to_bot_later(seat))
+
+    async def hand_to_bot_later(self, seat: int) -> None:
+        """After ``away_seconds`` without a connection, a bot plays ``seat``."""
         await asyncio.sleep(self.settings.away_seconds)
         async with self.lock:
             self.away_tasks.pop(seat, None)
@@ -605,5 +614,7 @@ class Hub:
             if room.status == "playing":
                 for i, s in enumerate(room.seats):
                     if s.kind == "human" and not s.away:
-                        room.away_tasks[i] = asyncio.get_running_loop().create_task(room._away(i))
+                        room.away_tasks[i] = asyncio.get_running_loop().create_task(
+                            room.hand_to_bot_later(i)
+                        )
                 room.kick_driver()
