@@ -15,7 +15,6 @@ lists what a seat may do now. Dealing is seeded: the same seed gives the same ga
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from .immutable import evolve
 from .leads import check_lead, unit_leads
 from .options import RuleOptions
 from .scoring import HandOutcome, hand_outcome, j_hook_width, kitty_bonus
+from .shuffle import shuffled
 from .throws import check_throw
 from .tricks import trick_winner
 from .trump import TrumpContext, trump_context, trump_text
@@ -208,17 +208,11 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
     return _advance(_start_hand(st, banker=None, level=lvl, redeals=0), [])
 
 
-def hand_seed(seed: int, hand_number: int, redeals: int) -> str:
-    """The seed string of one deal (stable across machines and Python versions)."""
-    return f"shengji:{seed}:{hand_number}:{redeals}"
-
-
 def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> GameState:
     if st.hand_number < len(st.stacked) and redeals == 0:
         cards = list(st.stacked[st.hand_number])
     else:
-        cards = deck(st.options.decks)
-        random.Random(hand_seed(st.seed, st.hand_number, redeals)).shuffle(cards)
+        cards = shuffled(deck(st.options.decks), st.seed, st.hand_number, redeals)
     first = st.hand_number == 0
     start = 0 if banker is None else banker
     return evolve(

@@ -27,6 +27,7 @@ from ..options import RuleOptions
 from ..players import Player
 from ..presets import load_preset
 from ..record import Recorder
+from ..shuffle import derived_seed, secret_seed
 from ..views import seat_message, seat_view
 from .protocol import (
     Act,
@@ -92,11 +93,15 @@ class SeatInfo:
 
 
 class Connection:
-    """One WebSocket client: its seat (or spectator), token and recent request ids."""
+    """One WebSocket client: the hash of its token and its recent request ids.
+
+    A connection holds no seat: the room looks the seat up from the token on every
+    command and every message it sends (:meth:`Room.seat_of`), so every connection of a
+    token follows that token's seat, and no connection keeps a seat it has left.
+    """
 
     def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         self.send = send
-        self.seat: int | None = None
         self.token_hash: str | None = None
         self.joined = False
         self.recent: deque[str] = deque(maxlen=256)
@@ -114,7 +119,7 @@ class Room:
         self.spectators: dict[str, str] = {}
         self.host_hash: str | None = None
         self.status = "lobby"
-        self.seed = secrets.randbelow(2**31)
+        self.seed = secret_seed()  # server-side only: it determines every deal
         self.state: GameState | None = None
         self.recorder: Recorder | None = None
         self.rev = 0
@@ -188,7 +193,7 @@ class Room:
             ),
             None,
         )
-        connected = {c.seat for c in self.conns if c.seat is not None}
+        connected = {self.seat_of(c) for c in self.conns}
         return {
             "id": self.id,
             "status": self.status,
@@ -214,18 +219,19 @@ class Room:
 
     def state_for(self, conn: Connection) -> dict[str, Any]:
         """The ``state`` message for one connection: its own view only."""
+        seat = self.seat_of(conn)
         msg = message(
             "state",
             rev=self.rev,
             room=self.public(),
             you={
-                "seat": conn.seat,
+                "seat": seat,
                 "host": conn.token_hash is not None and conn.token_hash == self.host_hash,
             },
             chat=self.chat[-CHAT_TAIL:],
         )
         if self.state is not None:
-            msg.update(seat_message(self.state, conn.seat))
+            msg.update(seat_message(self.state, seat))
         return msg
 
     async def broadcast(self) -> None:
@@ -241,6 +247,16 @@ class Room:
         for conn in list(self.conns):
             with contextlib.suppress(Exception):
                 await conn.send(msg)
+
+    def seat_of(self, conn: Connection) -> int | None:
+        """The seat of ``conn``'s token now (None: a spectator or not joined)."""
+        h = conn.token_hash
+        if h is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.token_hash == h:
+                return i
+        return None
 
     # -- commands --------------------------------------------------------------------------
     async def handle(self, conn: Connection, cmd: Any) -> dict[str, Any]:
@@ -280,7 +296,6 @@ class Room:
             if seat is None and h not in self.spectators:
                 raise RoomError("BAD_TOKEN", "that resume token does not belong to this room")
             conn.token_hash = h
-            conn.seat = seat
             if seat is not None:
                 s = self.seats[seat]
                 s.away = False
@@ -292,7 +307,6 @@ class Room:
             h = token_hash(token)
             if cmd.spectate:
                 self.spectators[h] = cmd.name
-                conn.seat = None
             else:
                 if self.status != "lobby":
                     raise RoomError("ROOM_STARTED", "the match has started: join as a spectator")
@@ -307,7 +321,6 @@ class Room:
                 self.seats[seat] = SeatInfo(
                     kind="human", name=cmd.name, bot=self.settings.default_bot, token_hash=h
                 )
-                conn.seat = seat
                 if self.host_hash is None:
                     self.host_hash = h
             conn.token_hash = h
@@ -319,7 +332,7 @@ class Room:
             "ack",
             id=cmd.id,
             rev=self.rev,
-            seat=conn.seat,
+            seat=self.seat_of(conn),
             token=token,
             host=conn.token_hash == self.host_hash,
         )
@@ -333,22 +346,23 @@ class Room:
             raise RoomError("NOT_IN_LOBBY", "only before the match starts")
 
     def _lobby(self, conn: Connection, cmd: Any) -> dict[str, Any]:
+        seat = self.seat_of(conn)
         if isinstance(cmd, Sit):
             self._need_lobby()
-            if conn.seat is None:
+            if seat is None:
                 raise RoomError("NOT_SEATED", "spectators cannot change seats; join a seat")
             if self.seats[cmd.seat].kind != "empty":
                 raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
-            self.seats[cmd.seat], self.seats[conn.seat] = (
-                self.seats[conn.seat],
+            # the token moves with its seat: every connection of it follows
+            self.seats[cmd.seat], self.seats[seat] = (
+                self.seats[seat],
                 SeatInfo(bot=self.settings.default_bot),
             )
-            conn.seat = cmd.seat
         elif isinstance(cmd, Ready):
             self._need_lobby()
-            if conn.seat is None:
+            if seat is None:
                 raise RoomError("NOT_SEATED", "take a seat first")
-            self.seats[conn.seat].ready = cmd.ready
+            self.seats[seat].ready = cmd.ready
         elif isinstance(cmd, SetBot):
             self._need_host(conn)
             s = self.seats[cmd.seat]
@@ -382,10 +396,6 @@ class Room:
             random.shuffle(order)
             old = list(self.seats)
             self.seats = [old[i] for i in order]
-            where = {old[i].token_hash: new for new, i in enumerate(order) if old[i].token_hash}
-            for c in self.conns:
-                if c.seat is not None and c.token_hash in where:
-                    c.seat = where[c.token_hash]
         elif isinstance(cmd, Start):
             self._need_host(conn)
             self._need_lobby()
@@ -404,21 +414,19 @@ class Room:
         return message("ack", id=cmd.id, rev=self.rev)
 
     def _evict(self, seat: int) -> None:
-        """Detach connections of the person in ``seat``; they become spectators."""
+        """The person in ``seat`` (every connection of their token) becomes a spectator."""
         h = self.seats[seat].token_hash
-        for c in self.conns:
-            if c.seat == seat:
-                c.seat = None
-                if h:
-                    self.spectators[h] = self.seats[seat].name
+        if h:
+            self.spectators[h] = self.seats[seat].name
 
     def _chat(self, conn: Connection, cmd: Chat) -> dict[str, Any]:
+        seat = self.seat_of(conn)
         name = (
-            self.seats[conn.seat].name
-            if conn.seat is not None
+            self.seats[seat].name
+            if seat is not None
             else self.spectators.get(conn.token_hash or "", "spectator")
         )
-        entry = {"seat": conn.seat, "name": name, "text": cmd.text, "time": time.time()}
+        entry = {"seat": seat, "name": name, "text": cmd.text, "time": time.time()}
         self.chat = [*self.chat[-(CHAT_TAIL - 1) :], entry]
         self._bump()
         self.save()
@@ -431,11 +439,12 @@ class Room:
             raise RoomError(e.code, e.message) from None
 
     def _check(self, conn: Connection, body: ActionBody, rid: str) -> dict[str, Any]:
-        if self.state is None or conn.seat is None:
+        seat = self.seat_of(conn)
+        if self.state is None or seat is None:
             raise RoomError("NOT_PLAYING", "no match to act in")
         action = self._parse_action(body)
         try:
-            apply(self.state, conn.seat, action)
+            apply(self.state, seat, action)
         except ShengjiError as e:
             raise RoomError(e.code, e.message) from None
         return message("ack", id=rid, rev=self.rev, legal=True)
@@ -443,7 +452,8 @@ class Room:
     def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
         if self.state is None or self.status != "playing":
             raise RoomError("NOT_PLAYING", "the match is not being played")
-        if conn.seat is None:
+        seat = self.seat_of(conn)
+        if seat is None:
             raise RoomError("NOT_SEATED", "spectators cannot play")
         if cmd.rev != self.rev:
             raise RoomError(
@@ -451,7 +461,7 @@ class Room:
                 f"you acted on revision {cmd.rev}, the table is at {self.rev}: look again",
             )
         action = self._parse_action(cmd.action)
-        self._apply(conn.seat, action)
+        self._apply(seat, action)
         return message("ack", id=cmd.id, rev=self.rev)
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -489,9 +499,8 @@ class Room:
     # -- bots, timers, disconnections -------------------------------------------------------
     def make_bots(self) -> None:
         """One bot per seat that a bot plays (or may play while its person is away)."""
-        self.bots = {
-            i: BOTS[s.bot](i, self.seed) for i, s in enumerate(self.seats) if s.bot in BOTS
-        }
+        bot_seed = derived_seed(self.seed, "bots")
+        self.bots = {i: BOTS[s.bot](i, bot_seed) for i, s in enumerate(self.seats) if s.bot in BOTS}
 
     def _bot_controls(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -528,7 +537,7 @@ class Room:
 
     def _bot_move(self, seat: int) -> None:
         assert self.state is not None
-        bot = self.bots.get(seat) or HeuristicBot(seat, self.seed)
+        bot = self.bots.get(seat) or HeuristicBot(seat, derived_seed(self.seed, "bots"))
         action = bot.act(seat_view(self.state, seat))
         self._apply(seat, action)
 
@@ -557,10 +566,10 @@ class Room:
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: hand its seat to a bot after ``away_seconds``."""
         self.conns.discard(conn)
-        seat = conn.seat
+        seat = self.seat_of(conn)
         if seat is None or self.seats[seat].kind != "human":
             return
-        if any(c.seat == seat for c in self.conns):
+        if any(self.seat_of(c) == seat for c in self.conns):
             return
         if self.status == "playing" and seat not in self.away_tasks:
             self.away_tasks[seat] = asyncio.get_running_loop().create_task(
@@ -577,7 +586,7 @@ class Room:
         await asyncio.sleep(self.settings.away_seconds)
         async with self.lock:
             self.away_tasks.pop(seat, None)
-            if any(c.seat == seat for c in self.conns):
+            if any(self.seat_of(c) == seat for c in self.conns):
                 return
             self.seats[seat].away = True
             self._bump()
@@ -602,7 +611,7 @@ class Hub:
         """A new room (validates the options)."""
         if self.bot_delay is not None:
             settings.bot_delay = self.bot_delay
-        room_id = secrets.token_hex(4)
+        room_id = secrets.token_hex(16)  # 128 bits: not guessable, not enumerable
         room = Room(room_id, settings, self.store)
         self.rooms[room_id] = room
         room.save()

@@ -5,6 +5,7 @@ is committed before it is broadcast."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ class RoomRow(Base):
     """A room: its settings and lobby (seats, tokens as hashes, chat tail)."""
 
     __tablename__ = "rooms"
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
     status: Mapped[str] = mapped_column(String(16))
@@ -82,9 +83,12 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def sqlite_url(path: str | Path) -> str:
-    """A SQLite URL for ``path``, creating its folder."""
+    """A SQLite URL for ``path``, creating its folder (0700) and the file (0600): the
+    database holds the deal secrets and every hand."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
+    p.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(p, os.O_CREAT | os.O_RDWR, 0o600))
+    p.chmod(0o600)  # an older file keeps whatever mode it was made with otherwise
     return f"sqlite:///{p}"
 
 
