@@ -180,15 +180,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from .server.app import create_app
+    from .server.limits import Limits
+    from .server.serving import serve
     from .server.store import sqlite_url
 
+    limits = Limits().with_overrides(args.limit or [])
     url = args.db or sqlite_url("var/shengji.db")
     print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
-    app = create_app(url, bot_delay=args.bot_delay)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    app = create_app(url, bot_delay=args.bot_delay, limits=limits, api_docs=args.api_docs)
+    serve(app, args.host, args.port, args.log_level, limits.message_bytes)
     return 0
 
 
@@ -201,27 +202,9 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    import locale
-    import random as _random
+    from .tui.main import run_play
 
-    from .tui.session import LocalSession, RemoteSession, Session
-
-    lang = args.lang or ("zh" if (locale.getlocale()[0] or "").startswith("zh") else "en")
-    session: Session
-    if args.connect:
-        session = RemoteSession(args.connect, name=args.name)
-    else:
-        opts = options_from_args(args.preset, args.set or [], args.options or [])
-        seed = args.seed if args.seed is not None else _random.randrange(2**31)
-        session = LocalSession(opts, seed, seat=args.seat, bots=args.bots)
-    if args.plain:
-        from .tui.plain import run_plain
-
-        return run_plain(session, lang, sys.stdin, sys.stdout)
-    from .tui.app import TableApp
-
-    TableApp(session, lang=lang).run()
-    return 0
+    return run_play(args)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -292,14 +275,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database URL (default: SQLite in ./var/shengji.db)")
     p.add_argument("--log-level", default="info")
     p.add_argument("--bot-delay", type=float, help="seconds between bot moves (default 0.6)")
+    p.add_argument(
+        "--limit",
+        action="append",
+        metavar="NAME=VALUE",
+        help="change a server limit (docs/server.md lists them), e.g. spectators_per_room=100",
+    )
+    p.add_argument("--api-docs", action="store_true", help="serve /docs and /openapi.json")
     p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("play", help="play in the terminal against bots or on a server")
     _add_rule_args(p)
     p.add_argument("--seed", type=int, help="random seed (default: random)")
-    p.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    p.add_argument("--seat", type=int, choices=range(4), help="your seat (default 0; online: any)")
     p.add_argument("--bots", default="heuristic", choices=["heuristic", "random"])
-    p.add_argument("--connect", metavar="URL", help="join a room of a server (its invite link)")
-    p.add_argument("--name", default="terminal", help="your name on a server")
+    p.add_argument(
+        "--connect",
+        metavar="URL",
+        help="a server (http://HOST:PORT: make a room) or a room's invite link (join it)",
+    )
+    p.add_argument("--open", metavar="SEATS", help="new room: seats left for people, e.g. 2")
+    p.add_argument("--spectate", action="store_true", help="watch the room instead of playing")
+    p.add_argument("--name", help="your name on a server (default: your login name)")
     p.add_argument("--plain", action="store_true", help="line mode: text out, commands in")
     p.add_argument("--lang", choices=["zh", "en"], help="language (default: from the locale)")
     p.set_defaults(func=_cmd_play)

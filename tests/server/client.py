@@ -21,6 +21,7 @@ class Client:
         self.state: dict[str, Any] | None = None
         self.token: str | None = None
         self.seat: int | None = None
+        self.chat: list[dict[str, Any]] = []
 
     def send(self, cmd: dict[str, Any], rev: int | None = None) -> str:
         rid = f"q{next(_ids)}"
@@ -38,6 +39,8 @@ class Client:
         if msg["type"] == "state":
             self.state = msg
             self.seat = msg["you"]["seat"]
+        if msg["type"] == "chat":
+            self.chat.extend(msg["lines"])
         if msg["type"] == "ack" and msg.get("token"):
             self.token = msg["token"]
         return msg
@@ -89,8 +92,9 @@ def play_to_end(clients: list[Client], until: str = "match_over", max_actions: i
         view = next(iter(seated.values())).state["view"]
         if view["phase"] == until or view["phase"] == "match_over":
             return taken
-        if view["phase"] == "hand_over":
-            actor = next(iter(seated.values()))
+        if view["phase"] == "hand_over":  # every person presses "next hand"
+            waiting = next(iter(seated.values())).state["room"]["waiting"]
+            actor = next((seated[s] for s in waiting if s in seated), None)
         else:
             actor = seated.get(view["to_act"])
         if actor is None:

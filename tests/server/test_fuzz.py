@@ -46,10 +46,12 @@ command_like = st.fixed_dictionaries(
 
 
 def _table(http: TestClient, stack: ExitStack) -> tuple[str, list[Client]]:
-    rid = http.post("/api/rooms", json={"preset": "tuolaji"}).json()["id"]
+    made = http.post("/api/rooms", json={"preset": "tuolaji"}).json()
+    rid = made["id"]
     clients = [Client(stack.enter_context(http.websocket_connect(f"/ws/{rid}"))) for _ in range(4)]
     for i, c in enumerate(clients):
-        c.request({"type": "join", "name": f"p{i}"})
+        key = made["host_key"] if i == 0 else None
+        c.request({"type": "join", "name": f"p{i}", "host_key": key})
         c.request({"type": "ready"})
     clients[0].request({"type": "start"})
     play_to_end(clients, until="play")

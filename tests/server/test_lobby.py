@@ -9,15 +9,18 @@ from fastapi.testclient import TestClient
 from .client import Client, sync
 
 
-def _room(http: TestClient, **body: object) -> str:
-    return http.post("/api/rooms", json={"preset": "classic-1deck", **body}).json()["id"]
+def _room(http: TestClient, **body: object) -> tuple[str, str]:
+    made = http.post("/api/rooms", json={"preset": "classic-1deck", **body}).json()
+    return made["id"], made["host_key"]
 
 
 def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
-    rid = _room(http)
+    rid, key = _room(http)
     with http.websocket_connect(f"/ws/{rid}") as w0, http.websocket_connect(f"/ws/{rid}") as w1:
         host, guest = Client(w0), Client(w1)
-        assert host.request({"type": "join", "name": "host", "seat": 2})["seat"] == 2
+        assert (
+            host.request({"type": "join", "name": "host", "seat": 2, "host_key": key})["seat"] == 2
+        )
         assert guest.request({"type": "join", "name": "guest", "seat": 2})["code"] == "SEAT_TAKEN"
         assert guest.request({"type": "join", "name": "guest"})["seat"] == 0
         assert guest.request({"type": "sit", "seat": 3})["type"] == "ack"
@@ -33,7 +36,7 @@ def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
         assert seats[guest.seat]["name"] == "guest"
         assert host.request({"type": "chat", "text": "ready?"})["type"] == "ack"
         sync(guest)
-        assert guest.state["chat"][-1]["text"] == "ready?"
+        assert guest.chat[-1]["text"] == "ready?"
         assert host.request({"type": "kick", "seat": guest.seat})["type"] == "ack"
         sync(guest)
         assert guest.state["you"]["seat"] is None  # kicked: now watching
@@ -54,10 +57,10 @@ def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
 
 
 def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
-    rid = _room(http, turn_seconds=0.2, bots=[None, "heuristic", "heuristic", "heuristic"])
+    rid, key = _room(http, turn_seconds=0.2, bots=[None, "heuristic", "heuristic", "heuristic"])
     with http.websocket_connect(f"/ws/{rid}") as w:
         c = Client(w)
-        c.request({"type": "join", "name": "slow"})
+        c.request({"type": "join", "name": "slow", "host_key": key})
         c.request({"type": "ready"})
         c.request({"type": "start"})
         deadline = time.time() + 30
@@ -71,10 +74,10 @@ def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
 
 
 def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:
-    rid = _room(http, away_seconds=0.2, bots=[None, "heuristic", None, "heuristic"])
+    rid, key = _room(http, away_seconds=0.2, bots=[None, "heuristic", None, "heuristic"])
     with http.websocket_connect(f"/ws/{rid}") as w0:
         a = Client(w0)
-        a.request({"type": "join", "name": "stays"})
+        a.request({"type": "join", "name": "stays", "host_key": key})
         with http.websocket_connect(f"/ws/{rid}") as w2:
             b = Client(w2)
             b.request({"type": "join", "name": "leaves"})

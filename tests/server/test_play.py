@@ -16,10 +16,12 @@ from .client import Client, play_to_end, sync
 TWO_HANDS = {"match_hands": 2}
 
 
-def _room(http: TestClient, preset: str = "classic-1deck", bots: list | None = None) -> str:
+def _room(
+    http: TestClient, preset: str = "classic-1deck", bots: list | None = None
+) -> tuple[str, str]:
     r = http.post("/api/rooms", json={"preset": preset, "overrides": TWO_HANDS, "bots": bots or []})
     assert r.status_code == 200, r.text
-    return r.json()["id"]
+    return r.json()["id"], r.json()["host_key"]
 
 
 def _expected_views(record: dict) -> dict[int | None, set[str]]:
@@ -46,13 +48,14 @@ def _assert_no_leaks(clients: list[Client], record: dict) -> None:
 
 
 def test_four_people_play_a_whole_match_with_a_spectator(http: TestClient) -> None:
-    rid = _room(http)
+    rid, key = _room(http)
     with ExitStack() as stack:
         clients = [
             Client(stack.enter_context(http.websocket_connect(f"/ws/{rid}"))) for _ in range(5)
         ]
         for i, c in enumerate(clients[:4]):
-            assert c.request({"type": "join", "name": f"p{i}"})["type"] == "ack"
+            join = {"type": "join", "name": f"p{i}", "host_key": key if i == 0 else None}
+            assert c.request(join)["type"] == "ack"
         assert (
             clients[4].request({"type": "join", "name": "watcher", "spectate": True})["seat"]
             is None
@@ -75,10 +78,10 @@ def test_four_people_play_a_whole_match_with_a_spectator(http: TestClient) -> No
 
 
 def test_people_with_bots_and_a_reconnect(http: TestClient) -> None:
-    rid = _room(http, "shuangkou", bots=[None, "heuristic", None, "random"])
+    rid, key = _room(http, "shuangkou", bots=[None, "heuristic", None, "random"])
     with http.websocket_connect(f"/ws/{rid}") as w0:
         a = Client(w0)
-        a.request({"type": "join", "name": "alice"})
+        a.request({"type": "join", "name": "alice", "host_key": key})
         with http.websocket_connect(f"/ws/{rid}") as w2:
             b = Client(w2)
             assert b.request({"type": "join", "name": "bob"})["seat"] == 2
@@ -104,7 +107,7 @@ def test_people_with_bots_and_a_reconnect(http: TestClient) -> None:
 
 
 def test_a_forged_token_takes_no_seat(http: TestClient) -> None:
-    rid = _room(http)
+    rid, key = _room(http)
     with http.websocket_connect(f"/ws/{rid}") as w:
         c = Client(w)
         reply = c.request({"type": "join", "token": "not-a-real-token"})
@@ -113,10 +116,10 @@ def test_a_forged_token_takes_no_seat(http: TestClient) -> None:
 
 
 def test_no_record_or_replay_before_the_end(http: TestClient) -> None:
-    rid = _room(http, bots=[None, "heuristic", "heuristic", "heuristic"])
+    rid, key = _room(http, bots=[None, "heuristic", "heuristic", "heuristic"])
     with http.websocket_connect(f"/ws/{rid}") as w:
         c = Client(w)
-        c.request({"type": "join", "name": "solo"})
+        c.request({"type": "join", "name": "solo", "host_key": key})
         c.request({"type": "ready"})
         c.request({"type": "start"})
         play_to_end([c], until="play")

@@ -20,17 +20,18 @@ PG = os.environ.get("SHENGJI_TEST_PG")
 def test_a_match_on_postgresql_survives_a_restart() -> None:
     assert PG is not None
     with TestClient(create_app(PG, bot_delay=0)) as http:
-        rid = http.post(
+        made = http.post(
             "/api/rooms",
             json={
                 "preset": "classic-1deck",
                 "overrides": {"match_hands": 1},
                 "bots": [None, "heuristic", "heuristic", "heuristic"],
             },
-        ).json()["id"]
+        ).json()
+        rid = made["id"]
         with http.websocket_connect(f"/ws/{rid}") as w:
             c = Client(w)
-            c.request({"type": "join", "name": "pg"})
+            c.request({"type": "join", "name": "pg", "host_key": made["host_key"]})
             c.request({"type": "ready"})
             c.request({"type": "start"})
             play_to_end([c], until="play")

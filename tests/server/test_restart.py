@@ -54,7 +54,7 @@ def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
     port, db = free_port(), f"sqlite:///{tmp_path / 'srv.db'}"
     proc = _serve(port, db)
     try:
-        rid = _post(
+        made = _post(
             port,
             "/api/rooms",
             {
@@ -63,10 +63,11 @@ def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
                 "bots": [None, "heuristic", None, "heuristic"],
                 "away_seconds": 600,
             },
-        )["id"]
+        )
+        rid = made["id"]
         url = f"ws://127.0.0.1:{port}/ws/{rid}"
         a, b = Client(_Sock(url)), Client(_Sock(url))
-        a.request({"type": "join", "name": "a"})
+        a.request({"type": "join", "name": "a", "host_key": made["host_key"]})
         b.request({"type": "join", "name": "b"})
         tokens = (a.token, b.token)
         for c in (a, b):

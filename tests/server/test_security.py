@@ -18,23 +18,25 @@ from shengji.shuffle import RESEARCH_SEED_BITS, is_secret, secret_seed, shuffled
 from .client import Client, sync
 
 
-def _room(http: TestClient, **body: object) -> str:
+def _room(http: TestClient, **body: object) -> tuple[str, str]:
     r = http.post("/api/rooms", json={"preset": "classic-1deck", **body})
     assert r.status_code == 200, r.text
-    return str(r.json()["id"])
+    return str(r.json()["id"]), str(r.json()["host_key"])
 
 
 def test_stale_connection_follows_its_token_not_the_seat(http: TestClient) -> None:
     """Two connections of one token; one moves seats; a stranger takes the freed seat:
     the other connection sees no stranger's card and cannot act for them."""
-    rid = _room(http, bots=[None, None, "random", "random"])
+    rid, key = _room(http, bots=[None, None, "random", "random"])
     with (
         http.websocket_connect(f"/ws/{rid}") as wa,
         http.websocket_connect(f"/ws/{rid}") as wb,
         http.websocket_connect(f"/ws/{rid}") as wv,
     ):
         a1 = Client(wa)
-        assert a1.request({"type": "join", "name": "alice", "seat": 0})["seat"] == 0
+        assert (
+            a1.request({"type": "join", "name": "alice", "seat": 0, "host_key": key})["seat"] == 0
+        )
         a2 = Client(wb)
         assert a2.request({"type": "join", "token": a1.token})["seat"] == 0
         assert a1.request({"type": "sit", "seat": 1})["type"] == "ack"
@@ -62,10 +64,10 @@ def test_stale_connection_follows_its_token_not_the_seat(http: TestClient) -> No
 
 
 def test_kicked_connection_loses_the_seat_on_every_connection(http: TestClient) -> None:
-    rid = _room(http)
+    rid, key = _room(http)
     with http.websocket_connect(f"/ws/{rid}") as w0, http.websocket_connect(f"/ws/{rid}") as w1:
         host, guest = Client(w0), Client(w1)
-        host.request({"type": "join", "name": "host", "seat": 0})
+        host.request({"type": "join", "name": "host", "seat": 0, "host_key": key})
         guest.request({"type": "join", "name": "guest", "seat": 1})
         with http.websocket_connect(f"/ws/{rid}") as w2:
             twin = Client(w2)
@@ -78,7 +80,7 @@ def test_kicked_connection_loses_the_seat_on_every_connection(http: TestClient) 
 
 def test_room_seeds_are_secret_and_deals_differ(http: TestClient) -> None:
     hub = http.app.state.hub  # type: ignore[attr-defined]
-    rooms = [hub.rooms[_room(http)] for _ in range(20)]
+    rooms = [hub.rooms[_room(http)[0]] for _ in range(20)]
     seeds = [r.seed for r in rooms]
     assert len(set(seeds)) == 20
     assert all(s.bit_length() >= 200 and is_secret(s) for s in seeds)

@@ -1,15 +1,15 @@
-"""The ASGI app: pages and the room list over HTTP, play over a WebSocket."""
+"""The ASGI app: pages and room creation over HTTP, play over a WebSocket."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.staticfiles import StaticFiles
@@ -17,36 +17,116 @@ from starlette.staticfiles import StaticFiles
 from ..errors import ShengjiError
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
+from .connection import Connection
+from .hub import Hub
+from .limits import Limits
 from .protocol import ProtocolError, message, parse_command
-from .rooms import Connection, Hub, RoomError, RoomSettings
-from .store import Store, sqlite_url
+from .rooms import RoomError, RoomSettings, dumps
+from .store import Store, StoreError, sqlite_url
 
 STATIC = Path(str(resources.files("shengji") / "server" / "static"))
+
+#: Security headers of every HTTP answer (the app loads nothing from elsewhere).
+HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = [*msg.get("headers", []), *HEADERS]
+            await send(msg)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class CreateRoom(BaseModel):
     """``POST /api/rooms``."""
 
     model_config = ConfigDict(extra="forbid")
-    preset: str = "shuangsheng"
-    overrides: dict[str, Any] = Field(default_factory=dict)
+    preset: str = Field(default="shuangsheng", max_length=64)
+    overrides: dict[str, Any] = Field(default_factory=dict, max_length=64)
     turn_seconds: float = Field(default=0.0, ge=0, le=600)
     away_seconds: float = Field(default=30.0, ge=0, le=3600)
     bots: list[str | None] = Field(default_factory=list, max_length=4)
+    public: bool = False
 
 
-def create_app(db_url: str | None = None, bot_delay: float | None = None) -> FastAPI:
-    """The app over a database (default: SQLite in ``./var/shengji.db``)."""
+def localized(code: str, text: str, params: dict[str, Any] | None = None) -> dict[str, str]:
+    """An error's message for people, in both languages."""
+    try:
+        from ..i18n import error_text
+    except ImportError:  # pragma: no cover - the catalogue is being written
+        return {"en": text, "zh": text}
+    return {lang: error_text(code, params, text, lang) for lang in ("en", "zh")}
+
+
+def error_message(request_id: str | None, code: str, text: str, params: Any = None) -> str:
+    """An ``error`` frame."""
+    return dumps(
+        message("error", id=request_id, code=code, message=text, text=localized(code, text, params))
+    )
+
+
+def _http_error(status: int, code: str, text: str) -> HTTPException:
+    return HTTPException(
+        status, detail={"code": code, "message": text, "text": localized(code, text)}
+    )
+
+
+def create_app(
+    db_url: str | None = None,
+    bot_delay: float | None = None,
+    limits: Limits | None = None,
+    api_docs: bool = False,
+) -> FastAPI:
+    """The app over a database (default: SQLite in ``./var/shengji.db``).
+
+    ``api_docs`` serves ``/docs`` and ``/openapi.json`` (off: they are not for players).
+    """
+    limits = limits or Limits()
     store = Store(db_url or sqlite_url("var/shengji.db"))
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(store, bot_delay=bot_delay, limits=limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.resume_all()
+        hub.start()
         yield
+        hub.stop()
         store.close()
 
-    app = FastAPI(title="shengji", lifespan=lifespan)
+    app = FastAPI(
+        title="shengji",
+        lifespan=lifespan,
+        docs_url="/docs" if api_docs else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if api_docs else None,
+    )
+    app.add_middleware(SecurityHeaders)
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -56,106 +136,132 @@ def create_app(db_url: str | None = None, bot_delay: float | None = None) -> Fas
     async def index(room_id: str | None = None) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        icon = STATIC / "favicon.svg"
+        if not icon.exists():
+            return Response(status_code=204)
+        return FileResponse(icon, media_type="image/svg+xml")
+
     @app.get("/api/presets")
     async def presets() -> list[dict[str, str]]:
         return [{"name": n, "description": preset_description(n)} for n in preset_names()]
 
+    @app.get("/api/presets/{name}")
+    async def preset(name: str) -> dict[str, Any]:
+        from ..option_help import option_schema
+
+        if name not in preset_names():
+            raise _http_error(404, "UNKNOWN_PRESET", f"no preset called {name!r}")
+        return option_schema(name)
+
+    @app.get("/api/i18n")
+    async def catalogue() -> dict[str, dict[str, str]]:
+        from ..i18n import CATALOGUE
+
+        return CATALOGUE
+
     @app.get("/api/rooms")
     async def rooms() -> list[dict[str, Any]]:
-        out = []
-        for room in hub.rooms.values():
-            pub = room.public()
-            out.append({k: pub[k] for k in ("id", "status", "preset", "seats", "spectators")})
-        return out
+        try:
+            return hub.public_rooms()
+        except StoreError as e:
+            raise _http_error(503, e.code, "the database is unavailable") from None
 
     @app.post("/api/rooms")
-    async def create(body: CreateRoom) -> dict[str, Any]:
+    async def create(body: CreateRoom, request: Request) -> dict[str, Any]:
+        settings = RoomSettings(
+            preset=body.preset,
+            overrides=body.overrides,
+            turn_seconds=body.turn_seconds,
+            away_seconds=body.away_seconds,
+        )
+        peer = request.client.host if request.client else ""
         try:
-            settings = RoomSettings(
-                preset=body.preset,
-                overrides=body.overrides,
-                turn_seconds=body.turn_seconds,
-                away_seconds=body.away_seconds,
-            )
-            settings.options()
+            room, host_key = hub.create(settings, body.bots, body.public, peer)
         except ShengjiError as e:
-            raise HTTPException(400, detail={"code": e.code, "message": e.message}) from None
-        room = hub.create(settings)
-        for seat, bot in enumerate(body.bots):
-            if bot is not None:
-                if bot not in ("random", "heuristic"):
-                    raise HTTPException(400, detail={"code": "UNKNOWN_BOT", "message": bot})
-                from .rooms import SeatInfo
+            raise _http_error(400, e.code, e.message) from None
+        except RoomError as e:
+            status = {"TOO_MANY_ROOMS": 429, "STORE_UNAVAILABLE": 503}.get(e.code, 400)
+            raise _http_error(status, e.code, e.message) from None
+        return {"id": room.id, "url": f"/room/{room.id}", "host_key": host_key}
 
-                room.seats[seat] = SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
-        room.make_bots()
-        room.save()
-        return {"id": room.id, "url": f"/room/{room.id}"}
-
-    def _room(room_id: str) -> Any:
-        room = hub.rooms.get(room_id)
-        if room is None:
-            raise HTTPException(404, detail={"code": "NO_ROOM", "message": "no such room"})
-        return room
+    def _finished_record(room_id: str) -> dict[str, Any]:
+        try:
+            if store.load_room(room_id) is None:
+                raise _http_error(404, "NO_ROOM", "no such room")
+            # a record holds the seed and the kitty: it would reveal every hand before the end
+            rec = store.load_record(room_id)
+        except StoreError:
+            raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+        if rec is None:
+            raise _http_error(403, "NOT_FINISHED", "records open when the match ends")
+        return rec
 
     @app.get("/api/rooms/{room_id}/record")
     async def record(room_id: str) -> Response:
-        _room(room_id)
-        # a record holds the seed and the kitty: it would reveal every hand before the end
-        rec = store.load_record(room_id)
-        if rec is None:
-            raise HTTPException(
-                403, detail={"code": "NOT_FINISHED", "message": "records open when the match ends"}
-            )
         return JSONResponse(
-            rec, headers={"Content-Disposition": f'attachment; filename="shengji-{room_id}.json"'}
+            _finished_record(room_id),
+            headers={"Content-Disposition": f'attachment; filename="shengji-{room_id}.json"'},
         )
 
     @app.get("/api/rooms/{room_id}/replay")
     async def replay(room_id: str, lang: str = "both") -> dict[str, Any]:
-        _room(room_id)
-        rec = store.load_record(room_id)
-        if rec is None:
-            raise HTTPException(
-                403, detail={"code": "NOT_FINISHED", "message": "replays open when the match ends"}
-            )
+        rec = _finished_record(room_id)
         return {"lines": list(narrate(rec, lang if lang in ("en", "zh", "both") else "both"))}
 
     @app.websocket("/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:
+        peer = websocket.client.host if websocket.client else ""
         await websocket.accept()
-        room = hub.rooms.get(room_id)
-        if room is None:
-            await websocket.send_json(
-                message("error", id=None, code="NO_ROOM", message="no such room")
+        if not hub.connect(peer):
+            await websocket.send_text(
+                error_message(None, "RATE_LIMITED", "too many connections from your address")
             )
-            await websocket.close(code=4404)
+            await websocket.close(code=4429)
+            return
+        try:
+            await _serve_socket(websocket, room_id, peer)
+        finally:
+            hub.disconnect(peer)
+
+    async def _serve_socket(websocket: WebSocket, room_id: str, peer: str) -> None:
+        try:
+            room = hub.get(room_id)
+        except RoomError as e:
+            await websocket.send_text(error_message(None, e.code, e.message))
+            await websocket.close(code=4404 if e.code == "NO_ROOM" else 4503)
             return
 
-        async def send(msg: dict[str, Any]) -> None:
-            await websocket.send_text(json.dumps(msg, ensure_ascii=False))
+        async def close(code: int) -> None:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code, reason="too slow: reconnect with your token")
 
-        conn = Connection(send)
+        conn = Connection(peer, limits)
+        writer = asyncio.get_running_loop().create_task(conn.pump(websocket.send_text, close))
         try:
-            while True:
+            while not conn.dropped:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
-                raw = frame.get("text")
-                if raw is None:
-                    raw = (frame.get("bytes") or b"").decode("utf-8", "replace")
+                raw: str | bytes = frame.get("text") or frame.get("bytes") or b""
+                cmd = None
                 try:
-                    cmd = parse_command(raw)
-                    reply = await room.handle(conn, cmd)
-                    await send(reply)
+                    cmd = parse_command(raw, limits)
+                    conn.push(dumps(await room.handle(conn, cmd)))
                 except ProtocolError as e:
-                    await send(message("error", id=e.request_id, code=e.code, message=e.message))
+                    conn.push(error_message(e.request_id, e.code, e.message))
                 except RoomError as e:
-                    await send(message("error", id=cmd.id, code=e.code, message=e.message))
-                    await send(room.state_for(conn))
+                    conn.push(error_message(cmd.id if cmd else None, e.code, e.message, e.params))
+                    if conn.joined:
+                        conn.push(dumps(room.state_for(conn)))
         except WebSocketDisconnect:
             pass
         finally:
             room.disconnected(conn)
+            if conn.dropped:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(writer, 2)
+            writer.cancel()
 
     return app

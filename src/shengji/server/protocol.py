@@ -8,12 +8,15 @@ Every client command carries ``id`` (a request id, unique per connection) and ``
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .limits import Limits, json_depth
+
 PROTOCOL_VERSION = 1
-MAX_MESSAGE_BYTES = 16_384
+DEFAULT_LIMITS = Limits()
 MAX_CHAT_CHARS = 500
 MAX_NAME_CHARS = 32
 
@@ -38,6 +41,7 @@ class Join(_Command):
     seat: Seat | None = None
     spectate: bool = False
     token: Annotated[str, Field(max_length=128)] | None = None
+    host_key: Annotated[str, Field(max_length=128)] | None = None
 
 
 class Sit(_Command):
@@ -82,6 +86,13 @@ class Start(_Command):
     type: Literal["start"]
 
 
+class SetPublic(_Command):
+    """Host: list the room in the public room list, or not."""
+
+    type: Literal["set_public"]
+    public: bool
+
+
 class Chat(_Command):
     """Say something to the room."""
 
@@ -118,7 +129,7 @@ class Ping(_Command):
 
 
 Command = Annotated[
-    Join | Sit | Ready | SetBot | Kick | Randomize | Start | Chat | Act | Check | Ping,
+    Join | Sit | Ready | SetBot | Kick | Randomize | Start | SetPublic | Chat | Act | Check | Ping,
     Field(discriminator="type"),
 ]
 _COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
@@ -134,22 +145,24 @@ class ProtocolError(Exception):
         self.request_id = request_id
 
 
-def parse_command(raw: str | bytes) -> Any:
+def parse_command(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
     """Parse and validate one client message; raises ProtocolError."""
-    if len(raw) > MAX_MESSAGE_BYTES:
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) > limits.message_bytes:
         raise ProtocolError(
-            "MESSAGE_TOO_LARGE", f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
+            "MESSAGE_TOO_LARGE", f"messages are limited to {limits.message_bytes} bytes"
         )
+    text = data.decode("utf-8", "replace")
+    if json_depth(text) > limits.json_depth:
+        raise ProtocolError("BAD_MESSAGE", f"messages nest at most {limits.json_depth} deep")
     try:
-        return _COMMAND.validate_json(raw)
+        cmd = _COMMAND.validate_json(data)
     except ValidationError as e:
         rid = None
         try:
-            import json
-
-            data = json.loads(raw)
-            if isinstance(data, dict) and isinstance(data.get("id"), str):
-                rid = data["id"][:64]
+            obj = json.loads(text)
+            if isinstance(obj, dict) and isinstance(obj.get("id"), str):
+                rid = obj["id"][:64]
         except ValueError:
             pass
         first = e.errors()[0]
@@ -157,6 +170,13 @@ def parse_command(raw: str | bytes) -> Any:
         raise ProtocolError(
             "BAD_MESSAGE", f"invalid message: {where}: {first.get('msg')}", rid
         ) from None
+    if isinstance(cmd, Join) and len(cmd.name.encode()) > limits.name_bytes:
+        raise ProtocolError("NAME_TOO_LONG", f"a name is at most {limits.name_bytes} bytes", cmd.id)
+    if isinstance(cmd, Chat) and len(cmd.text.encode()) > limits.chat_bytes:
+        raise ProtocolError(
+            "CHAT_TOO_LONG", f"a chat line is at most {limits.chat_bytes} bytes", cmd.id
+        )
+    return cmd
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:

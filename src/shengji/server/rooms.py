@@ -1,24 +1,29 @@
 """Rooms: seats, identity, the lobby, the match, bots, timers and persistence.
 
-A :class:`Hub` owns every room. Each room handles one command at a time (an asyncio
-lock); an applied action is committed to the store before it is broadcast, and bots (and
-seats handed to a bot) are driven by one task per room.
+Each room handles one command at a time (an asyncio lock). A change is written to the
+store first; when the store refuses, the room is left exactly as it was and the client
+gets ``STORE_UNAVAILABLE``. Every connection has a bounded outbox (see
+:mod:`.connection`): broadcasting never waits for a client. Bots, turn timers and the
+"next hand" timer are driven by tasks of the room; when no person is connected the room
+stops after the current hand.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
+import json
+import logging
 import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..actions import Action, action_from_json, action_to_json
+from ..actions import Action, Continue, action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
 from ..bots.random_bot import RandomBot
 from ..errors import ShengjiError
@@ -29,6 +34,8 @@ from ..presets import load_preset
 from ..record import Recorder
 from ..shuffle import derived_seed, secret_seed
 from ..views import seat_message, seat_view
+from .connection import Connection
+from .limits import Limits
 from .protocol import (
     Act,
     ActionBody,
@@ -40,11 +47,14 @@ from .protocol import (
     Randomize,
     Ready,
     SetBot,
+    SetPublic,
     Sit,
     Start,
     message,
 )
-from .store import SNAPSHOT_EVERY, Store
+from .store import SNAPSHOT_EVERY, Store, StoreError
+
+log = logging.getLogger("shengji.server")
 
 BOTS: dict[str, Callable[[int, int], Player]] = {"random": RandomBot, "heuristic": HeuristicBot}
 CHAT_TAIL = 50
@@ -53,15 +63,21 @@ CHAT_TAIL = 50
 class RoomError(Exception):
     """A command the room refuses; ``code`` is stable."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params
 
 
 def token_hash(token: str) -> str:
-    """What the server stores of a resume token."""
+    """What the server stores of a resume token (or a host key)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """A server message as sent."""
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass
@@ -92,32 +108,27 @@ class SeatInfo:
     away: bool = False  # a person's seat played by a bot while they are disconnected
 
 
-class Connection:
-    """One WebSocket client: the hash of its token and its recent request ids.
-
-    A connection holds no seat: the room looks the seat up from the token on every
-    command and every message it sends (:meth:`Room.seat_of`), so every connection of a
-    token follows that token's seat, and no connection keeps a seat it has left.
-    """
-
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        self.send = send
-        self.token_hash: str | None = None
-        self.joined = False
-        self.recent: deque[str] = deque(maxlen=256)
+def bot_seat(bot: str) -> SeatInfo:
+    """A seat taken by a bot."""
+    return SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
 
 
 class Room:
     """One table."""
 
-    def __init__(self, room_id: str, settings: RoomSettings, store: Store) -> None:
+    def __init__(
+        self, room_id: str, settings: RoomSettings, store: Store, limits: Limits | None = None
+    ) -> None:
         self.id = room_id
         self.settings = settings
         self.options = settings.options()
         self.store = store
+        self.limits = limits or Limits()
         self.seats = [SeatInfo(bot=settings.default_bot) for _ in range(4)]
         self.spectators: dict[str, str] = {}
         self.host_hash: str | None = None
+        self.host_key_hash: str | None = None
+        self.public_listing = False
         self.status = "lobby"
         self.seed = secret_seed()  # server-side only: it determines every deal
         self.state: GameState | None = None
@@ -129,8 +140,12 @@ class Room:
         self.bots: dict[int, Player] = {}
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
-        self.timer_deadline: float | None = None
+        self.timer_for: GameState | None = None
+        self.deadlines: list[float | None] = [None] * 4
+        self.deadlines_at: float | None = None
+        self.continued: set[int] = set()
         self.away_tasks: dict[int, asyncio.Task[None]] = {}
+        self.last_active = time.monotonic()
 
     # -- persistence -----------------------------------------------------------------------
     def lobby_data(self) -> dict[str, Any]:
@@ -139,7 +154,9 @@ class Room:
             "seats": [asdict(s) for s in self.seats],
             "spectators": self.spectators,
             "host_hash": self.host_hash,
+            "host_key_hash": self.host_key_hash,
             "seed": self.seed,
+            "public": self.public_listing,
             "chat": self.chat[-CHAT_TAIL:],
             "rev": self.rev,
         }
@@ -149,8 +166,43 @@ class Room:
         return asdict(self.settings)
 
     def save(self) -> None:
-        """Persist settings and lobby."""
-        self.store.save_room(self.id, self.status, self.settings_data(), self.lobby_data())
+        """Persist settings and lobby (raises StoreError)."""
+        self.store.save_room(
+            self.id, self.status, self.settings_data(), self.lobby_data(), self.public_listing
+        )
+
+    @contextlib.contextmanager
+    def saving(self, bump: bool = True) -> Iterator[None]:
+        """Change the lobby, then save it; if the save fails, the change is undone.
+        ``bump``: the change is the table's (a new revision)."""
+        before = (
+            copy.deepcopy(self.seats),
+            dict(self.spectators),
+            self.host_hash,
+            self.host_key_hash,
+            self.public_listing,
+            list(self.chat),
+            self.rev,
+            self.status,
+        )
+        try:
+            yield
+            self.rev += bump
+            self.save()
+        except BaseException as e:
+            (
+                self.seats,
+                self.spectators,
+                self.host_hash,
+                self.host_key_hash,
+                self.public_listing,
+                self.chat,
+                self.rev,
+                self.status,
+            ) = before
+            if isinstance(e, StoreError):
+                raise RoomError(e.code, "the server could not save that: try again") from e
+            raise
 
     @classmethod
     def restore(
@@ -160,12 +212,15 @@ class Room:
         settings: dict[str, Any],
         lobby: dict[str, Any],
         store: Store,
+        limits: Limits | None = None,
     ) -> Room:
         """Rebuild a room from the store, replaying its action log."""
-        room = cls(room_id, RoomSettings(**settings), store)
+        room = cls(room_id, RoomSettings(**settings), store, limits)
         room.seats = [SeatInfo(**s) for s in lobby["seats"]]
         room.spectators = dict(lobby.get("spectators", {}))
         room.host_hash = lobby.get("host_hash")
+        room.host_key_hash = lobby.get("host_key_hash")
+        room.public_listing = bool(lobby.get("public", False))
         room.seed = int(lobby["seed"])
         room.chat = list(lobby.get("chat", []))
         room.rev = int(lobby.get("rev", 0))
@@ -182,6 +237,36 @@ class Room:
             room.make_bots()
         return room
 
+    # -- who is who ------------------------------------------------------------------------
+    def seat_of(self, conn: Connection) -> int | None:
+        """The seat of ``conn``'s token now (None: a spectator or not joined)."""
+        h = conn.token_hash
+        if h is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.token_hash == h:
+                return i
+        return None
+
+    def _connected_seats(self) -> set[int]:
+        return {s for c in self.conns if (s := self.seat_of(c)) is not None}
+
+    @property
+    def paused(self) -> bool:
+        """No person is connected: the room stops after the current hand."""
+        return not self.conns
+
+    def waiting(self) -> list[int]:
+        """After a hand: the connected people who have not pressed "next hand" yet."""
+        if self.state is None or self.state.phase != "hand_over":
+            return []
+        here = self._connected_seats()
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "human" and not s.away and i in here and i not in self.continued
+        ]
+
     # -- views -----------------------------------------------------------------------------
     def public(self) -> dict[str, Any]:
         """The lobby as everyone may see it."""
@@ -193,7 +278,7 @@ class Room:
             ),
             None,
         )
-        connected = {self.seat_of(c) for c in self.conns}
+        connected = self._connected_seats()
         return {
             "id": self.id,
             "status": self.status,
@@ -214,7 +299,11 @@ class Room:
             ],
             "host_seat": host,
             "spectators": len(self.spectators),
-            "deadline": self.timer_deadline,
+            "public": self.public_listing,
+            "now": time.time(),
+            "deadlines": list(self.deadlines),
+            "paused": self.paused,
+            "waiting": self.waiting(),
         }
 
     def state_for(self, conn: Connection) -> dict[str, Any]:
@@ -228,39 +317,40 @@ class Room:
                 "seat": seat,
                 "host": conn.token_hash is not None and conn.token_hash == self.host_hash,
             },
-            chat=self.chat[-CHAT_TAIL:],
         )
         if self.state is not None:
             msg.update(seat_message(self.state, seat))
         return msg
 
-    async def broadcast(self) -> None:
-        """Send every connection its state."""
+    def broadcast(self) -> None:
+        """Queue every connection its state: each distinct view is built once."""
+        texts: dict[tuple[int | None, bool], str] = {}
+        room = self.public()
         for conn in list(self.conns):
-            try:
-                await conn.send(self.state_for(conn))
-            except Exception:  # a dead socket is dropped by its own handler
+            seat = self.seat_of(conn)
+            host = conn.token_hash is not None and conn.token_hash == self.host_hash
+            text = texts.get((seat, host))
+            if text is None:
+                msg = message("state", rev=self.rev, room=room, you={"seat": seat, "host": host})
+                if self.state is not None:
+                    msg.update(seat_message(self.state, seat))
+                text = texts[seat, host] = dumps(msg)
+            conn.push(text)
+            if conn.dropped:
                 self.conns.discard(conn)
 
-    async def send_all(self, msg: dict[str, Any]) -> None:
-        """Send one message to every connection."""
-        for conn in list(self.conns):
-            with contextlib.suppress(Exception):
-                await conn.send(msg)
-
-    def seat_of(self, conn: Connection) -> int | None:
-        """The seat of ``conn``'s token now (None: a spectator or not joined)."""
-        h = conn.token_hash
-        if h is None:
-            return None
-        for i, s in enumerate(self.seats):
-            if s.token_hash == h:
-                return i
-        return None
+    def send_chat(self, lines: list[dict[str, Any]], to: Connection | None = None) -> None:
+        """Queue chat lines: to one connection, or to everyone."""
+        text = dumps(message("chat", lines=lines))
+        for conn in [to] if to else list(self.conns):
+            conn.push(text)
 
     # -- commands --------------------------------------------------------------------------
     async def handle(self, conn: Connection, cmd: Any) -> dict[str, Any]:
         """Apply one command; returns the ``ack`` (raises RoomError to refuse)."""
+        self.last_active = time.monotonic()
+        if not conn.commands.take():
+            raise RoomError("RATE_LIMITED", "too many commands: slow down")
         if isinstance(cmd, Ping):
             return message("ack", id=cmd.id, rev=self.rev)
         if cmd.id in conn.recent:
@@ -271,63 +361,75 @@ class Room:
                 reply = self._join(conn, cmd)
             elif not conn.joined:
                 raise RoomError("NOT_JOINED", "send a join command first")
+            elif isinstance(cmd, Chat):
+                return self._chat(conn, cmd)  # chat never resends the table
+            elif isinstance(cmd, Check):
+                return self._check(conn, cmd.action, cmd.id)
             elif isinstance(cmd, Act):
                 reply = self._act(conn, cmd)
-            elif isinstance(cmd, Check):
-                reply = self._check(conn, cmd.action, cmd.id)
-            elif isinstance(cmd, Chat):
-                reply = self._chat(conn, cmd)
             else:
                 reply = self._lobby(conn, cmd)
-        await self.broadcast()
-        self.kick_driver()
+            self._plan()
+            self.broadcast()
+            if isinstance(cmd, Join):
+                self.send_chat(self.chat[-CHAT_TAIL:], to=conn)
         return reply
-
-    def _bump(self) -> None:
-        self.rev += 1
 
     def _join(self, conn: Connection, cmd: Join) -> dict[str, Any]:
         if conn.joined:
             raise RoomError("ALREADY_JOINED", "this connection has already joined")
+        if cmd.host_key is not None and (
+            self.host_key_hash is None or token_hash(cmd.host_key) != self.host_key_hash
+        ):
+            raise RoomError("BAD_HOST_KEY", "that host key does not belong to this room")
         token = None
-        if cmd.token:
-            h = token_hash(cmd.token)
-            seat = next((i for i, s in enumerate(self.seats) if s.token_hash == h), None)
-            if seat is None and h not in self.spectators:
-                raise RoomError("BAD_TOKEN", "that resume token does not belong to this room")
-            conn.token_hash = h
-            if seat is not None:
-                s = self.seats[seat]
-                s.away = False
-                task = self.away_tasks.pop(seat, None)
-                if task:
-                    task.cancel()
-        else:
-            token = secrets.token_urlsafe(24)
-            h = token_hash(token)
-            if cmd.spectate:
-                self.spectators[h] = cmd.name
+        with self.saving():
+            if cmd.token:
+                h = token_hash(cmd.token)
+                seat = next((i for i, s in enumerate(self.seats) if s.token_hash == h), None)
+                if seat is None and h not in self.spectators:
+                    raise RoomError("BAD_TOKEN", "that resume token does not belong to this room")
+                if seat is not None:
+                    self.seats[seat].away = False
             else:
-                if self.status != "lobby":
-                    raise RoomError("ROOM_STARTED", "the match has started: join as a spectator")
-                if cmd.seat is not None:
-                    if self.seats[cmd.seat].kind != "empty":
-                        raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
-                    seat = cmd.seat
+                token = secrets.token_urlsafe(24)
+                h = token_hash(token)
+                if cmd.spectate:
+                    if len(self.spectators) >= self.limits.spectators_per_room:
+                        raise RoomError(
+                            "TOO_MANY_SPECTATORS",
+                            f"this room has its {self.limits.spectators_per_room} spectators",
+                        )
+                    self.spectators[h] = cmd.name
                 else:
-                    seat = next((i for i, s in enumerate(self.seats) if s.kind == "empty"), None)
-                    if seat is None:
-                        raise RoomError("ROOM_FULL", "every seat is taken: join as a spectator")
-                self.seats[seat] = SeatInfo(
-                    kind="human", name=cmd.name, bot=self.settings.default_bot, token_hash=h
-                )
-                if self.host_hash is None:
-                    self.host_hash = h
-            conn.token_hash = h
+                    if self.status != "lobby":
+                        raise RoomError(
+                            "ROOM_STARTED", "the match has started: join as a spectator"
+                        )
+                    if cmd.seat is not None:
+                        if self.seats[cmd.seat].kind != "empty":
+                            raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
+                        seat = cmd.seat
+                    else:
+                        seat = next(
+                            (i for i, s in enumerate(self.seats) if s.kind == "empty"), None
+                        )
+                        if seat is None:
+                            raise RoomError("ROOM_FULL", "every seat is taken: join as a spectator")
+                    self.seats[seat] = SeatInfo(
+                        kind="human", name=cmd.name, bot=self.settings.default_bot, token_hash=h
+                    )
+            if cmd.host_key is not None:
+                self.host_hash = h
+        if cmd.token and (seat := self.seat_of_hash(h)) is not None:
+            task = self.away_tasks.pop(seat, None)
+            if task:
+                task.cancel()
+        conn.token_hash = h
         conn.joined = True
         self.conns.add(conn)
-        self._bump()
-        self.save()
+        if self.state is not None and self.state.phase == "hand_over" and len(self.conns) == 1:
+            self.timer_for = None  # back from a pause: the score sheet gets its full time
         return message(
             "ack",
             id=cmd.id,
@@ -336,6 +438,10 @@ class Room:
             token=token,
             host=conn.token_hash == self.host_hash,
         )
+
+    def seat_of_hash(self, h: str) -> int | None:
+        """The seat of a token hash."""
+        return next((i for i, s in enumerate(self.seats) if s.token_hash == h), None)
 
     def _need_host(self, conn: Connection) -> None:
         if conn.token_hash is None or conn.token_hash != self.host_hash:
@@ -347,70 +453,68 @@ class Room:
 
     def _lobby(self, conn: Connection, cmd: Any) -> dict[str, Any]:
         seat = self.seat_of(conn)
-        if isinstance(cmd, Sit):
-            self._need_lobby()
-            if seat is None:
-                raise RoomError("NOT_SEATED", "spectators cannot change seats; join a seat")
-            if self.seats[cmd.seat].kind != "empty":
-                raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
-            # the token moves with its seat: every connection of it follows
-            self.seats[cmd.seat], self.seats[seat] = (
-                self.seats[seat],
-                SeatInfo(bot=self.settings.default_bot),
-            )
-        elif isinstance(cmd, Ready):
-            self._need_lobby()
-            if seat is None:
-                raise RoomError("NOT_SEATED", "take a seat first")
-            self.seats[seat].ready = cmd.ready
-        elif isinstance(cmd, SetBot):
-            self._need_host(conn)
-            s = self.seats[cmd.seat]
-            if s.kind == "human" and s.token_hash == self.host_hash:
-                raise RoomError("SEAT_TAKEN", "the host's own seat cannot be given to a bot")
-            if self.status != "lobby" and cmd.bot is None:
-                raise RoomError("NOT_IN_LOBBY", "a seat cannot be emptied during the match")
-            self._evict(cmd.seat)
-            self.seats[cmd.seat] = (
-                SeatInfo(kind="bot", name=f"{cmd.bot} bot", bot=cmd.bot, ready=True)
-                if cmd.bot
-                else SeatInfo(bot=self.settings.default_bot)
-            )
-            self.make_bots()
-        elif isinstance(cmd, Kick):
-            self._need_host(conn)
-            s = self.seats[cmd.seat]
-            if s.kind != "human" or s.token_hash == self.host_hash:
-                raise RoomError("NOT_KICKABLE", "only another person can be kicked")
-            self._evict(cmd.seat)
-            if self.status == "lobby":
-                self.seats[cmd.seat] = SeatInfo(bot=self.settings.default_bot)
-            else:
-                bot = self.settings.default_bot
-                self.seats[cmd.seat] = SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
-                self.make_bots()
-        elif isinstance(cmd, Randomize):
-            self._need_host(conn)
-            self._need_lobby()
-            order = list(range(4))
-            random.shuffle(order)
-            old = list(self.seats)
-            self.seats = [old[i] for i in order]
-        elif isinstance(cmd, Start):
-            self._need_host(conn)
-            self._need_lobby()
-            if any(s.kind == "empty" for s in self.seats):
-                raise RoomError("SEATS_EMPTY", "fill every seat (a person or a bot) first")
-            if any(s.kind == "human" and not s.ready for s in self.seats):
-                raise RoomError("NOT_READY", "every person must be ready")
+        with self.saving():
+            if isinstance(cmd, Sit):
+                self._need_lobby()
+                if seat is None:
+                    raise RoomError("NOT_SEATED", "spectators cannot change seats; join a seat")
+                if self.seats[cmd.seat].kind != "empty":
+                    raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
+                # the token moves with its seat: every connection of it follows
+                self.seats[cmd.seat], self.seats[seat] = (
+                    self.seats[seat],
+                    SeatInfo(bot=self.settings.default_bot),
+                )
+            elif isinstance(cmd, Ready):
+                self._need_lobby()
+                if seat is None:
+                    raise RoomError("NOT_SEATED", "take a seat first")
+                self.seats[seat].ready = cmd.ready
+            elif isinstance(cmd, SetBot):
+                self._need_host(conn)
+                s = self.seats[cmd.seat]
+                if s.kind == "human" and s.token_hash == self.host_hash:
+                    raise RoomError("SEAT_TAKEN", "the host's own seat cannot be given to a bot")
+                if self.status != "lobby" and cmd.bot is None:
+                    raise RoomError("NOT_IN_LOBBY", "a seat cannot be emptied during the match")
+                self._evict(cmd.seat)
+                self.seats[cmd.seat] = (
+                    bot_seat(cmd.bot) if cmd.bot else SeatInfo(bot=self.settings.default_bot)
+                )
+            elif isinstance(cmd, Kick):
+                self._need_host(conn)
+                s = self.seats[cmd.seat]
+                if s.kind != "human" or s.token_hash == self.host_hash:
+                    raise RoomError("NOT_KICKABLE", "only another person can be kicked")
+                self._evict(cmd.seat)
+                if self.status == "lobby":
+                    self.seats[cmd.seat] = SeatInfo(bot=self.settings.default_bot)
+                else:
+                    self.seats[cmd.seat] = bot_seat(self.settings.default_bot)
+            elif isinstance(cmd, Randomize):
+                self._need_host(conn)
+                self._need_lobby()
+                order = list(range(4))
+                random.shuffle(order)
+                old = list(self.seats)
+                self.seats = [old[i] for i in order]
+            elif isinstance(cmd, SetPublic):
+                self._need_host(conn)
+                self.public_listing = cmd.public
+            elif isinstance(cmd, Start):
+                self._need_host(conn)
+                self._need_lobby()
+                if any(s.kind == "empty" for s in self.seats):
+                    raise RoomError("SEATS_EMPTY", "fill every seat (a person or a bot) first")
+                if any(s.kind == "human" and not s.ready for s in self.seats):
+                    raise RoomError("NOT_READY", "every person must be ready")
+                self.status = "playing"
+            else:  # pragma: no cover - the protocol has no other commands
+                raise RoomError("BAD_MESSAGE", "unknown command")
+        if isinstance(cmd, Start):
             self.state = new_match(self.options, self.seed)
             self.recorder = Recorder(self.options, self.seed)
-            self.status = "playing"
-            self.make_bots()
-        else:  # pragma: no cover - the protocol has no other commands
-            raise RoomError("BAD_MESSAGE", "unknown command")
-        self._bump()
-        self.save()
+        self.make_bots()
         return message("ack", id=cmd.id, rev=self.rev)
 
     def _evict(self, seat: int) -> None:
@@ -420,6 +524,8 @@ class Room:
             self.spectators[h] = self.seats[seat].name
 
     def _chat(self, conn: Connection, cmd: Chat) -> dict[str, Any]:
+        if not conn.chats.take():
+            raise RoomError("RATE_LIMITED", "too many chat lines: slow down")
         seat = self.seat_of(conn)
         name = (
             self.seats[seat].name
@@ -427,16 +533,16 @@ class Room:
             else self.spectators.get(conn.token_hash or "", "spectator")
         )
         entry = {"seat": seat, "name": name, "text": cmd.text, "time": time.time()}
-        self.chat = [*self.chat[-(CHAT_TAIL - 1) :], entry]
-        self._bump()
-        self.save()
+        with self.saving(bump=False):  # chat does not change the table: acts stay current
+            self.chat = [*self.chat[-(CHAT_TAIL - 1) :], entry]
+        self.send_chat([entry])
         return message("ack", id=cmd.id, rev=self.rev)
 
     def _parse_action(self, body: ActionBody) -> Action:
         try:
             return action_from_json(body.model_dump(exclude_none=True))
         except ShengjiError as e:
-            raise RoomError(e.code, e.message) from None
+            raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
 
     def _check(self, conn: Connection, body: ActionBody, rid: str) -> dict[str, Any]:
         seat = self.seat_of(conn)
@@ -446,7 +552,7 @@ class Room:
         try:
             apply(self.state, seat, action)
         except ShengjiError as e:
-            raise RoomError(e.code, e.message) from None
+            raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
         return message("ack", id=rid, rev=self.rev, legal=True)
 
     def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
@@ -455,22 +561,28 @@ class Room:
         seat = self.seat_of(conn)
         if seat is None:
             raise RoomError("NOT_SEATED", "spectators cannot play")
-        if cmd.rev != self.rev:
+        action = self._parse_action(cmd.action)
+        if isinstance(action, Continue) and self.state.phase == "hand_over":
+            # "next hand" waits for every connected person: each press is noted
+            self.continued.add(seat)
+            if self.waiting():
+                self.rev += 1
+                return message("ack", id=cmd.id, rev=self.rev, waiting=self.waiting())
+        elif cmd.rev != self.rev:
             raise RoomError(
                 "STALE_REVISION",
                 f"you acted on revision {cmd.rev}, the table is at {self.rev}: look again",
             )
-        action = self._parse_action(cmd.action)
         self._apply(seat, action)
         return message("ack", id=cmd.id, rev=self.rev)
 
     def _apply(self, seat: int, action: Action) -> None:
-        """Apply, persist, then update (the caller broadcasts)."""
+        """Apply and persist in one commit, then update memory (the caller broadcasts)."""
         assert self.state is not None and self.recorder is not None
         try:
             st, _ = apply(self.state, seat, action)
         except ShengjiError as e:
-            raise RoomError(e.code, e.message) from None
+            raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
         seq = len(self.recorder.actions)
         self.recorder.add(seat, action)
         finished = st.phase == "match_over"
@@ -485,16 +597,20 @@ class Room:
                 snapshot=snapshot,
                 lobby=self.lobby_data(),
                 status="finished" if finished else None,
+                record=self.recorder.record(st) if finished else None,
             )
-        except Exception:
+        except StoreError as e:
+            self.recorder.actions.pop()
+            self.rev -= 1
+            raise RoomError(e.code, "the server could not save that: try again") from e
+        except BaseException:
             self.recorder.actions.pop()
             self.rev -= 1
             raise
         self.state = st
+        self.continued.clear()
         if finished:
             self.status = "finished"
-            self.store.save_record(self.id, self.recorder.record(st))
-        self._cancel_timer()
 
     # -- bots, timers, disconnections -------------------------------------------------------
     def make_bots(self) -> None:
@@ -506,124 +622,158 @@ class Room:
         s = self.seats[seat]
         return s.kind == "bot" or (s.kind == "human" and s.away)
 
+    def _bot_turn(self) -> int | None:
+        """The seat a bot moves for now (hand over: the seat that continues), or None."""
+        st = self.state
+        if st is None or self.status != "playing":
+            return None
+        if st.phase == "hand_over":
+            if self.paused or self.waiting():
+                return None
+            return min(self.continued, default=0)
+        seat = st.to_act if st.to_act is not None else 0
+        return seat if self._bot_controls(seat) else None
+
+    def _plan(self) -> None:
+        """After every change, before the broadcast: timers, deadlines, and the bots."""
+        st = self.state
+        if st is None or self.status != "playing":
+            self._cancel_timer()
+            self.deadlines = [None] * 4
+            return
+        if st.phase == "hand_over":
+            waiting = self.waiting()
+            if waiting and self.timer_for is not st:
+                self._start_timer(st, self.limits.next_seconds)
+            elif not waiting:
+                self._cancel_timer()
+            deadline = self.deadlines_at if self.timer_for is st else None
+            self.deadlines = [deadline if i in waiting else None for i in range(4)]
+        else:
+            seat = st.to_act if st.to_act is not None else 0
+            if self._bot_controls(seat) or self.settings.turn_seconds <= 0:
+                self._cancel_timer()
+                self.deadlines = [None] * 4
+            else:
+                if self.timer_for is not st:
+                    self._start_timer(st, self.settings.turn_seconds)
+                self.deadlines = [self.deadlines_at if i == seat else None for i in range(4)]
+        self.kick_driver()
+
     def kick_driver(self) -> None:
-        """Make sure bots (and timers) move when it is their turn."""
-        if self.state is None or self.status != "playing":
+        """Make sure bots move when it is their turn."""
+        if self._bot_turn() is None:
             return
         if self.driver is None or self.driver.done():
             self.driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
+        failures = 0
         while True:
             st = self.state
-            if st is None or self.status != "playing":
+            if self._bot_turn() is None:
                 return
-            if st.phase == "hand_over":
-                if any(s.kind == "human" and not s.away for s in self.seats):
-                    return  # people press "next hand"
-                seat: int = 0
-            else:
-                seat = st.to_act if st.to_act is not None else 0
-                if not self._bot_controls(seat):
-                    self._start_timer(seat)
-                    return
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
+            await asyncio.sleep(self.settings.bot_delay)
             async with self.lock:
-                if self.state is not st:
+                seat = self._bot_turn()
+                if self.state is not st or seat is None:
                     continue  # someone acted meanwhile
-                self._bot_move(seat)
-            await self.broadcast()
+                try:
+                    self._bot_move(seat)
+                    failures = 0
+                except Exception as e:  # the driver survives: the store may come back
+                    failures += 1
+                    log.warning("room %s: bot move failed (%s), retrying", self.id[:8], e)
+                self._plan()
+                self.broadcast()
+            if failures:
+                await asyncio.sleep(min(30.0, 0.5 * 2**failures))
 
     def _bot_move(self, seat: int) -> None:
         assert self.state is not None
+        if self.state.phase == "hand_over":
+            self._apply(seat, Continue())
+            return
         bot = self.bots.get(seat) or HeuristicBot(seat, derived_seed(self.seed, "bots"))
         action = bot.act(seat_view(self.state, seat))
         self._apply(seat, action)
 
-    def _start_timer(self, seat: int) -> None:
-        if self.settings.turn_seconds <= 0 or (self.timer and not self.timer.done()):
-            return
-        self.timer_deadline = time.time() + self.settings.turn_seconds
-        self.timer = asyncio.get_running_loop().create_task(self._expire(seat, self.state))
+    def _start_timer(self, st: GameState, seconds: float) -> None:
+        self._cancel_timer()
+        self.timer_for = st
+        self.deadlines_at = time.time() + seconds
+        self.timer = asyncio.get_running_loop().create_task(self._expire(st, seconds))
 
     def _cancel_timer(self) -> None:
         if self.timer and not self.timer.done() and self.timer is not asyncio.current_task():
             self.timer.cancel()
         self.timer = None
-        self.timer_deadline = None
+        self.timer_for = None
+        self.deadlines_at = None
 
-    async def _expire(self, seat: int, st: GameState | None) -> None:
-        await asyncio.sleep(self.settings.turn_seconds)
+    async def _expire(self, st: GameState, seconds: float) -> None:
+        await asyncio.sleep(seconds)
         async with self.lock:
-            if self.state is not st or self.state is None:
+            if self.state is not st or self.timer is not asyncio.current_task():
                 return
             self.timer = None
-            self._bot_move(seat)
-        await self.broadcast()
-        self.kick_driver()
+            try:
+                if st.phase == "hand_over":
+                    if self.paused:
+                        return
+                    self._apply(min(self.continued, default=0), Continue())
+                else:
+                    self._bot_move(st.to_act if st.to_act is not None else 0)
+            except RoomError as e:
+                log.warning("room %s: timer move failed (%s)", self.id[:8], e.message)
+                self.timer_for = None  # try again with a fresh timer
+            self._plan()
+            self.broadcast()
 
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: hand its seat to a bot after ``away_seconds``."""
         self.conns.discard(conn)
+        self.last_active = time.monotonic()
         seat = self.seat_of(conn)
-        if seat is None or self.seats[seat].kind != "human":
-            return
-        if any(self.seat_of(c) == seat for c in self.conns):
-            return
-        if self.status == "playing" and seat not in self.away_tasks:
-            self.away_tasks[seat] = asyncio.get_running_loop().create_task(
-                self.hand_to_bot_later(seat)
-            )
+        if (
+            seat is not None
+            and self.seats[seat].kind == "human"
+            and seat not in self._connected_seats()
+            and self.status == "playing"
+        ):
+            self.start_away_timer(seat)
+        if self.conns:
+            self._plan()
+            self.broadcast()
 
     def start_away_timer(self, seat: int) -> None:
         """Hand ``seat`` to a bot unless its person reconnects within ``away_seconds``."""
-        loop = asyncio.get_running_loop()
-        self.away_tasks[seat] = loop.create_task(self.hand_to_bot_later(seat))
+        if seat not in self.away_tasks:
+            loop = asyncio.get_running_loop()
+            self.away_tasks[seat] = loop.create_task(self.hand_to_bot_later(seat))
 
     async def hand_to_bot_later(self, seat: int) -> None:
         """After ``away_seconds`` without a connection, a bot plays ``seat``."""
         await asyncio.sleep(self.settings.away_seconds)
         async with self.lock:
             self.away_tasks.pop(seat, None)
-            if any(self.seat_of(c) == seat for c in self.conns):
+            if seat in self._connected_seats() or self.seats[seat].kind != "human":
                 return
-            self.seats[seat].away = True
-            self._bump()
-            self.save()
-        await self.broadcast()
-        self.kick_driver()
+            try:
+                with self.saving():
+                    self.seats[seat].away = True
+            except RoomError:
+                return  # the store is down: the seat stays the person's
+            self._plan()
+            self.broadcast()
 
+    def busy(self) -> bool:
+        """Whether the room has connections or tasks running (not to be unloaded)."""
+        tasks = [self.driver, self.timer, *self.away_tasks.values()]
+        return bool(self.conns) or any(t is not None and not t.done() for t in tasks)
 
-class Hub:
-    """Every room of the server, restored from the store at start."""
-
-    def __init__(self, store: Store, bot_delay: float | None = None) -> None:
-        self.store = store
-        self.rooms: dict[str, Room] = {}
-        self.bot_delay = bot_delay
-        for room_id, status, settings, lobby in store.load_rooms():
-            if bot_delay is not None:
-                settings = {**settings, "bot_delay": bot_delay}
-            self.rooms[room_id] = Room.restore(room_id, status, settings, lobby, store)
-
-    def create(self, settings: RoomSettings) -> Room:
-        """A new room (validates the options)."""
-        if self.bot_delay is not None:
-            settings.bot_delay = self.bot_delay
-        room_id = secrets.token_hex(16)  # 128 bits: not guessable, not enumerable
-        room = Room(room_id, settings, self.store)
-        self.rooms[room_id] = room
-        room.save()
-        return room
-
-    def resume_all(self) -> None:
-        """After a restart: drive bots and start away timers for every playing room."""
-        for room in self.rooms.values():
-            if room.status == "playing":
-                for i, s in enumerate(room.seats):
-                    if s.kind == "human" and not s.away:
-                        room.away_tasks[i] = asyncio.get_running_loop().create_task(
-                            room.hand_to_bot_later(i)
-                        )
-                room.kick_driver()
+    def close(self) -> None:
+        """Stop the room's tasks (it is being unloaded)."""
+        for t in [self.driver, self.timer, *self.away_tasks.values()]:
+            if t is not None:
+                t.cancel()

@@ -1,17 +1,21 @@
 """Persistence through SQLAlchemy (SQLite by default, PostgreSQL with a URL): rooms, the
 append-only action log, periodic snapshots and finished records. Every applied action
-is committed before it is broadcast."""
+is committed before it is broadcast; a database fault is a :class:`StoreError` and the
+caller changes nothing in memory."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Float,
     ForeignKey,
     Integer,
@@ -19,12 +23,36 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 SNAPSHOT_EVERY = 100
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class StoreError(Exception):
+    """The database refused or could not be reached; nothing was written."""
+
+    code = "STORE_UNAVAILABLE"
+
+
+def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
+    """Database faults become :class:`StoreError`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except SQLAlchemyError as e:
+            raise StoreError(f"the database is unavailable ({type(e).__name__})") from e
+
+    return wrapper
 
 
 class Base(DeclarativeBase):
@@ -39,6 +67,7 @@ class RoomRow(Base):
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
     status: Mapped[str] = mapped_column(String(16))
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     lobby: Mapped[dict[str, Any]] = mapped_column(JSON)
 
@@ -105,9 +134,25 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
+        self._migrate()
 
+    def _migrate(self) -> None:
+        """Bring a database made by an older version up to date."""
+        cols = {c["name"] for c in inspect(self.engine).get_columns("rooms")}
+        with self.engine.begin() as conn:
+            if "public" not in cols:
+                conn.execute(text("ALTER TABLE rooms ADD COLUMN public BOOLEAN DEFAULT FALSE"))
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(text("ALTER TABLE rooms ALTER COLUMN id TYPE VARCHAR(64)"))
+
+    @_guarded
     def save_room(
-        self, room_id: str, status: str, settings: dict[str, Any], lobby: dict[str, Any]
+        self,
+        room_id: str,
+        status: str,
+        settings: dict[str, Any],
+        lobby: dict[str, Any],
+        public: bool = False,
     ) -> None:
         """Insert or update a room's settings and lobby."""
         now = time.time()
@@ -120,13 +165,16 @@ class Store:
                         created=now,
                         updated=now,
                         status=status,
+                        public=public,
                         settings=settings,
                         lobby=lobby,
                     )
                 )
             else:
                 row.status, row.settings, row.lobby, row.updated = status, settings, lobby, now
+                row.public = public
 
+    @_guarded
     def append_action(
         self,
         room_id: str,
@@ -136,12 +184,16 @@ class Store:
         snapshot: dict[str, Any] | None = None,
         lobby: dict[str, Any] | None = None,
         status: str | None = None,
+        record: dict[str, Any] | None = None,
     ) -> None:
-        """Append one action (and optionally a snapshot and the lobby) in one commit."""
+        """Append one action (and optionally a snapshot, the lobby and the finished
+        match's record) in one commit."""
         with Session(self.engine) as s, s.begin():
             s.add(ActionRow(room_id=room_id, seq=seq, seat=seat, action=action))
             if snapshot is not None:
                 s.add(SnapshotRow(room_id=room_id, seq=seq + 1, record=snapshot))
+            if record is not None:
+                s.merge(RecordRow(room_id=room_id, finished=time.time(), record=record))
             if lobby is not None or status is not None:
                 row = s.get(RoomRow, room_id)
                 if row is not None:
@@ -151,21 +203,35 @@ class Store:
                         row.status = status
                     row.updated = time.time()
 
-    def save_record(self, room_id: str, record: dict[str, Any]) -> None:
-        """Store the record of a finished match."""
-        with Session(self.engine) as s, s.begin():
-            row = s.get(RecordRow, room_id)
-            if row is None:
-                s.add(RecordRow(room_id=room_id, finished=time.time(), record=record))
-            else:
-                row.record = record
-
-    def load_rooms(self) -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:
-        """Every room: (id, status, settings, lobby)."""
+    @_guarded
+    def load_room(self, room_id: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+        """One room: (status, settings, lobby), or None."""
         with Session(self.engine) as s:
-            rows = s.scalars(select(RoomRow).order_by(RoomRow.created)).all()
-            return [(r.id, r.status, dict(r.settings), dict(r.lobby)) for r in rows]
+            r = s.get(RoomRow, room_id)
+            return None if r is None else (r.status, dict(r.settings), dict(r.lobby))
 
+    @_guarded
+    def public_rooms(self, limit: int = 200) -> list[str]:
+        """Ids of the public rooms not yet finished, newest first."""
+        with Session(self.engine) as s:
+            q = (
+                select(RoomRow.id)
+                .where(RoomRow.public.is_(True), RoomRow.status.in_(("lobby", "playing")))
+                .order_by(RoomRow.updated.desc())
+                .limit(limit)
+            )
+            return list(s.scalars(q).all())
+
+    @_guarded
+    def quarantine(self, room_id: str) -> None:
+        """Mark a room that cannot be loaded; it is kept for an operator to look at."""
+        with Session(self.engine) as s, s.begin():
+            row = s.get(RoomRow, room_id)
+            if row is not None:
+                row.status = "quarantined"
+                row.public = False
+
+    @_guarded
     def load_actions(self, room_id: str) -> list[tuple[int, dict[str, Any]]]:
         """The room's actions in order: (seat, action)."""
         with Session(self.engine) as s:
@@ -174,6 +240,7 @@ class Store:
             ).all()
             return [(r.seat, dict(r.action)) for r in rows]
 
+    @_guarded
     def load_record(self, room_id: str) -> dict[str, Any] | None:
         """A finished match's record, if any."""
         with Session(self.engine) as s:

@@ -1,0 +1,57 @@
+"""One WebSocket client as the rooms see it: its token, its rate limits and a bounded
+outbox that a writer task empties, so that a client that does not read never blocks its
+room (it is dropped when its outbox is full and can come back with its token)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+from .limits import Limits, TokenBucket
+
+#: The close code of a connection dropped because it did not read its messages.
+SLOW_CONSUMER_CLOSE = 4008
+
+
+class Connection:
+    """One client. It holds no seat: the room looks the seat up from ``token_hash`` on
+    every command and every message (:meth:`shengji.server.rooms.Room.seat_of`), so
+    every connection of a token follows that token's seat."""
+
+    def __init__(self, peer: str = "", limits: Limits | None = None) -> None:
+        limits = limits or Limits()
+        self.peer = peer
+        self.token_hash: str | None = None
+        self.joined = False
+        self.recent: deque[str] = deque(maxlen=256)
+        self.commands = TokenBucket(limits.commands_per_second, limits.commands_burst)
+        self.chats = TokenBucket(limits.chat_per_second, limits.chat_burst)
+        self.queue_limit = limits.send_queue
+        self.outbox: deque[str] = deque()
+        self.dropped: str | None = None
+        self._wake = asyncio.Event()
+
+    def push(self, text: str) -> None:
+        """Queue one message; drop the connection if it is too far behind."""
+        if self.dropped:
+            return
+        if len(self.outbox) >= self.queue_limit:
+            self.outbox.clear()
+            self.dropped = "SLOW_CONSUMER"
+        else:
+            self.outbox.append(text)
+        self._wake.set()
+
+    async def pump(
+        self, send: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]]
+    ) -> None:
+        """Send queued messages in order until the connection is dropped (then close it)."""
+        while True:
+            while self.outbox and not self.dropped:
+                await send(self.outbox.popleft())
+            if self.dropped:
+                await close(SLOW_CONSUMER_CLOSE)
+                return
+            self._wake.clear()
+            await self._wake.wait()

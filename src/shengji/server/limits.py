@@ -1,0 +1,111 @@
+"""What one client may cost the server: sizes, rates and caps, each with a default that an
+operator can change (``shengji serve --limit name=value``; docs/server.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, fields
+
+from ..errors import ShengjiError
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every server limit. Sizes are bytes of UTF-8, rates are per second."""
+
+    #: A WebSocket frame (the server reads no more than this).
+    message_bytes: int = 16_384
+    #: Deepest nesting of a JSON message.
+    json_depth: int = 8
+    #: A player's name.
+    name_bytes: int = 96
+    #: A chat line.
+    chat_bytes: int = 1_500
+    #: Commands a connection may send: sustained rate and burst.
+    commands_per_second: float = 20.0
+    commands_burst: int = 60
+    #: Chat lines a connection may send: sustained rate and burst.
+    chat_per_second: float = 0.5
+    chat_burst: int = 5
+    #: Rooms one address may create: sustained rate (per hour) and burst.
+    rooms_per_hour: float = 30.0
+    rooms_burst: int = 10
+    #: Open WebSocket connections from one address.
+    connections_per_ip: int = 64
+    #: Spectators in one room.
+    spectators_per_room: int = 40
+    #: Messages queued for one connection before it is dropped as too slow to read.
+    send_queue: int = 64
+    #: Seconds the score sheet waits for every connected person to press "next hand".
+    next_seconds: float = 60.0
+    #: Seconds a room with no connection stays in memory before it is unloaded.
+    idle_seconds: float = 120.0
+
+    def with_overrides(self, pairs: list[str]) -> Limits:
+        """A copy with ``name=value`` overrides (raises ``BAD_OPTION`` for bad ones)."""
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, float | int] = {}
+        for pair in pairs:
+            name, sep, value = pair.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or name not in known:
+                raise ShengjiError(
+                    f"unknown limit {name!r}: one of {', '.join(known)}", code="BAD_OPTION"
+                )
+            try:
+                number = float(value)
+            except ValueError:
+                raise ShengjiError(
+                    f"limit {name} must be a number, not {value!r}", code="BAD_OPTION"
+                ) from None
+            if number < 0:
+                raise ShengjiError(f"limit {name} must not be negative", code="BAD_OPTION")
+            changes[name] = int(number) if known[name].type in ("int", int) else number
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+class TokenBucket:
+    """A rate limit: ``burst`` at once, refilled at ``rate`` per second."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def json_depth(raw: str) -> int:
+    """The deepest nesting of brackets in a JSON text (strings skipped)."""
+    if raw.count("[") + raw.count("{") <= 1:
+        return 1
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
