@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -21,7 +22,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from .server.autoplay import choose_action
-from .server.launch import free_port, start_server
+from .server.launch import cpu_seconds, free_port, start_server
 
 
 @dataclass
@@ -36,7 +37,8 @@ class Stats:
 class RoomLoad:
     """Four players of one room and the arrival times of each revision."""
 
-    def __init__(self) -> None:
+    def __init__(self, host_key: str) -> None:
+        self.host_key = host_key
         self.arrivals: dict[int, list[float]] = {}
         self.sent: dict[int, float] = {}
 
@@ -58,7 +60,7 @@ async def _player(
     start: asyncio.Event,
 ) -> None:
     rng = random.Random(f"{url}:{seat}")
-    async with connect(url, max_size=2**22) as ws:
+    async with connect(url, max_size=2**22, compression=None) as ws:
         ids = 0
 
         async def send(cmd: dict[str, Any], rev: int = 0) -> None:
@@ -66,7 +68,10 @@ async def _player(
             ids += 1
             await ws.send(json.dumps({"v": 1, "id": f"{seat}-{ids}", "rev": rev, **cmd}))
 
-        await send({"type": "join", "name": f"load{seat}", "seat": seat})
+        join = {"type": "join", "name": f"load{seat}", "seat": seat}
+        if seat == 0:
+            join["host_key"] = room.host_key
+        await send(join)
         state: dict[str, Any] | None = None
         joined = 0
         acting_rev = -1
@@ -98,7 +103,10 @@ async def _player(
             view = msg.get("view")
             if not view or view["phase"] == "match_over":
                 continue
-            mine = view["to_act"] == seat or (view["phase"] == "hand_over" and seat == 0)
+            if view["phase"] == "hand_over":  # every person presses "next hand"
+                mine = seat in msg["room"]["waiting"]
+            else:
+                mine = view["to_act"] == seat
             if mine and acting_rev != msg["rev"]:
                 acting_rev = msg["rev"]
                 await asyncio.sleep(think * (0.5 + rng.random()))
@@ -110,23 +118,32 @@ async def _player(
                 stats.actions += 1
 
 
-def _create_room(base: str, preset: str) -> str:
+def _create_room(base: str, preset: str) -> tuple[str, str]:
     body = json.dumps({"preset": preset, "overrides": {"match_hands": 1000}}).encode()
     req = urllib.request.Request(base + "/api/rooms", body, {"Content-Type": "application/json"})
-    return str(json.loads(urllib.request.urlopen(req, timeout=30).read())["id"])
+    made = json.loads(urllib.request.urlopen(req, timeout=30).read())
+    return str(made["id"]), str(made["host_key"])
+
+
+#: Server limits for a load test: one address makes every room and connection.
+LOAD_LIMITS = (
+    "rooms_burst=1000000",
+    "connections_per_ip=1000000",
+    "commands_burst=1000000",
+)
 
 
 async def _run(
-    base: str, rooms: int, duration: float, think: float, preset: str
-) -> tuple[Stats, float]:
+    base: str, rooms: int, duration: float, think: float, preset: str, server_pid: int | None
+) -> tuple[Stats, float, float | None, float]:
     ids = [_create_room(base, preset) for _ in range(rooms)]
     ws_base = base.replace("http", "ws", 1)
     stats = Stats()
     stop = time.perf_counter() + duration + 30
     tasks = []
     loads = []
-    for rid in ids:
-        room = RoomLoad()
+    for rid, key in ids:
+        room = RoomLoad(key)
         loads.append(room)
         started = asyncio.Event()
         for seat in range(4):
@@ -138,16 +155,23 @@ async def _run(
     await asyncio.sleep(min(30.0, 2 + rooms * 0.02))  # let every room fill and start
     stats.latencies.clear()
     stats.actions = 0
+    server_cpu0 = cpu_seconds(server_pid) if server_pid else None
+    own0 = sum(os.times()[:2])
     t0 = time.perf_counter()
     measured_stop = t0 + duration
     while time.perf_counter() < measured_stop:
         await asyncio.sleep(0.2)
     elapsed = time.perf_counter() - t0
+    server_cpu1 = cpu_seconds(server_pid) if server_pid else None
+    server_cpu = (
+        server_cpu1 - server_cpu0 if server_cpu0 is not None and server_cpu1 is not None else None
+    )
+    own_cpu = sum(os.times()[:2]) - own0
     snapshot = Stats(list(stats.latencies), stats.actions, dict(stats.errors))
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return snapshot, elapsed
+    return snapshot, elapsed, server_cpu, own_cpu
 
 
 def run_loadtest(
@@ -162,10 +186,12 @@ def run_loadtest(
     if url is None:
         port = free_port()
         db = f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
-        proc = start_server(port, db)
+        proc = start_server(port, db, limits=LOAD_LIMITS)
         url = f"http://127.0.0.1:{port}"
     try:
-        stats, elapsed = asyncio.run(_run(url, rooms, duration, think, preset))
+        stats, elapsed, server_cpu, own_cpu = asyncio.run(
+            _run(url, rooms, duration, think, preset, proc.pid if proc else None)
+        )
     finally:
         if proc is not None:
             proc.kill()
@@ -185,5 +211,15 @@ def run_loadtest(
             f"latency p99: {p99 * 1000:.1f} ms",
             f"latency max: {lat[-1] * 1000:.1f} ms",
         ]
+    per = max(1, stats.actions)
+    if server_cpu is not None:
+        out.append(
+            f"server CPU: {server_cpu / elapsed * 100:.0f}% of a core, "
+            f"{server_cpu * 1000 / per:.2f} ms per action"
+        )
+    out.append(
+        f"load generator CPU: {own_cpu / elapsed * 100:.0f}% of a core, "
+        f"{own_cpu * 1000 / per:.2f} ms per action"
+    )
     out.append(f"errors: {sum(stats.errors.values())} {stats.errors or ''}".rstrip())
     return out

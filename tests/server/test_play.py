@@ -74,6 +74,9 @@ def test_four_people_play_a_whole_match_with_a_spectator(http: TestClient) -> No
         assert len(final.results) == 2
         _assert_no_leaks(clients, record)
         lines = http.get(f"/api/rooms/{rid}/replay?lang=en").json()["lines"]
+        views = http.get(f"/api/rooms/{rid}/replay/views?seat=2").json()
+        assert len(views["views"]) == len(record["actions"]) + 1
+        assert views["views"][-1]["phase"] == "match_over" and views["views"][0]["seat"] == 2
         assert any(line.startswith("Hand 2") for line in lines)
 
 

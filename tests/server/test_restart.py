@@ -38,7 +38,7 @@ class _Sock:
 
 
 def _serve(port: int, db: str) -> subprocess.Popen[bytes]:
-    return start_server(port, db)
+    return start_server(port, db, limits=("commands_burst=1000000",))
 
 
 def _post(port: int, path: str, body: dict[str, Any]) -> Any:

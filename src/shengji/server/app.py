@@ -15,8 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.staticfiles import StaticFiles
 
 from ..errors import ShengjiError
+from ..game import new_match
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
+from ..record import options_from_record
+from ..record import replay as replay_record
+from ..views import observe
 from .connection import Connection
 from .hub import Hub
 from .limits import Limits
@@ -209,6 +213,16 @@ def create_app(
     async def replay(room_id: str, lang: str = "both") -> dict[str, Any]:
         rec = _finished_record(room_id)
         return {"lines": list(narrate(rec, lang if lang in ("en", "zh", "both") else "both"))}
+
+    @app.get("/api/rooms/{room_id}/replay/views")
+    async def replay_views(room_id: str, seat: int = 0) -> dict[str, Any]:
+        """Every view ``seat`` had during the finished match, for the card-by-card replayer."""
+        if not 0 <= seat <= 3:
+            raise _http_error(400, "BAD_SEAT", "seat must be 0..3")
+        rec = _finished_record(room_id)
+        states = [new_match(options_from_record(rec), rec["seed"])]
+        replay_record(rec, lambda st, *_: states.append(st))
+        return {"views": [observe(st, seat) for st in states], "actions": rec["actions"]}
 
     @app.websocket("/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 
 
 def free_port() -> int:
@@ -16,8 +18,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: str, timeout: float = 30.0) -> subprocess.Popen[bytes]:
-    """``shengji serve`` in a subprocess (bots without delay), once it answers HTTP."""
+def start_server(
+    port: int, db: str, timeout: float = 30.0, limits: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """``shengji serve`` in a subprocess (bots without delay), once it answers HTTP;
+    ``limits`` are ``name=value`` server limits."""
     cmd = [
         sys.executable,
         "-m",
@@ -32,6 +37,8 @@ def start_server(port: int, db: str, timeout: float = 30.0) -> subprocess.Popen[
         "--bot-delay",
         "0",
     ]
+    for limit in limits:
+        cmd += ["--limit", limit]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -42,3 +49,13 @@ def start_server(port: int, db: str, timeout: float = 30.0) -> subprocess.Popen[
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds a process has used (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import copy
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -22,6 +21,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from pydantic_core import to_json
 
 from ..actions import Action, Continue, action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
@@ -76,8 +77,8 @@ def token_hash(token: str) -> str:
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    """A server message as sent."""
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    """A server message as sent (compact UTF-8 JSON, encoded by pydantic's Rust core)."""
+    return to_json(msg).decode()
 
 
 @dataclass
@@ -159,6 +160,8 @@ class Room:
             "public": self.public_listing,
             "chat": self.chat[-CHAT_TAIL:],
             "rev": self.rev,
+            # actions after this save raise the revision one each (see restore)
+            "actions": len(self.recorder.actions) if self.recorder else 0,
         }
 
     def settings_data(self) -> dict[str, Any]:
@@ -233,7 +236,7 @@ class Room:
                 st, _ = apply(st, seat, action)
                 rec.add(seat, action)
             room.state, room.recorder = st, rec
-            room.rev = max(room.rev, len(rec.actions) + 1)
+            room.rev += len(rec.actions) - int(lobby.get("actions", 0)) + 1
             room.make_bots()
         return room
 
@@ -595,7 +598,6 @@ class Room:
                 seat,
                 action_to_json(action),
                 snapshot=snapshot,
-                lobby=self.lobby_data(),
                 status="finished" if finished else None,
                 record=self.recorder.record(st) if finished else None,
             )

@@ -39,5 +39,6 @@ def serve(app: Any, host: str, port: int, log_level: str, ws_max_size: int) -> N
         log_level=log_level,
         http=HeaderTimeoutH11,
         ws_max_size=ws_max_size,
+        ws_per_message_deflate=False,  # compression costs more CPU than loopback/LAN saves
         timeout_keep_alive=5,
     )
