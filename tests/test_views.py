@@ -81,3 +81,27 @@ def test_kitty_is_public_only_at_the_end() -> None:
     banker = st.results[-1].banker
     assert observe(st, banker)["seen_kitty"]
     assert not observe(st, (banker + 1) % 4)["seen_kitty"]
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "classic-3deck", "tuolaji"])
+def test_view_names_the_winning_play_and_the_trumps(preset: str) -> None:
+    """Clients decide no rule: the view says which play wins so far and which cards are
+    trumps, exactly as the engine decides."""
+    from shengji.cards import deck
+    from shengji.tricks import trick_winner
+
+    rng = random.Random(preset)
+    st = new_match(load_preset(preset), 11)
+    checked = 0
+    while st.phase not in ("hand_over", "match_over"):
+        seat = st.to_act if st.to_act is not None else 0
+        st, _ = apply(st, seat, random_action(st, seat, rng))
+        view = observe(st, (seat + 1) % 4)
+        if st.trick:
+            want = st.trick[trick_winner(st.ctx, [p.cards for p in st.trick], st.lead)].seat
+            assert view["winning"] == want
+            checked += 1
+        else:
+            assert view["winning"] is None
+        assert set(view["trumps"].split()) == {c.text for c in deck(1) if st.ctx.is_trump(c)}
+    assert checked > 20

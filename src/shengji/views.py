@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, format_cards, rank_text
+from .cards import Card, deck, format_cards, rank_text
 from .declaring import DeclareState
 from .errors import ShengjiError
 from .game import Event, GameState, HandResult, Phase, TableFacts, Trick, TrickPlay
 from .options import RuleOptions
+from .tricks import trick_winner
 from .trump import TrumpContext
 from .units import Lead
 
@@ -74,6 +75,14 @@ class SeatView(TableFacts):
             "dealt": self.dealt,
             "leader": self.leader,
             "trick": [_play_json(p) for p in self.trick],
+            # the seat whose play wins the trick so far (the rules decide; clients mark it)
+            "winning": self.trick[
+                trick_winner(self.ctx, [p.cards for p in self.trick], self.lead)
+            ].seat
+            if self.trick
+            else None,
+            # every card that is a trump now, so clients group and mark hands without rules
+            "trumps": trump_cards(self.ctx),
             "tricks": [
                 {"plays": [_play_json(p) for p in t.plays], "winner": t.winner, "points": t.points}
                 for t in self.tricks
@@ -94,10 +103,25 @@ class SeatView(TableFacts):
         return view
 
 
+_TRUMP_CARDS: dict[int, tuple[TrumpContext, str]] = {}
+
+
+def trump_cards(ctx: TrumpContext) -> str:
+    """The cards (one deck's worth) that are trumps in ``ctx``, as notation."""
+    hit = _TRUMP_CARDS.get(id(ctx))
+    if hit is None or hit[0] is not ctx:
+        if len(_TRUMP_CARDS) > 4096:
+            _TRUMP_CARDS.clear()
+        hit = _TRUMP_CARDS[id(ctx)] = (ctx, format_cards(c for c in deck(1) if ctx.is_trump(c)))
+    return hit[1]
+
+
 def _play_json(p: TrickPlay) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": p.seat, "cards": format_cards(p.cards)}
     if p.attempted:
         out["attempted"] = format_cards(p.attempted)
+        out["blocked_by"] = p.blocked_by
+        out["penalty"] = p.penalty
     return out
 
 

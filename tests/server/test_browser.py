@@ -1,69 +1,63 @@
-"""A real browser (Playwright driving Debian's chromium) plays a whole hand by clicking.
+"""Two people in two browsers plus two bots play a whole hand by clicking, at desktop size
+in English and at phone size in Chinese: the rules form, the lobby, chat during bot turns
+(the draft survives), readable tricks, the last trick, errors in the page's language,
+trumps marked, keyboard play, the score sheet, "next hand" waiting for every person, a
+room that waits for absent people, the match end, the record and the replayer.
 
-Skips loudly when no Chromium is installed (``make test`` tries to install one first).
-Screenshots at phone and desktop sizes go to ``$SHENGJI_ARTIFACTS`` (default
-``var/test-artifacts``).
+Skips loudly without chromium. Screenshots: ``var/test-artifacts/{desktop,phone}-*.png``.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import time
-import warnings
-from pathlib import Path
+import json
+import re
 from typing import Any
 
 import pytest
 
 from shengji.cards import parse_cards
-from shengji.follow import is_legal_follow, legal_follows
-from shengji.leads import unit_lead_list
+from shengji.follow import is_legal_follow
 from shengji.presets import load_preset
-from shengji.server.launch import free_port, start_server
 from shengji.trump import TrumpContext
 from shengji.units import classify_lead
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTIFACTS = Path(os.environ.get("SHENGJI_ARTIFACTS", "var/test-artifacts"))
+from .browser_support import (
+    DESKTOP,
+    PHONE,
+    Server,
+    act,
+    body_text,
+    browser,  # noqa: F401  (fixture)
+    click_card,
+    drive,
+    my_turn,
+    new_page,
+    phase,
+    require_chromium,
+    server,  # noqa: F401  (fixture)
+    shot,
+    state,
+    wait,
+)
 
-if CHROMIUM is None:  # pragma: no cover - depends on the machine
-    warnings.warn("NO CHROMIUM: the browser test is SKIPPED", stacklevel=1)
-    pytest.skip(
-        "!!! browser test SKIPPED: no chromium installed (run scripts/ensure-browser as root) !!!",
-        allow_module_level=True,
-    )
+require_chromium()
 
-
-def _state(page: Any) -> dict[str, Any]:
-    return page.evaluate("window.shengjiState || null")
-
-
-def _click_cards(page: Any, cards: list[str]) -> None:
-    for c in cards:
-        page.locator(f'#hand .card[data-card="{c}"]:not(.sel)').first.click()
-
-
-def _choose(state: dict[str, Any]) -> tuple[str, list[str]]:
-    view = state["view"]
-    opts = load_preset(state["room"]["preset"], state["room"]["overrides"] or None)
-    ctx = TrumpContext(opts, view["level"], view["trump"] or "NT")
-    hand = parse_cards(view["hand"])
-    if view["phase"] == "bury":
-        return "bury", [c.text for c in hand[: opts.kitty_size]]
-    if view["trick"]:
-        lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
-        return "play", [c.text for c in next(legal_follows(ctx, lead, hand))]
-    return "play", [c.text for c in unit_lead_list(ctx, hand)[-1]]
+RAW_CODE = re.compile(r"\b[A-Z]{3,}_[A-Z_]+\b")
+SUITS = "♠♥♣♦"
 
 
-def _illegal_single(state: dict[str, Any]) -> str | None:
-    """A card whose selection is not a legal follow (to see the explanation)."""
-    view = state["view"]
+def _ctx(st: dict[str, Any]) -> TrumpContext:
+    room = st["room"]
+    opts = load_preset(room["preset"], room["overrides"] or None)
+    return TrumpContext(opts, st["view"]["level"], st["view"]["trump"] or "NT")
+
+
+def _illegal_single(st: dict[str, Any]) -> str | None:
+    """A card whose selection alone is not a legal follow (to see the explanation)."""
+    view = st["view"]
     if not view["trick"] or len(view["trick"][0]["cards"].split()) != 1:
         return None
-    opts = load_preset(state["room"]["preset"], state["room"]["overrides"] or None)
-    ctx = TrumpContext(opts, view["level"], view["trump"] or "NT")
+    ctx = _ctx(st)
     hand = parse_cards(view["hand"])
     lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
     for c in hand:
@@ -72,76 +66,362 @@ def _illegal_single(state: dict[str, Any]) -> str | None:
     return None
 
 
-def test_browser_plays_a_hand_by_clicking(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
+def _bad_choice(st: dict[str, Any]) -> str | None:
+    """One card that is not a legal play now: an illegal single follow, or one card
+    against a lead of several (the wrong count)."""
+    view = st["view"]
+    if not view["trick"]:
+        return None
+    if len(view["trick"][0]["cards"].split()) > 1:
+        return str(view["hand"].split()[0])
+    return _illegal_single(st)
 
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
-    port = free_port()
-    proc = start_server(port, f"sqlite:///{tmp_path / 'ui.db'}")
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(base + "/")
-            page.evaluate("localStorage.setItem('shengji:lang', 'en')")
-            page.reload()
-            page.select_option("#preset", "classic-1deck")
-            page.click("#create")  # seats 1-3 default to heuristic bots
-            page.wait_for_selector("#join")
-            page.fill("#name", "Browser")
-            page.click("#join")
-            page.click("#ready")
-            page.wait_for_function("window.shengjiState && window.shengjiState.room.seats[0].ready")
-            page.click("#start")
-            page.wait_for_function("window.shengjiState && window.shengjiState.view")
-            explained = False
-            deadline = time.time() + 240
-            while time.time() < deadline:
-                st = _state(page)
-                view = st["view"]
-                if view["phase"] in ("hand_over", "match_over"):
-                    break
-                if view["to_act"] != st["you"]["seat"]:
-                    page.wait_for_timeout(50)
-                    continue
-                rev = st["rev"]
-                if view["phase"] in ("deal", "before_kitty", "after_burial"):
-                    page.click("#pass")
-                else:
-                    if not (ARTIFACTS / "desktop-playing.png").exists() and view["phase"] == "play":
-                        page.screenshot(path=str(ARTIFACTS / "desktop-playing.png"), full_page=True)
-                        page.set_viewport_size({"width": 360, "height": 740})
-                        page.screenshot(path=str(ARTIFACTS / "phone-playing.png"), full_page=True)
-                        page.set_viewport_size({"width": 1280, "height": 800})
-                    bad = None if explained else _illegal_single(st)
-                    if bad is not None:
-                        _click_cards(page, [bad])
-                        page.wait_for_function(
-                            "document.querySelector('#rule') && "
-                            "document.querySelector('#rule').textContent.includes('MUST_FOLLOW')"
-                        )
-                        explained = True
-                        page.locator(f'#hand .card.sel[data-card="{bad}"]').first.click()
-                    what, cards = _choose(st)
-                    _click_cards(page, cards)
-                    page.click(f"#{what}")
-                page.wait_for_function(f"window.shengjiState.rev > {rev}")
-            st = _state(page)
-            assert st["view"]["phase"] in ("hand_over", "match_over")
-            assert explained, "no chance to see an illegal selection explained"
-            points = st["view"]["score_sheet"][0]["points"]
-            page.wait_for_selector("#sheet")
-            assert str(points) in page.inner_text("#sheet")
-            page.screenshot(path=str(ARTIFACTS / "desktop-hand-over.png"), full_page=True)
-            page.set_viewport_size({"width": 360, "height": 740})
-            page.wait_for_timeout(100)
-            page.screenshot(path=str(ARTIFACTS / "phone-hand-over.png"), full_page=True)
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= 360, f"the page scrolls sideways on a phone ({width}px)"
-            browser.close()
-    finally:
-        proc.kill()
-        proc.wait(10)
+
+class Checks:
+    """What the test saw happen along the hand (each checked once)."""
+
+    def __init__(self) -> None:
+        self.done: set[str] = set()
+
+    def once(self, name: str) -> bool:
+        if name in self.done:
+            return False
+        self.done.add(name)
+        return True
+
+
+def _create_with_form(page: Any, base: str, lang: str, match_hands: int) -> str:
+    """Alice makes the table through the home page: rules form, seats, create."""
+    page.goto(base + "/")
+    page.wait_for_selector("#rulesform")
+    assert page.input_value("#preset") == "shuangsheng"
+    page.click("#rulesform summary")
+    assert page.locator("#rulesform .opt").count() == 16
+    seed = page.inner_text("#seednote")
+    assert "000" in seed
+    page.fill("#opt-match_hands", str(match_hands))
+    page.press("#opt-match_hands", "Tab")
+    page.wait_for_selector('.opt.changed[data-option="match_hands"]')
+    page.select_option("#bot1", "")  # seat 2 is a person: Bob
+    page.click("#create")
+    page.wait_for_selector("#join")
+    page.fill("#name", "Alice" if lang == "en" else "小红")
+    page.click("#join")
+    wait(page, "window.shengjiState && window.shengjiState.you.host === true")
+    room: str = page.evaluate("window.shengjiState.room.id")
+    return room
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(DESKTOP, "en"), (PHONE, "zh")], ids=["desktop-en", "phone-zh"]
+)
+def test_two_people_play_a_hand(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+    lang: str,
+) -> None:
+    desktop = size == DESKTOP
+    alice = new_page(browser, lang, size)
+    bob = new_page(browser, lang, size)
+    room = _create_with_form(alice, server.base, lang, match_hands=2 if desktop else 1)
+    st = state(alice)
+    assert st is not None and st["room"]["options"]["match_hands"] == (2 if desktop else 1)
+
+    # Bob follows the invite link
+    link = alice.inner_text("#invitelink")
+    assert link.endswith(f"/room/{room}")
+    bob.goto(link)
+    bob.fill("#name", "Bob" if lang == "en" else "小明")
+    bob.click("#join")
+    wait(alice, "window.shengjiState.room.seats[1].kind === 'human'")
+
+    # the lobby: Start stays disabled until everyone is ready; a refused start stays shown
+    assert alice.locator("#start").is_disabled()
+    assert alice.locator("#startwhy").is_visible()
+    alice.evaluate("window.shengjiRoom.link.send({type: 'start'})")
+    alice.wait_for_function("document.querySelector('#lobbymsg').textContent.length > 0")
+    refused = alice.inner_text("#lobbymsg")
+    assert not RAW_CODE.search(refused), refused
+    rev = state(alice)["rev"]  # type: ignore[index]
+    bob.click("#ready")
+    wait(alice, f"window.shengjiState.rev > {rev} && window.shengjiState.room.seats[1].ready")
+    assert alice.inner_text("#lobbymsg") == refused, "the lobby error was wiped by an update"
+    shot(alice, "lobby")
+    alice.click("#ready")
+    wait(alice, "!document.querySelector('#start').disabled")
+    assert alice.inner_text("#lobbymsg") == ""
+    alice.click("#start")
+    wait(alice, "window.shengjiState.view && window.shengjiState.room.status === 'playing'")
+    wait(bob, "window.shengjiState && window.shengjiState.view")
+
+    spectator = None
+    if desktop:  # a spectator watches the table: no hand, names everywhere
+        spectator = new_page(browser, lang, size)
+        spectator.goto(f"{server.base}/room/{room}")
+        spectator.fill("#name", "Carol")
+        spectator.click("#watch")
+        wait(spectator, "window.shengjiState && window.shengjiState.view")
+        spectator.wait_for_selector("#felt")
+        assert spectator.locator("#handpanel").is_hidden()
+        assert "Alice" in spectator.inner_text("#felt") and "Bob" in spectator.inner_text("#felt")
+
+    seen = Checks()
+    alice_name = "Alice" if lang == "en" else "小红"
+    bob_name = "Bob" if lang == "en" else "小明"
+
+    def on_turn(page: Any, st: dict[str, Any]) -> bool:
+        view = st["view"]
+        is_alice = page is alice
+        if is_alice and view["phase"] in ("deal", "before_kitty") and seen.once("declaring"):
+            shot(alice, "declaring")
+        if view["phase"] != "play":
+            return False
+        if len(view["trick"]) == 3 and len(view["hand"].split()) > 1 and seen.once("held"):
+            _check_finished_trick_stays(page, st)  # takes the turn
+            return True
+        if not is_alice:
+            if seen.once("chat"):
+                _chat_while_others_play(alice, bob, st)  # Bob's turn is taken there
+                return True
+            return False
+        _check_hand_marks(alice, st, seen)
+        if view["trick"] and seen.once("mid-trick"):
+            _check_trick_on_table(alice, st)
+            shot(alice, "mid-trick")
+        if view["tricks"] and seen.once("last-trick"):
+            _check_last_trick(alice, st, alice_name, bob_name)
+        if "explained" not in seen.done and _bad_choice(st):
+            _check_rule_error(alice, st, lang)
+            seen.done.add("explained")
+        if desktop and "keyboard" not in seen.done and _keyboard_turn(alice, st):
+            seen.done.add("keyboard")
+            return True
+        return False
+
+    pages = [alice, bob]
+    drive(pages, lambda: phase(alice) in ("hand_over", "match_over"), on_turn=on_turn)
+    assert {"chat", "mid-trick", "last-trick", "held", "explained"} <= seen.done, seen.done
+    if desktop:
+        assert "keyboard" in seen.done
+    wait(bob, "['hand_over', 'match_over'].includes(window.shengjiState.view.phase)")
+
+    st = state(alice)
+    assert st is not None
+    result = st["view"]["score_sheet"][0]
+    alice.wait_for_selector("#handresult")
+    text = alice.inner_text("#handresult")
+    assert str(result["points"]) in text
+    assert result["explain"][lang][:10] in text
+    assert "null" not in body_text(alice) and "undefined" not in body_text(alice)
+    kitty = st["view"]["kitty"].split()
+    assert alice.locator("#handresult .kitty-line .card").count() == len(kitty)
+
+    if desktop:
+        _next_hand_waits_for_everyone(server, alice, bob, spectator, bob_name)
+    else:
+        _match_end(server, alice, room, lang)
+
+    width = alice.evaluate("document.documentElement.scrollWidth")
+    assert width <= alice.viewport_size["width"], f"the page scrolls sideways ({width}px)"
+    for page in (alice, bob, spectator):
+        if page is not None:
+            assert not page.watch.errors, page.watch.errors
+            page.context.close()
+
+
+def _chat_while_others_play(alice: Any, bob: Any, st: dict[str, Any]) -> None:
+    """Alice types while Bob and the bots play: the draft and the focus survive."""
+    alice.click("#chat")
+    alice.keyboard.type("a draft that survives ")
+    rev = state(alice)["rev"]  # type: ignore[index]
+    act(bob, st)  # Bob plays; the bots follow at once: several updates reach Alice
+    wait(alice, f"window.shengjiState.rev > {rev}")
+    alice.wait_for_timeout(150)
+    assert alice.input_value("#chat") == "a draft that survives "
+    assert alice.evaluate("document.activeElement.id") == "chat"
+    alice.keyboard.type("bot turns")
+    alice.keyboard.press("Enter")
+    wait(bob, "document.querySelector('#chatlog').textContent.includes('survives bot turns')")
+    assert alice.input_value("#chat") == ""
+    long_word = "長" * 5 + "x" * 300
+    bob.fill("#chat", long_word)
+    bob.press("#chat", "Enter")
+    wait(alice, f"document.querySelector('#chatlog').textContent.includes('{long_word[:40]}')")
+    log = alice.locator("#chatlog")
+    sizes = log.evaluate(
+        "e => [e.scrollWidth, e.clientWidth, e.scrollTop + e.clientHeight, e.scrollHeight]"
+    )
+    assert sizes[0] <= sizes[1] + 1, "a long word overflows the chat"
+    assert sizes[2] >= sizes[3] - 2, "the chat is not scrolled to the newest line"
+
+
+def _check_hand_marks(page: Any, st: dict[str, Any], seen: Checks) -> None:
+    """Trumps are grouped apart and marked; suit groups are separate."""
+    if st["view"]["trump"] is None or not seen.once("trumps"):
+        return
+    ctx = _ctx(st)
+    hand = parse_cards(st["view"]["hand"])
+    trumps = sum(1 for c in hand if ctx.is_trump(c))
+    page.wait_for_selector("#hand .fan-group")
+    assert page.locator("#hand .fan-group.trumps .card.trump").count() == trumps
+    assert page.locator("#hand .card.trump").count() == trumps
+    suits = {ctx.effective_suit(c) for c in hand}
+    assert page.locator("#hand .fan-group").count() == len(suits)
+
+
+def _check_trick_on_table(page: Any, st: dict[str, Any]) -> None:
+    """Every play of the trick sits by its seat's name; one play is marked as winning."""
+    page.wait_for_selector("#felt .seat")
+    trick = st["view"]["trick"]
+    for p in trick:
+        seat = page.locator(f'#felt .seat[data-seat="{p["seat"]}"]')
+        assert seat.locator(".play .card").count() == len(p["cards"].split())
+        names = [s["name"] for s in st["room"]["seats"]]
+        if st["room"]["seats"][p["seat"]]["kind"] == "human":
+            assert names[p["seat"]] in seat.inner_text()
+    assert page.locator("#felt .ptag.win").count() == 1
+    assert page.locator("#felt .ptag.lead").count() == 1
+
+
+def _check_finished_trick_stays(page: Any, st: dict[str, Any]) -> None:
+    """A person plays the fourth card: the finished trick stays on the table with its
+    winner named, even when a bot leads the next one at once."""
+    act(page, st)
+    page.wait_for_selector("#tricknote", timeout=1000)
+    after = state(page)
+    assert after is not None
+    winner = after["view"]["tricks"][-1]["winner"]
+    seat = after["room"]["seats"][winner]
+    name = seat["name"] if seat["kind"] == "human" else str(winner + 1)
+    assert name in page.inner_text("#tricknote")
+    if not my_turn(after):  # else the new trick is drawn, and the winner still named
+        assert page.locator("#felt .seat .play .card").count() >= 4
+
+
+def _check_last_trick(page: Any, st: dict[str, Any], alice: str, bob: str) -> None:
+    """Any player can open the last trick: names, cards, the winner."""
+    last = st["view"]["tricks"][-1]
+    page.click("#lasttrick")
+    page.wait_for_selector("#lastdialog")
+    rows = page.locator("#lastdialog .trow")
+    assert rows.count() == 4
+    text = page.inner_text("#lastdialog")
+    assert alice in text and bob in text
+    won = page.locator("#lastdialog .trow.won")
+    assert won.count() == 1 and won.get_attribute("data-seat") == str(last["winner"])
+    for p in last["plays"]:
+        row = page.locator(f'#lastdialog .trow[data-seat="{p["seat"]}"]')
+        assert row.locator(".card").count() == len(p["cards"].split())
+    shot(page, "last-trick")
+    page.click("#closedialog")
+    page.wait_for_selector("#lastdialog", state="detached")
+
+
+def _check_rule_error(page: Any, st: dict[str, Any], lang: str) -> None:
+    """An illegal play is explained once, next to the hand, in the page's language."""
+    bad = _bad_choice(st)
+    assert bad is not None
+    click_card(page, f'#hand .card[data-card="{bad}"]:not(.sel)')
+    page.click("#play")
+    page.wait_for_function("document.querySelector('#rule').textContent.length > 0")
+    text = page.inner_text("#rule")
+    assert not RAW_CODE.search(text), f"a raw error code is shown: {text}"
+    code = page.get_attribute("#rule", "data-code")
+    if code == "MUST_FOLLOW_SUIT":  # the suit is named with its symbol or name
+        assert any(s in text for s in SUITS) or any(
+            w in text for w in ("黑桃", "红桃", "梅花", "方块", "主", "trump")
+        ), text
+    if lang == "zh":
+        assert re.search(r"[\u4e00-\u9fff]", text), text
+    assert body_text(page).count(text) == 1, "the error is shown more than once"
+    click_card(page, f'#hand .card.sel[data-card="{bad}"]')
+    page.wait_for_function("document.querySelector('#rule').textContent === ''")
+
+
+def _keyboard_turn(page: Any, st: dict[str, Any]) -> bool:
+    """Play a one-card move with the keyboard: arrows to the card, space, Enter."""
+    from shengji.server.autoplay import choose_action
+
+    action = choose_action(st)
+    cards = action["cards"].split()
+    if len(cards) != 1:
+        return False
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    order = page.evaluate("[...document.querySelectorAll('#hand .card')].map(e => e.dataset.card)")
+    target = order.index(cards[0])
+    page.keyboard.press("ArrowRight")  # the cursor appears on the next card
+    cursor = page.evaluate(
+        "[...document.querySelectorAll('#hand .card')]"
+        ".findIndex(e => e.classList.contains('cursor'))"
+    )
+    steps = (target - cursor) % len(order)
+    for _ in range(steps):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")
+    page.wait_for_selector(f'#hand .card.sel[data-card="{cards[0]}"]')
+    rev = st["rev"]
+    page.keyboard.press("Enter")
+    wait(page, f"window.shengjiState.rev > {rev}")
+    return True
+
+
+def _next_hand_waits_for_everyone(
+    srv: Server, alice: Any, bob: Any, spectator: Any, bob_name: str
+) -> None:
+    shot(alice, "score-sheet")
+    st = state(alice)
+    assert st is not None and sorted(st["room"]["waiting"]) == [0, 1]
+    room = st["room"]["id"]
+    # everyone leaves before pressing "next hand": the bots do not press it for them
+    for page in (spectator, alice, bob):
+        page.goto("about:blank")
+    alice.wait_for_timeout(1500)
+    for page in (alice, bob):
+        page.goto(f"{srv.base}/room/{room}")  # resumes with the stored token
+        wait(page, "window.shengjiState && window.shengjiState.view")
+    wait(alice, "window.shengjiState.room.waiting.length === 2")
+    st = state(alice)
+    assert st is not None
+    assert st["view"]["phase"] == "hand_over" and st["view"]["hand_number"] == 0
+    # each person reads the score sheet until they press "next hand"
+    alice.click("#next")
+    wait(alice, "window.shengjiState.room.waiting.length === 1")
+    assert alice.locator("#next").is_disabled()
+    assert bob_name in alice.inner_text("#prompt")
+    assert not bob.locator("#next").is_disabled()
+    assert bob.locator("#handresult").is_visible()
+    bob.click("#next")
+    wait(alice, "window.shengjiState.view.hand_number === 1")
+
+
+def _match_end(srv: Server, page: Any, room: str, lang: str) -> None:
+    wait(page, "window.shengjiState.view.phase === 'match_over'")
+    page.wait_for_selector("#matchend")
+    st = state(page)
+    assert st is not None
+    text = page.inner_text("#matchend")
+    for lv in st["view"]["levels"]:
+        assert lv in text
+    shot(page, "match-end")
+    href = page.get_attribute("#record", "href")
+    status, body = srv.get(href)
+    assert status == 200 and json.loads(body)["format"] == "shengji-record"
+    page.click("#replaylink")
+    # the replayer steps card by card through the table (views from the server, or
+    # rebuilt from the record)
+    page.wait_for_selector("#rp-next")
+    page.wait_for_selector("#felt")
+    total = int(page.get_attribute("#replayslider", "max") or 0)
+    plays = sum(1 for a in json.loads(body)["actions"] if a["type"] == "play")
+    assert total >= plays
+    page.click("#rp-nexthand")  # the end of the hand: the result and the kitty
+    page.wait_for_selector("#replaypanel #handresult")
+    page.click("#rp-prevhand")
+    for _ in range(total // 2):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#felt .seat .play .card")
+    assert page.locator("#hand .card").count() > 0
+    assert page.locator("#felt .ptag.win").count() == 1
+    shot(page, "replay")
+    assert my_turn(st) is False

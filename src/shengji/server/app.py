@@ -222,7 +222,13 @@ def create_app(
         rec = _finished_record(room_id)
         states = [new_match(options_from_record(rec), rec["seed"])]
         replay_record(rec, lambda st, *_: states.append(st))
-        return {"views": [observe(st, seat) for st in states], "actions": rec["actions"]}
+        row = store.load_room(room_id)
+        seats = [{"kind": s["kind"], "name": s["name"]} for s in row[2]["seats"]] if row else []
+        return {
+            "views": [observe(st, seat) for st in states],
+            "actions": rec["actions"],
+            "room": {"seats": seats, "options": rec["rules"], "preset": rec.get("preset")},
+        }
 
     @app.websocket("/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:

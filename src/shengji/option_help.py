@@ -1,0 +1,296 @@
+"""Every rule option of a preset, described for a rules form (labels and one-line help in
+English and Chinese; rule terms keep their Chinese names).
+
+:func:`option_schema` is pure data: the web server serves it as ``GET /api/presets/{name}``
+and the browser builds its rules form from it (one labelled control per option).
+
+>>> s = option_schema("shuangsheng")
+>>> s["name"], s["seed"], s["title"]["zh"]
+('shuangsheng', '000, 004', '双升')
+>>> [o["name"] for o in s["options"]][:3]
+['decks', 'start_level', 'constant_twos']
+>>> next(o for o in s["options"] if o["name"] == "max_gain")["value"]
+3
+>>> option_schema("tuolaji", lang_independent=False, lang="zh")["options"][0]["label"]
+'副数'
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import fields
+from importlib import resources
+from typing import Any
+
+from .cards import rank_text
+from .errors import OptionError
+from .options import _CHOICES, RuleOptions
+from .presets import load_preset, preset_names
+
+Text = dict[str, str]
+LEVELS = [rank_text(r) for r in range(2, 15)]
+
+
+def _t(en: str, zh: str) -> Text:
+    return {"en": en, "zh": zh}
+
+
+#: Preset names for people (rule names stay Chinese in English too).
+PRESET_TITLES: dict[str, Text] = {
+    "shuangsheng": _t("双升 Shuangsheng", "双升"),
+    "shuangsheng-super": _t("超级双升 Super Shuangsheng", "超级双升"),
+    "classic": _t("经典升级 Classic, 2 decks", "经典升级 (两副)"),
+    "classic-1deck": _t("经典升级 Classic, 1 deck", "经典升级 (一副)"),
+    "classic-3deck": _t("经典升级 Classic, 3 decks", "经典升级 (三副)"),
+    "shuangkou": _t("双抠 Shuangkou", "双抠"),
+    "tuolaji": _t("拖拉机 Tuolaji", "拖拉机"),
+}
+
+#: One line about each preset, in both languages.
+PRESET_ABOUT: dict[str, Text] = {
+    "shuangsheng": _t(
+        "Two decks; 抢报, 上保险, 反主反打 in the first hand, 反主炒底 later; "
+        "coins double with each 反主; 10 hands.",
+        "两副牌; 抢报, 上保险, 首局反主反打, 之后反主炒底; 每次反主底金翻倍; 共 10 局。",
+    ),
+    "shuangsheng-super": _t(
+        "双升 with the super level table: up to 6 levels in one hand; 10 hands.",
+        "双升, 用超级升级表: 一局最多升 6 级; 共 10 局。",
+    ),
+    "classic": _t(
+        "Two decks; the first level card takes the banker, only stronger shows after.",
+        "两副牌; 先亮级牌者坐庄, 之后只能更强的亮主。",
+    ),
+    "classic-1deck": _t(
+        "One deck, 12 cards each, kitty 6; classic declaring.",
+        "一副牌, 每人 12 张, 底牌 6 张; 经典亮主。",
+    ),
+    "classic-3deck": _t(
+        "Three decks: triples, Titanics (连三张) and the show ladder.",
+        "三副牌: 三张、连三张和亮主阶梯。",
+    ),
+    "shuangkou": _t(
+        "Start at 3, 2s are trumps, must-play levels (必打), 钩底, per-card throw penalty.",
+        "从 3 打起, 2 为常主, 必打级, 钩底, 甩牌按张罚分。",
+    ),
+    "tuolaji": _t(
+        "The first level card sets trump; pairs override or lock; no declaration plays 无主.",
+        "先亮级牌定主; 对子可反或锁主; 无人亮主则打无主。",
+    ),
+}
+
+_TYPES: dict[str, str] = {
+    "decks": "int",
+    "start_level": "choice",
+    "constant_twos": "bool",
+    "joker_links_level": "bool",
+    "kitty_multiplier": "choice",
+    "throw_penalty": "choice",
+    "level_table": "choice",
+    "max_gain": "optional_int",
+    "must_play_levels": "levels",
+    "j_hook": "bool",
+    "match_end": "choice",
+    "no_declaration": "choice",
+    "counter_takes_banker": "bool",
+    "declaring": "choice",
+    "match_hands": "optional_int",
+    "base_stake": "int",
+}
+
+_RANGES: dict[str, tuple[int, int | None]] = {
+    "decks": (1, 4),
+    "max_gain": (1, None),
+    "match_hands": (1, None),
+    "base_stake": (0, None),
+}
+
+_LABELS: dict[str, Text] = {
+    "decks": _t("Decks", "副数"),
+    "start_level": _t("Starting level", "起始级"),
+    "constant_twos": _t("2s are trumps (2为常主)", "2为常主"),
+    "joker_links_level": _t("Jokers link the level pair (王连级牌)", "王连级牌"),
+    "kitty_multiplier": _t("Kitty multiplier (扣底倍数)", "扣底倍数"),
+    "throw_penalty": _t("Failed throw penalty (甩牌罚分)", "甩牌罚分"),
+    "level_table": _t("Level table (升级表)", "升级表"),
+    "max_gain": _t("Most levels in one hand (封顶)", "最多升级 (封顶)"),
+    "must_play_levels": _t("Must-play levels (必打)", "必打级"),
+    "j_hook": _t("J hook (钩底)", "钩底"),
+    "match_end": _t("Match end (终局)", "终局"),
+    "no_declaration": _t("When nobody declares (无人亮主)", "无人亮主"),
+    "counter_takes_banker": _t("Counter takes the banker (反主反台)", "反主反台"),
+    "declaring": _t("Declaring rules (亮主规则)", "亮主规则"),
+    "match_hands": _t("Hands in the match (局数)", "局数"),
+    "base_stake": _t("Coins per hand (底金)", "底金"),
+}
+
+_HELP: dict[str, Text] = {
+    "decks": _t(
+        "How many decks are shuffled together; 1–4 decks give a kitty of 6, 8, 6, 8 cards.",
+        "几副牌一起洗; 1–4 副牌的底牌分别为 6、8、6、8 张。",
+    ),
+    "start_level": _t(
+        "The level (rank) both teams start at.",
+        "双方开始时打的级。",
+    ),
+    "constant_twos": _t(
+        "Every 2 is a trump, just below the level cards (no effect at level 2).",
+        "所有的 2 都是主牌, 排在级牌之下 (打 2 时无影响)。",
+    ),
+    "joker_links_level": _t(
+        "A pair of small jokers links to the trump-suit level pair in a tractor (拖拉机).",
+        "小王对子可以和主花色级牌对子连成拖拉机。",
+    ),
+    "kitty_multiplier": _t(
+        "Collectors who win the last trick take the kitty's points times a multiplier set by "
+        "the lead's largest unit: linear ×2 per card (3-link tractor ×12), "
+        "doubling ×2·2^links (3-link tractor ×16).",
+        "闲家赢最后一轮时, 底分乘以倍数, 由最后一手最大牌型决定: 按张数每张 ×2 (三连对 ×12), "
+        "或按连数加倍 (三连对 ×16)。",
+    ),
+    "throw_penalty": _t(
+        "What a failed throw (甩牌) costs: nothing, 10 points per beaten card, "
+        "10 points per attempt, or coins.",
+        "甩牌失败的代价: 不罚, 每张被管住的牌罚 10 分, 每次罚 10 分, 或罚底金。",
+    ),
+    "level_table": _t(
+        "How the collectors' points turn into levels for one side.",
+        "闲家得分如何换算成升级。",
+    ),
+    "max_gain": _t(
+        "The most levels either side can go up in one hand; empty = no cap.",
+        "一局最多升几级; 留空 = 不封顶。",
+    ),
+    "must_play_levels": _t(
+        "Levels a team must win as banker before it can go past them.",
+        "必须坐庄打过才能越过的级。",
+    ),
+    "j_hook": _t(
+        "At level J, collectors who win the last trick with a J send the banker team down "
+        "to 7 (a single J) or 3 (a pair).",
+        "打 J 时, 闲家用 J 赢最后一轮, 庄家方降到 7 (单 J) 或 3 (对 J)。",
+    ),
+    "match_end": _t(
+        "defend A: win a hand as banker at A; reach A: first to go up to A; "
+        "wrap: past A back to 2, the match lasts a number of hands.",
+        "守 A: 坐庄打过 A 才赢; 到 A: 先升到 A 者赢; 循环: 过 A 回到 2, 按局数结束。",
+    ),
+    "no_declaration": _t(
+        "If nobody declares trump: the 3rd or 4th kitty card sets it, play 无主, or redeal.",
+        "无人亮主时: 翻底牌第 3 或第 4 张定主, 打无主, 或重新发牌。",
+    ),
+    "counter_takes_banker": _t(
+        "In the first hand, a stronger show before the kitty is taken also takes the banker.",
+        "首局扣底前被更强的亮主反掉时, 反主者坐庄。",
+    ),
+    "declaring": _t(
+        "Which declaring system (亮主, 反主, 上保险, 定主, 反底) the hand uses.",
+        "使用哪种亮主规则 (亮主, 反主, 上保险, 定主, 反底)。",
+    ),
+    "match_hands": _t(
+        "Hands in a match that never ends by levels (wrap); empty = no limit.",
+        "不以升级结束的比赛 (循环) 打几局; 留空 = 不限。",
+    ),
+    "base_stake": _t(
+        "Coins a hand is played for; doubled with each 反主.",
+        "每局的底金; 每次反主翻倍。",
+    ),
+}
+
+_CHOICE_LABELS: dict[str, dict[str, Text]] = {
+    "kitty_multiplier": {
+        "linear": _t("linear (×2 per card)", "按张数 (每张 ×2)"),
+        "doubling": _t("doubling (×2 per link)", "按连数加倍"),
+    },
+    "throw_penalty": {
+        "none": _t("none", "不罚"),
+        "per_card": _t("10 per beaten card", "每张罚 10 分"),
+        "per_attempt": _t("10 per failed throw", "每次罚 10 分"),
+        "stake": _t("coins (half the stake)", "罚底金 (一半)"),
+    },
+    "level_table": {
+        "standard": _t("standard (40-point steps)", "标准 (每 40 分一级)"),
+        "super": _t("super (up to 6 levels)", "超级 (最多 6 级)"),
+        "classic": _t("classic, 2 decks", "经典 (两副)"),
+        "classic-1deck": _t("classic, 1 deck", "经典 (一副)"),
+        "classic-3deck": _t("classic, 3 decks", "经典 (三副)"),
+    },
+    "match_end": {
+        "defend_ace": _t("defend A (守 A)", "守 A"),
+        "reach_ace": _t("reach A (到 A)", "升到 A"),
+        "wrap": _t("wrap, by hands (循环)", "循环, 按局数"),
+    },
+    "no_declaration": {
+        "kitty_card_3": _t("3rd kitty card sets trump", "翻第 3 张底牌定主"),
+        "kitty_card_4": _t("4th kitty card sets trump", "翻第 4 张底牌定主"),
+        "no_trump": _t("play 无主 (no trump)", "打无主"),
+        "redeal": _t("redeal", "重新发牌"),
+    },
+    "declaring": {
+        "shuangsheng": _t("双升", "双升"),
+        "shuangkou": _t("双抠", "双抠"),
+        "classic": _t("经典 classic", "经典"),
+        "tuolaji": _t("拖拉机", "拖拉机"),
+    },
+}
+
+
+@functools.cache
+def _preset_header(name: str) -> tuple[str, str]:
+    if name not in preset_names():
+        raise OptionError(
+            f"unknown preset {name!r}; presets: {', '.join(preset_names())}",
+            code="UNKNOWN_PRESET",
+        )
+    text = (resources.files("shengji") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    return str(data.get("description", "")), str(data.get("seed", ""))
+
+
+def option_fields() -> list[str]:
+    """Names of every rule option (every field of RuleOptions but ``name``)."""
+    return [f.name for f in fields(RuleOptions) if f.name != "name"]
+
+
+def _pick(text: Text, lang_independent: bool, lang: str) -> Any:
+    return dict(text) if lang_independent else text.get(lang, text["en"])
+
+
+def option_schema(preset: str, lang_independent: bool = True, lang: str = "en") -> dict[str, Any]:
+    """The preset's name, description, seed and every option with its value, type,
+    choices or range, label and help (``{"en", "zh"}``; with ``lang_independent=False``
+    plain strings in ``lang``). Raises OptionError ``UNKNOWN_PRESET``."""
+    opts = load_preset(preset)
+    description, seed = _preset_header(preset)
+    values = opts.to_dict()
+    out: list[dict[str, Any]] = []
+    for name in option_fields():
+        kind = _TYPES[name]
+        item: dict[str, Any] = {"name": name, "type": kind, "value": values[name]}
+        if name in _CHOICES:
+            item["choices"] = list(_CHOICES[name])
+            item["choice_labels"] = {
+                v: _pick(_CHOICE_LABELS[name][v], lang_independent, lang) for v in _CHOICES[name]
+            }
+        elif kind in ("choice", "levels"):
+            item["choices"] = list(LEVELS)
+        if name in _RANGES:
+            lo, hi = _RANGES[name]
+            item["min"] = lo
+            if hi is not None:
+                item["max"] = hi
+        item["label"] = _pick(_LABELS[name], lang_independent, lang)
+        item["help"] = _pick(_HELP[name], lang_independent, lang)
+        out.append(item)
+    fallback = _t(preset, preset)
+    return {
+        "name": preset,
+        "description": description,
+        "seed": seed,
+        "title": _pick(PRESET_TITLES.get(preset, fallback), lang_independent, lang),
+        "about": _pick(
+            PRESET_ABOUT.get(preset, _t(description, description)), lang_independent, lang
+        ),
+        "options": out,
+    }

@@ -1,0 +1,200 @@
+// The home page: create a table (rules form built from GET /api/presets/{name}, seats,
+// timer, public or not) and the list of public tables.
+
+import { el, fill } from "./dom.js";
+import { errorText, pick, presetTitle, t } from "./i18n.js";
+import { hostKey, save } from "./net.js";
+
+const DEFAULT_PRESET = "shuangsheng";
+let H = null; // the page's state: presets, schema, edits
+
+export async function homePage(app, navigate) {
+  H = { app, navigate, presets: [], schema: null, values: {}, preset: DEFAULT_PRESET, rooms: [], error: null };
+  const form = el("section", { class: "panel create", id: "createpanel" });
+  const list = el("section", { class: "panel", id: "roomlist" });
+  fill(app, el("div", { class: "home" }, form, list));
+  H.form = form;
+  H.list = list;
+  const [presets, rooms] = await Promise.all([
+    fetch("/api/presets").then((r) => r.json()).catch(() => []),
+    fetch("/api/rooms").then((r) => r.json()).catch(() => []),
+  ]);
+  if (!H || H.app !== app) return;
+  H.presets = presets;
+  H.rooms = Array.isArray(rooms) ? rooms : [];
+  if (!presets.some((p) => p.name === H.preset) && presets.length) H.preset = presets[0].name;
+  buildForm();
+  renderRooms();
+  await loadSchema(H.preset);
+}
+
+export function homeLangChanged() {
+  if (!H) return;
+  const keep = readForm();
+  buildForm(keep);
+  renderRules();
+  renderRooms();
+}
+
+function readForm() {
+  if (!document.getElementById("preset")) return null;
+  return {
+    bots: [0, 1, 2, 3].map((i) => document.getElementById(`bot${i}`).value),
+    timer: document.getElementById("timer").value,
+    pub: document.getElementById("publicroom").checked,
+  };
+}
+
+function buildForm(keep = null) {
+  const presetSel = el("select", { id: "preset", "aria-label": t("preset") },
+    H.presets.map((p) => el("option", { value: p.name, selected: p.name === H.preset }, presetTitle(p.name))));
+  presetSel.addEventListener("change", () => loadSchema(presetSel.value));
+  const botSel = (i) => {
+    const v = keep ? keep.bots[i] : i === 0 ? "" : "heuristic";
+    return el("select", { id: `bot${i}`, "aria-label": `${t("seat")} ${i + 1}` },
+      el("option", { value: "", selected: v === "" }, t("person")),
+      el("option", { value: "heuristic", selected: v === "heuristic" }, t("botHeuristic")),
+      el("option", { value: "random", selected: v === "random" }, t("botRandom")));
+  };
+  const timer = el("select", { id: "timer" }, [0, 15, 30, 60, 120].map((s) =>
+    el("option", { value: s, selected: String(s) === String(keep ? keep.timer : 0) }, s ? t("seconds", { n: s }) : t("timerOff"))));
+  fill(H.form,
+    el("h2", {}, t("create")),
+    el("label", { class: "field" }, el("span", {}, t("preset")), presetSel),
+    el("div", { id: "rules", class: "rules" }),
+    el("div", { class: "field" }, el("span", {}, t("bots")),
+      el("div", { class: "seatpick" }, [0, 1, 2, 3].map((i) => el("label", {}, el("small", {}, `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`), botSel(i))))),
+    el("label", { class: "field" }, el("span", {}, t("timer")), timer),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "publicroom", checked: keep ? keep.pub : false }), t("publicRoom")),
+    el("div", { class: "row" }, el("button", { id: "create", onclick: create }, t("go"))),
+    el("div", { class: "msg", id: "createmsg", role: "alert" }, H.error || ""));
+}
+
+async function loadSchema(name) {
+  H.preset = name;
+  H.values = {};
+  H.schema = null;
+  try {
+    const r = await fetch(`/api/presets/${encodeURIComponent(name)}`);
+    if (r.ok) {
+      const s = await r.json();
+      if (H.preset === name && Array.isArray(s.options)) H.schema = s;
+    }
+  } catch (_) { /* shown below */ }
+  renderRules();
+}
+
+function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+function renderRules() {
+  const box = document.getElementById("rules");
+  if (!box) return;
+  const s = H.schema;
+  if (!s) { fill(box, el("p", { class: "muted" }, t("rulesUnavailable"))); return; }
+  const changed = Object.keys(H.values).length;
+  const rows = s.options.map((o) => optionRow(o));
+  fill(box,
+    el("details", { class: "rulesform", id: "rulesform", open: changed ? true : null },
+      el("summary", {}, el("b", {}, t("rulesOf", { preset: presetTitle(s.name) })), " ",
+        changed ? el("span", { class: "tag" }, `${changed} ${t("ruleChanged")}`) : null),
+      el("p", { class: "about" }, pick(s.about) || s.description, " ", el("small", { class: "muted", id: "seednote" }, t("seedNote", { seed: s.seed }))),
+      el("div", { class: "options" }, rows),
+      changed ? el("button", { class: "ghost small", id: "resetrules", onclick: () => { H.values = {}; renderRules(); } }, t("unchanged")) : null));
+  if (!changed) box.querySelector("details").open = box.dataset.open === "1";
+  box.querySelector("details").addEventListener("toggle", (e) => { box.dataset.open = e.target.open ? "1" : "0"; });
+}
+
+function current(o) { return o.name in H.values ? H.values[o.name] : o.value; }
+
+function setValue(o, v) {
+  if (same(v, o.value)) delete H.values[o.name]; else H.values[o.name] = v;
+  const box = document.getElementById("rules");
+  box.dataset.open = "1";
+  const focused = document.activeElement && document.activeElement.id;
+  renderRules();
+  if (focused) { const f = document.getElementById(focused); if (f) f.focus(); }
+}
+
+function choiceLabel(o, c) {
+  return o.choice_labels && o.choice_labels[c] ? pick(o.choice_labels[c]) : c;
+}
+
+function optionRow(o) {
+  const id = `opt-${o.name}`;
+  const v = current(o);
+  let control;
+  if (o.type === "bool") {
+    control = el("input", { type: "checkbox", id, checked: !!v });
+    control.addEventListener("change", () => setValue(o, control.checked));
+  } else if (o.type === "choice") {
+    control = el("select", { id }, o.choices.map((c) => el("option", { value: c, selected: String(c) === String(v) }, choiceLabel(o, c))));
+    control.addEventListener("change", () => setValue(o, control.value));
+  } else if (o.type === "levels") {
+    control = el("span", { class: "levels", id, role: "group" }, o.choices.map((c) => {
+      const box = el("input", { type: "checkbox", value: c, checked: (v || []).includes(c), "aria-label": c });
+      box.addEventListener("change", () => {
+        const now = new Set(current(o) || []);
+        if (box.checked) now.add(c); else now.delete(c);
+        setValue(o, o.choices.filter((x) => now.has(x)));
+      });
+      return el("label", { class: "lvl" }, box, c);
+    }));
+  } else {
+    const optional = o.type === "optional_int";
+    control = el("input", { type: "number", id, min: o.min ?? null, max: o.max ?? null, step: 1,
+      value: v === null || v === undefined ? "" : v, placeholder: optional ? t("noLimit") : null, inputmode: "numeric" });
+    control.addEventListener("change", () => {
+      const raw = control.value.trim();
+      if (raw === "" && optional) { setValue(o, null); return; }
+      let n = Math.round(Number(raw));
+      if (!Number.isFinite(n)) n = o.value;
+      if (o.min !== undefined && n < o.min) n = o.min;
+      if (o.max !== undefined && n > o.max) n = o.max;
+      setValue(o, n);
+    });
+  }
+  const mod = o.name in H.values;
+  return el("div", { class: `opt${mod ? " changed" : ""}`, "data-option": o.name },
+    el("label", { for: o.type === "levels" ? null : id, class: "olabel" }, pick(o.label)),
+    el("span", { class: "octl" }, control),
+    el("small", { class: "ohelp" }, pick(o.help)));
+}
+
+async function create() {
+  const btn = document.getElementById("create");
+  btn.disabled = true;
+  const bots = [0, 1, 2, 3].map((i) => document.getElementById(`bot${i}`).value || null);
+  const body = {
+    preset: H.preset, overrides: { ...H.values }, bots,
+    turn_seconds: Number(document.getElementById("timer").value) || 0,
+  };
+  if (document.getElementById("publicroom").checked) body.public = true;
+  try {
+    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    if (r.ok) {
+      if (data.host_key) save(hostKey(data.id), data.host_key);
+      H.error = null;
+      H.navigate(data.url || `/room/${data.id}`);
+      return;
+    }
+    const d = data.detail;
+    H.error = d && d.code ? errorText(d) : Array.isArray(d) ? d.map((x) => x.msg).join("; ") : String(r.status);
+  } catch (e) {
+    H.error = String(e);
+  }
+  btn.disabled = false;
+  fill("createmsg", H.error || "");
+}
+
+function renderRooms() {
+  const rooms = H.rooms.filter((r) => r.status !== "finished");
+  fill(H.list, el("h2", {}, t("publicRooms")),
+    rooms.length ? el("ul", { class: "rooms" }, rooms.map((r) => el("li", {},
+      el("a", { href: `/room/${r.id}`, onclick: (e) => { e.preventDefault(); H.navigate(`/room/${r.id}`); } }, presetTitle(r.preset)),
+      el("span", { class: "muted" }, ` · ${t(`status_${r.status}`)} · ${t("seatsTaken", { n: r.seats.filter((s) => s.kind !== "empty").length })}`),
+      el("span", { class: "pips" }, r.seats.map((s) => (s.kind === "empty" ? "○" : s.kind === "bot" ? "◍" : "●")).join(" ")))))
+      : el("p", { class: "muted" }, t("noRooms")));
+}
+
+export function leaveHome() { H = null; }

@@ -1,0 +1,252 @@
+// Every string of the browser app, in English and Chinese. Rule terms keep their Chinese
+// names in English too. t(key, params) fills {name}s; tn(key, n) picks the plural form.
+
+const EN = {
+  brand: "Shengji",
+  langButton: "中文",
+  // home
+  create: "New table", preset: "Rules", bots: "Seats", person: "a person", seat: "Seat",
+  botHeuristic: "smart bot", botRandom: "random bot", timer: "Turn timer",
+  timerOff: "off", seconds: "{n} s", go: "Create the table", publicRoom: "List this table publicly",
+  publicRooms: "Open tables", noRooms: "No public tables right now. Create one and invite friends with its link.",
+  rulesOf: "Rules of {preset}", seedNote: "From seed text {seed}.", unchanged: "Reset to preset",
+  ruleChanged: "changed", noLimit: "no limit", rulesUnavailable: "The rules of this preset could not be loaded.",
+  status_lobby: "waiting", status_playing: "playing", status_finished: "finished",
+  seatsTaken: "{n} of 4 seated",
+  // join
+  joinTitle: "Join the table", name: "Your name", join: "Sit down", watch: "Watch",
+  joinFull: "The match has started: you can watch it.",
+  // room
+  invite: "Invite link", copy: "Copy", copied: "Copied", spectatorsN_one: "1 watching",
+  spectatorsN_other: "{n} watching", lobby: "Lobby", empty: "empty seat", you: "you", host: "host",
+  ready: "Ready", notReady: "Not ready", isReady: "ready", notYetReady: "not ready",
+  start: "Start the match", startWhy: "Every seat needs a person or a bot, and every person must be ready.",
+  randomize: "Shuffle the teams", kick: "Remove", addBot: "Add a bot", removeBot: "Empty the seat",
+  sitHere: "Sit here", team: "Team", teamA: "Team A", teamB: "Team B", partners: "{a} & {b}",
+  away: "away, a bot plays", offline: "offline", paused: "Paused: nobody is connected. The match goes on when someone comes back.",
+  // connection
+  conn_connecting: "connecting…", conn_open: "connected", conn_lost: "connection lost, reconnecting in {n} s…",
+  conn_retry: "reconnecting…", lostAct: "Connection lost: your actions wait until it is back.",
+  conn_gone: "This table does not exist.",
+  // table
+  level: "Level", trump: "Trump", banker: "Banker", points: "Collectors' points", phase: "Phase",
+  hand: "Hand", handN: "Hand {n}", nt: "no trump (无主)", undecided: "not yet",
+  cards_one: "1 card", cards_other: "{n} cards", levels: "Levels",
+  declarations: "Declarations (亮主)", declared: "declared", reinforced: "reinforced (上保险)",
+  countered: "countered (反主)", bankerBadge: "banker (庄)", leads: "leads",
+  winning: "winning", won: "won", trickPoints_one: "+{n} point", trickPoints_other: "+{n} points",
+  lastTrick: "Last trick", lastTrickOf: "Last trick: {name} won", noTrickYet: "No trick played yet.",
+  trickWonBy: "{name} wins the trick", close: "Close",
+  kitty: "Kitty (底牌)", yourKitty: "The kitty you buried", pickedUp: "picked up", buried: "buried",
+  newFromKitty: "from the kitty", pointCards: "Point cards taken",
+  yourTurn: "Your turn", waitingFor: "Waiting for {name}", thinking: "{name} is thinking",
+  selectHint: "Select cards, then play.", legal: "✓ can be played",
+  play: "Play", pass: "Pass", bury: "Bury {n}", buryHint: "Choose {n} cards to bury (扣底).",
+  declareWith: "Show", showHint: "You may show (亮主) or pass.",
+  nextHand: "Next hand", waitingNext: "Waiting for {names} to press next hand",
+  youPressed: "Waiting for the others",
+  sheet: "Score sheet", result: "Result", kittyTimes: "kitty {pts} × {mult}",
+  penalty: "penalty", coins: "Coins",
+  collectorsTook: "Collectors took {n} points",
+  handOver: "Hand {n} is over", matchOver: "Match over",
+  winners: "{names} win the match!", draw: "The match is a draw.",
+  finalLevels: "Final levels", summary: "Summary", record: "Download the record", replay: "Watch the replay",
+  keys: "Keys: ← → move, space selects, Enter plays, Esc clears, L last trick",
+  // chat
+  chat: "Chat", say: "Say something…", send: "Send", spectator: "spectator",
+  // replay
+  replayTitle: "Replay", prev: "◀ Back", next: "Next ▶", prevHand: "« Hand", nextHand2: "Hand »",
+  step: "Step {i} of {n}", asSeat: "Show the hand of", narration: "Narration",
+  replayUnavailable: "The replay opens when the match is over.",
+  // phases
+  phase_deal: "dealing", phase_before_kitty: "declaring", phase_bury: "burying the kitty",
+  phase_after_burial: "counter-declaring", phase_play: "playing", phase_hand_over: "hand over",
+  phase_match_over: "match over",
+  // suits
+  suit_S: "spades", suit_H: "hearts", suit_C: "clubs", suit_D: "diamonds", suit_4: "trumps (主)",
+  bigJoker: "big joker (大王)", littleJoker: "little joker (小王)",
+  // presets
+  "preset_shuangsheng": "双升 Shuangsheng", "preset_shuangsheng-super": "超级双升 Super Shuangsheng",
+  "preset_classic": "经典升级 Classic, 2 decks", "preset_classic-1deck": "经典升级 Classic, 1 deck",
+  "preset_classic-3deck": "经典升级 Classic, 3 decks", "preset_shuangkou": "双抠 Shuangkou",
+  "preset_tuolaji": "拖拉机 Tuolaji",
+  botName: "Bot {n}", botNameKind: "Bot {n} ({kind})",
+  timeLeft: "time left to act", reading: "reading", pressNext: "Read the score sheet, then press Next hand.",
+};
+
+const ZH = {
+  brand: "升级",
+  langButton: "EN",
+  create: "开新桌", preset: "规则", bots: "座位", person: "真人", seat: "座位",
+  botHeuristic: "聪明机器人", botRandom: "随机机器人", timer: "出牌限时",
+  timerOff: "不限", seconds: "{n} 秒", go: "开桌", publicRoom: "公开这张桌子",
+  publicRooms: "公开的牌桌", noRooms: "现在没有公开的牌桌。开一桌, 把链接发给朋友吧。",
+  rulesOf: "{preset} 的规则", seedNote: "出自规则原文 {seed}。", unchanged: "恢复预设",
+  ruleChanged: "已修改", noLimit: "不限", rulesUnavailable: "无法载入这个规则的选项。",
+  status_lobby: "等待中", status_playing: "进行中", status_finished: "已结束",
+  seatsTaken: "已坐 {n}/4",
+  joinTitle: "加入牌桌", name: "你的名字", join: "坐下", watch: "观战",
+  joinFull: "比赛已经开始, 可以观战。",
+  invite: "邀请链接", copy: "复制", copied: "已复制", spectatorsN_one: "{n} 人观战",
+  spectatorsN_other: "{n} 人观战", lobby: "大厅", empty: "空位", you: "你", host: "房主",
+  ready: "准备", notReady: "取消准备", isReady: "已准备", notYetReady: "未准备",
+  start: "开始比赛", startWhy: "每个座位都要有人或机器人, 每位玩家都要准备。",
+  randomize: "随机分队", kick: "请离", addBot: "加机器人", removeBot: "清空座位",
+  sitHere: "坐这里", team: "队", teamA: "A 队", teamB: "B 队", partners: "{a} 和 {b}",
+  away: "离开, 机器人代打", offline: "离线", paused: "已暂停: 没有玩家在线。有人回来后继续。",
+  conn_connecting: "连接中…", conn_open: "已连接", conn_lost: "连接断开, {n} 秒后重连…",
+  conn_retry: "重新连接中…", lostAct: "连接断开: 恢复后才能操作。",
+  conn_gone: "这张牌桌不存在。",
+  level: "打", trump: "主", banker: "庄家", points: "闲家得分", phase: "阶段",
+  hand: "局", handN: "第 {n} 局", nt: "无主", undecided: "未定",
+  cards_one: "{n} 张", cards_other: "{n} 张", levels: "级数",
+  declarations: "亮主记录", declared: "亮主", reinforced: "上保险",
+  countered: "反主", bankerBadge: "庄", leads: "首出",
+  winning: "最大", won: "赢", trickPoints_one: "+{n} 分", trickPoints_other: "+{n} 分",
+  lastTrick: "上一轮", lastTrickOf: "上一轮: {name} 赢", noTrickYet: "还没有出过牌。",
+  trickWonBy: "{name} 赢了这一轮", close: "关闭",
+  kitty: "底牌", yourKitty: "你扣的底牌", pickedUp: "拿起", buried: "扣下",
+  newFromKitty: "底牌", pointCards: "闲家拿到的分牌",
+  yourTurn: "轮到你", waitingFor: "等待 {name}", thinking: "{name} 思考中",
+  selectHint: "选好牌后出牌。", legal: "✓ 可以出",
+  play: "出牌", pass: "不亮", bury: "扣 {n} 张", buryHint: "选 {n} 张牌扣底。",
+  declareWith: "亮", showHint: "可以亮主, 或者不亮。",
+  nextHand: "下一局", waitingNext: "等待 {names} 按下一局",
+  youPressed: "等待其他人",
+  sheet: "记分表", result: "结果", kittyTimes: "底分 {pts} × {mult}",
+  penalty: "罚分", coins: "底金",
+  collectorsTook: "闲家得 {n} 分",
+  handOver: "第 {n} 局结束", matchOver: "比赛结束",
+  winners: "{names} 赢得比赛!", draw: "比赛打平。",
+  finalLevels: "最终级数", summary: "比赛总结", record: "下载牌谱", replay: "看回放",
+  keys: "按键: ← → 移动, 空格选牌, 回车出牌, Esc 取消, L 上一轮",
+  chat: "聊天", say: "说点什么…", send: "发送", spectator: "观众",
+  replayTitle: "回放", prev: "◀ 上一步", next: "下一步 ▶", prevHand: "« 上一局", nextHand2: "下一局 »",
+  step: "第 {i}/{n} 步", asSeat: "看谁的牌", narration: "文字记录",
+  replayUnavailable: "比赛结束后才能看回放。",
+  phase_deal: "发牌", phase_before_kitty: "亮主", phase_bury: "扣底",
+  phase_after_burial: "反主", phase_play: "出牌", phase_hand_over: "本局结束",
+  phase_match_over: "比赛结束",
+  suit_S: "黑桃", suit_H: "红桃", suit_C: "梅花", suit_D: "方块", suit_4: "主牌",
+  bigJoker: "大王", littleJoker: "小王",
+  "preset_shuangsheng": "双升", "preset_shuangsheng-super": "超级双升",
+  "preset_classic": "经典升级 (两副)", "preset_classic-1deck": "经典升级 (一副)",
+  "preset_classic-3deck": "经典升级 (三副)", "preset_shuangkou": "双抠", "preset_tuolaji": "拖拉机",
+  botName: "机器人 {n}", botNameKind: "机器人 {n} ({kind})",
+  timeLeft: "剩余时间", reading: "看分中", pressNext: "看完记分表后按下一局。",
+};
+
+// Messages for error codes when the server did not send `text` (older servers, HTTP errors).
+const ERRORS = {
+  en: {
+    NOT_READY: "Every person must press Ready first.", SEATS_EMPTY: "Fill every seat with a person or a bot first.",
+    NOT_HOST: "Only the host can do that.", NOT_YOUR_TURN: "It is not your turn.",
+    MUST_FOLLOW_SUIT: "You must follow the led suit.", MUST_FOLLOW_FORMAT: "You must follow the lead's pairs or tractors.",
+    WRONG_CARD_COUNT: "Play as many cards as the lead.", CARDS_NOT_IN_HAND: "You do not hold those cards.",
+    MIXED_SUITS: "A lead must be of one suit (or all trumps).", EMPTY_PLAY: "Select some cards first.",
+    THROW_FAILED: "The throw (甩牌) failed.", ILLEGAL_DECLARATION: "That show is not allowed now.",
+    ILLEGAL_ACTION: "That is not allowed now.", STALE_REVISION: "The table changed: look again.",
+    SEAT_TAKEN: "That seat is taken.", ROOM_FULL: "Every seat is taken: you can watch.",
+    ROOM_STARTED: "The match has started: you can watch.", BAD_TOKEN: "Your seat was not found; join again.",
+    NO_ROOM: "This table does not exist.", NOT_FINISHED: "The replay opens when the match is over.",
+    UNKNOWN_OPTION: "Unknown rule option.", BAD_OPTION_VALUE: "A rule option has a value it cannot take.",
+    UNKNOWN_PRESET: "Unknown rules.", NOT_SEATED: "Take a seat first.", NOT_IN_LOBBY: "Only before the match starts.",
+    NOT_PLAYING: "The match is not being played.", NOT_KICKABLE: "Only another person can be removed.",
+  },
+  zh: {
+    NOT_READY: "每位玩家都要先按准备。", SEATS_EMPTY: "每个座位都要有人或机器人。",
+    NOT_HOST: "只有房主可以这样做。", NOT_YOUR_TURN: "还没轮到你。",
+    MUST_FOLLOW_SUIT: "必须跟出首家的花色。", MUST_FOLLOW_FORMAT: "必须跟出对子或拖拉机。",
+    WRONG_CARD_COUNT: "出牌张数要和首家相同。", CARDS_NOT_IN_HAND: "你没有这些牌。",
+    MIXED_SUITS: "首出必须是同一花色 (或都是主牌)。", EMPTY_PLAY: "请先选牌。",
+    THROW_FAILED: "甩牌失败。", ILLEGAL_DECLARATION: "现在不能这样亮主。",
+    ILLEGAL_ACTION: "现在不能这样做。", STALE_REVISION: "牌桌已变化, 请再看一下。",
+    SEAT_TAKEN: "这个座位有人了。", ROOM_FULL: "座位已满, 可以观战。",
+    ROOM_STARTED: "比赛已开始, 可以观战。", BAD_TOKEN: "找不到你的座位, 请重新加入。",
+    NO_ROOM: "这张牌桌不存在。", NOT_FINISHED: "比赛结束后才能看回放。",
+    UNKNOWN_OPTION: "没有这个规则选项。", BAD_OPTION_VALUE: "规则选项的值不对。",
+    UNKNOWN_PRESET: "没有这个规则。", NOT_SEATED: "请先坐下。", NOT_IN_LOBBY: "只能在比赛开始前。",
+    NOT_PLAYING: "比赛没有在进行。", NOT_KICKABLE: "只能请离其他玩家。",
+  },
+};
+
+const TABLES = { en: EN, zh: ZH };
+const listeners = [];
+
+export let lang = (() => {
+  try {
+    const saved = localStorage.getItem("shengji:lang");
+    if (saved === "en" || saved === "zh") return saved;
+  } catch (_) { /* storage may be off */ }
+  return (navigator.language || "zh").toLowerCase().startsWith("zh") ? "zh" : "en";
+})();
+
+export function setLang(l) {
+  lang = l;
+  try { localStorage.setItem("shengji:lang", l); } catch (_) { /* ignore */ }
+  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+  for (const f of listeners) f(l);
+}
+
+export function onLang(f) { listeners.push(f); }
+
+export function t(key, params = {}) {
+  const table = TABLES[lang];
+  let s = table[key] ?? EN[key] ?? key;
+  for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}
+
+export function tn(key, n, params = {}) {
+  return t(`${key}_${n === 1 ? "one" : "other"}`, { n, ...params });
+}
+
+// Both languages of a {en, zh} object, or a string.
+export function pick(text) {
+  if (text === null || text === undefined) return "";
+  if (typeof text === "string") return text;
+  return text[lang] ?? text.en ?? "";
+}
+
+export function presetTitle(name) {
+  const k = `preset_${name}`;
+  const s = t(k);
+  return s === k ? name : s;
+}
+
+const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
+export const suitSymbol = (s) => SUIT_SYMBOL[s] || s;
+
+// A raw engine message with suit letters made readable ("S card(s)" -> "♠ cards").
+function prettify(msg) {
+  return String(msg || "")
+    .replace(/\b([SHCD])(10|[2-9JQKA])\b/g, (_, s, r) => SUIT_SYMBOL[s] + r)
+    .replace(/\b([SHCD])\b(?= card)/g, (_, s) => SUIT_SYMBOL[s])
+    .replace(/card\(s\)/g, "cards");
+}
+
+// The message for an error frame or HTTP error detail: the server's own words in this
+// language when it sent them, else ours, else the raw message.
+export function errorText(err) {
+  if (!err) return "";
+  if (err.text) return pick(err.text);
+  const mine = ERRORS[lang][err.code];
+  if (mine) return lang === "en" && err.message ? `${mine} ${prettify(err.message)}` : mine;
+  return prettify(err.message) || err.code;
+}
+
+// Optional: more error texts from the server's catalogue (GET /api/i18n) when present.
+export async function loadServerCatalogue() {
+  try {
+    const r = await fetch("/api/i18n");
+    if (!r.ok) return;
+    const cat = await r.json();
+    for (const [k, v] of Object.entries(cat)) {
+      const code = k.startsWith("error.") ? k.slice(6) : k;
+      if (/^[A-Z_]+$/.test(code) && v && v.en && v.zh && !v.en.includes("{")) {
+        ERRORS.en[code] = ERRORS.en[code] || v.en;
+        ERRORS.zh[code] = ERRORS.zh[code] || v.zh;
+      }
+    }
+  } catch (_) { /* the app works without it */ }
+}

@@ -1,0 +1,133 @@
+// The replayer of a finished match: steps action by action through the table view
+// (GET /api/rooms/{id}/replay/views?seat=N), with the narration as a fallback.
+
+import { cardRow } from "./cards.js";
+import { el, fill, setText } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { contextOf, felt, handFan, handResult, matchEnd, seatName, statusBar } from "./table.js";
+
+let P = null;
+
+export function leaveReplay() {
+  if (P) { clearInterval(P.auto); document.removeEventListener("keydown", P.onKey); }
+  P = null;
+}
+
+export async function replayPage(app, id) {
+  leaveReplay();
+  P = { app, id, seat: 0, views: null, actions: [], room: null, i: 0, auto: null };
+  P.onKey = (e) => {
+    if (["INPUT", "SELECT", "TEXTAREA"].includes((e.target && e.target.tagName) || "")) return;
+    if (e.key === "ArrowRight") { e.preventDefault(); go(P.i + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(P.i - 1); }
+  };
+  document.addEventListener("keydown", P.onKey);
+  fill(app, el("section", { class: "panel replay" }, el("h2", {}, t("replayTitle")), el("p", { class: "muted" }, "…")));
+  await load();
+}
+
+export function replayLangChanged() { if (P) { if (P.views) draw(); else load(); } }
+
+async function load() {
+  const mine = P;
+  const r = await fetch(`/api/rooms/${P.id}/replay/views?seat=${P.seat}`).catch(() => null);
+  if (P !== mine) return;
+  if (r && r.ok) {
+    const data = await r.json();
+    P.views = data.views || [];
+    P.actions = data.actions || [];
+    P.room = data.room || savedRoom() || { seats: [] };
+  }
+  if (P.views && P.views.length) {
+    P.i = Math.min(P.i, P.views.length - 1);
+    draw();
+    return;
+  }
+  // last resort: the narration
+  const n = await fetch(`/api/rooms/${P.id}/replay?lang=${lang}`).catch(() => null);
+  if (P !== mine) return;
+  const data = n && n.ok ? await n.json() : null;
+  fill(P.app, el("section", { class: "panel replay", id: "replaypanel" }, el("h2", {}, t("replayTitle")),
+    data ? el("pre", { id: "replay" }, data.lines.join("\n")) : el("p", { class: "msg" }, t("replayUnavailable")),
+    links()));
+}
+
+// The names the room page saw (kept for its replay), if this browser was there.
+function savedRoom() {
+  try {
+    const s = JSON.parse(sessionStorage.getItem(`shengji:room:${P.id}`) || localStorage.getItem(`shengji:room:${P.id}`) || "null");
+    return s && Array.isArray(s.seats) ? s : null;
+  } catch (_) { return null; }
+}
+
+function links() {
+  return el("div", { class: "row" },
+    el("a", { class: "button ghost", href: `/api/rooms/${P.id}/record`, download: `shengji-${P.id}.json` }, t("record")),
+    el("a", { class: "button ghost", href: `/room/${P.id}` }, "↩"));
+}
+
+function roomLike() {
+  const room = P.room || {};
+  return {
+    seats: room.seats || [0, 1, 2, 3].map((i) => ({ kind: "human", name: `${t("seat")} ${i + 1}` })),
+    options: room.options || {}, host_seat: null,
+  };
+}
+
+function caption(i) {
+  if (i === 0) return "";
+  const a = P.actions[i - 1];
+  if (!a) return "";
+  if (a.type === "result") {
+    const v = P.views[i];
+    return el("b", {}, v.phase === "match_over" ? t("matchOver") : t("handOver", { n: v.hand_number + 1 }));
+  }
+  const who = seatName(roomLike(), a.seat);
+  const words = { declare: t("declareWith"), pass: t("pass"), bury: t("bury", { n: "" }).trim(), play: t("play"), continue: t("nextHand") };
+  return el("span", {}, el("b", {}, who), " ", words[a.type] || a.type, " ", a.cards ? cardRow(a.cards, { size: "mini" }) : null);
+}
+
+function handStarts() {
+  const out = [0];
+  P.views.forEach((v, i) => { if (i && v.hand_number !== P.views[i - 1].hand_number) out.push(i); });
+  return out;
+}
+
+function go(i) {
+  if (!P || !P.views) return;
+  P.i = Math.max(0, Math.min(P.views.length - 1, i));
+  draw();
+}
+
+function draw() {
+  const v = P.views[P.i];
+  const room = roomLike();
+  const starts = handStarts();
+  const prevHand = [...starts].reverse().find((s) => s < P.i) ?? 0;
+  const nextHand = starts.find((s) => s > P.i) ?? P.views.length - 1;
+  const seatSel = el("select", { id: "replayseat", "aria-label": t("asSeat") },
+    [0, 1, 2, 3].map((s) => el("option", { value: s, selected: s === P.seat }, seatName(room, s))));
+  seatSel.addEventListener("change", () => { P.seat = Number(seatSel.value); load(); });
+  const slider = el("input", { type: "range", id: "replayslider", min: 0, max: P.views.length - 1, value: P.i });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const ctx = contextOf(v, room);
+  fill(P.app, el("section", { class: "panel replay", id: "replaypanel" },
+    el("h2", {}, t("replayTitle")),
+    el("div", { class: "row replaybar" },
+      el("button", { class: "ghost", id: "rp-prevhand", onclick: () => go(prevHand) }, t("prevHand")),
+      el("button", { class: "ghost", id: "rp-prev", onclick: () => go(P.i - 1) }, t("prev")),
+      el("button", { id: "rp-next", onclick: () => go(P.i + 1) }, t("next")),
+      el("button", { class: "ghost", id: "rp-nexthand", onclick: () => go(nextHand) }, t("nextHand2")),
+      el("label", {}, t("asSeat"), " ", seatSel)),
+    slider,
+    el("div", { class: "row" }, el("small", { id: "replaystep" }, t("step", { i: P.i, n: P.views.length - 1 })),
+      el("span", { id: "replaycaption", class: "caption" }, caption(P.i))),
+    statusBar(v, room, P.seat, true),
+    felt(v, room, P.seat, { watching: true }),
+    v.hand ? el("div", { class: "panel handpanel" }, el("div", { class: "hand", id: "hand" },
+      handFan(v.hand.split(" ").filter(Boolean), ctx))) : null,
+    ["hand_over", "match_over"].includes(v.phase) && (v.score_sheet || []).length ? el("div", { class: "panel" },
+      v.phase === "match_over" ? matchEnd(v, room) : null, handResult(v, room)) : null,
+    links()));
+  setText(document.getElementById("replaystep"), t("step", { i: P.i, n: P.views.length - 1 }));
+}

@@ -1,0 +1,604 @@
+// The live room: lobby, table, hand, results and chat, updated in place from `state` and
+// `chat` messages. Inputs (chat, the public switch) are made once and never re-created.
+
+import { cardRow } from "./cards.js";
+import { el, fill, setText } from "./dom.js";
+import { errorText, lang, onLang, presetTitle, t, tn } from "./i18n.js";
+import { getSaved, hostKey, Link, save, tokenKey } from "./net.js";
+import { splitCards } from "./notation.js";
+import {
+  contextOf, declarationsPanel, felt, handFan, handResult, matchEnd, scoreSheet, seatName, statusBar, trickRows, withNames,
+} from "./table.js";
+
+const HOLD_MS = 1200; // a finished trick stays at least this long unless it is your turn
+const DECLARE_PHASES = ["deal", "before_kitty", "after_burial"];
+
+let R = null; // the room page's state
+
+export function leaveRoom() {
+  if (R && R.link) R.link.close();
+  if (R) { clearInterval(R.tick); document.removeEventListener("keydown", R.onKey); }
+  R = null;
+}
+
+export function roomPage(app, roomId) {
+  leaveRoom();
+  R = {
+    id: roomId, app, link: null, state: null, chatKeys: new Set(), selected: new Set(), cursor: 0,
+    handKey: null, rule: null, lobbyMsg: null, chatMsg: null, offset: 0, held: null, overlay: null,
+    conn: "idle", connInfo: {}, lastTricks: 0, pressedNext: null, built: false,
+  };
+  window.shengjiState = null;
+  window.shengjiRoom = R; // read by the browser tests
+  const resume = getSaved(tokenKey(roomId));
+  if (resume) startLink(null);
+  else joinForm();
+}
+
+function joinForm(note) {
+  const name = el("input", { id: "name", maxlength: 40, autocomplete: "nickname", placeholder: t("name"),
+    value: getSaved("shengji:name") || "" });
+  const go = (spectate) => {
+    const n = name.value.trim() || (lang === "zh" ? "玩家" : "Player");
+    save("shengji:name", n);
+    const join = { type: "join", name: n, spectate };
+    const key = getSaved(hostKey(R.id));
+    if (key && !spectate) join.host_key = key;
+    startLink(join);
+  };
+  name.addEventListener("keydown", (e) => { if (e.key === "Enter") go(false); });
+  fill(R.app, el("section", { class: "panel join" }, el("h2", {}, t("joinTitle")),
+    note ? el("p", { class: "msg", id: "joinmsg" }, note) : null,
+    el("div", { class: "row" }, name,
+      el("button", { id: "join", onclick: () => go(false) }, t("join")),
+      el("button", { id: "watch", class: "ghost", onclick: () => go(true) }, t("watch")))));
+  name.focus();
+}
+
+function startLink(join) {
+  buildLayout();
+  R.link = new Link(R.id, {
+    state: onState, chat: onChat, ack: onAck, error: onError,
+    status: (s, info) => { R.conn = s; R.connInfo = info; renderConn(); renderActions(); },
+  });
+  R.link.start(join);
+}
+
+// -- layout, made once ---------------------------------------------------------------------
+function buildLayout() {
+  if (R.built) return;
+  R.built = true;
+  const input = el("input", { id: "chat", maxlength: 500, autocomplete: "off", placeholder: t("say"),
+    "aria-label": t("chat") });
+  input.value = sessionStorage.getItem(`shengji:draft:${R.id}`) || "";
+  input.addEventListener("input", () => sessionStorage.setItem(`shengji:draft:${R.id}`, input.value));
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); say(); } });
+  const pub = el("input", { type: "checkbox", id: "public" });
+  pub.addEventListener("change", () => {
+    const id = R.link && R.link.send({ type: "set_public", public: pub.checked });
+    if (!id) pub.checked = !pub.checked;
+  });
+  R.inputs = { chat: input, pub };
+  fill(R.app, el("div", { class: "room", id: "room" },
+    el("div", { class: "roomhead", id: "roomhead" },
+      el("span", { id: "roomtitle", class: "roomtitle" }), el("span", { id: "conn", class: "conn", role: "status" }),
+      el("span", { id: "invite", class: "invite" }),
+      el("label", { id: "publicbox", class: "publicbox", hidden: true }, pub, el("span", { id: "publiclabel" }, t("publicRoom")))),
+    el("div", { id: "banner", class: "banner", role: "alert", hidden: true }),
+    el("div", { class: "room-main" },
+      el("div", { class: "room-left" },
+        el("section", { id: "lobby", class: "panel", hidden: true }),
+        el("div", { id: "statusbox" }),
+        el("div", { id: "feltbox" }),
+        el("section", { id: "handpanel", class: "panel handpanel", hidden: true }),
+        el("section", { id: "resultbox", class: "panel", hidden: true })),
+      el("aside", { class: "room-side" },
+        el("section", { id: "declbox", class: "panel", hidden: true }),
+        el("section", { id: "sheetbox", class: "panel", hidden: true }),
+        el("section", { class: "panel chatpanel", id: "chatpanel" },
+          el("h3", { id: "chattitle" }, t("chat")),
+          el("div", { class: "chatlog", id: "chatlog", role: "log", "aria-live": "polite" }),
+          el("div", { class: "msg", id: "chatmsg" }),
+          el("div", { class: "chatrow" }, input, el("button", { id: "send", class: "ghost", onclick: say }, t("send")))))),
+    el("div", { id: "overlay", class: "overlay", hidden: true, onclick: (e) => { if (e.target.id === "overlay") closeOverlay(); } })));
+  R.tick = setInterval(tickTimers, 250);
+  R.onKey = onKey;
+  document.addEventListener("keydown", R.onKey);
+}
+
+onLang(() => {
+  if (!R || !R.built) return;
+  R.inputs.chat.placeholder = t("say");
+  setText(document.getElementById("chattitle"), t("chat"));
+  setText(document.getElementById("send"), t("send"));
+  setText(document.getElementById("publiclabel"), t("publicRoom"));
+  renderChat(true);
+  render();
+});
+
+// -- messages ------------------------------------------------------------------------------
+function onState(msg) {
+  const prev = R.state;
+  R.state = msg;
+  window.shengjiState = msg;
+  if (msg.room && typeof msg.room.now === "number") R.offset = msg.room.now - Date.now() / 1000;
+  if (Array.isArray(msg.chat)) onChat(msg.chat); // servers before the chat message
+  const v = msg.view;
+  if (v) {
+    const key = `${v.hand_number}|${v.phase === "bury" ? "b" : ""}|${v.hand || ""}|${v.trump}|${v.level}`;
+    if (key !== R.handKey) { R.handKey = key; R.selected = new Set(); R.cursor = Math.min(R.cursor, Math.max(0, splitCards(v.hand).length - 1)); if (R.rule && R.rule.kind !== "act") R.rule = null; }
+    const n = (v.tricks || []).length;
+    if (n > R.lastTricks) R.held = { count: n, since: Date.now() };
+    R.lastTricks = n;
+    if (v.phase !== "hand_over") R.pressedNext = null;
+  }
+  if (prev && prev.room.status === "lobby" && msg.room.status !== "lobby") R.lobbyMsg = null;
+  if (msg.room.status === "finished" && (!prev || prev.room.status !== "finished")) {
+    const keep = JSON.stringify({ seats: msg.room.seats, options: msg.room.options, host_seat: msg.room.host_seat });
+    try { localStorage.setItem(`shengji:room:${R.id}`, keep); } catch (_) { /* the replay names seats by number */ }
+  }
+  render();
+}
+
+function onChat(lines) {
+  let added = false;
+  for (const line of lines) {
+    const key = `${line.time}|${line.seat}|${line.name}|${line.text}`;
+    if (R.chatKeys.has(key)) continue;
+    R.chatKeys.add(key);
+    (R.chatLines ||= []).push(line);
+    added = true;
+  }
+  if (added) renderChat(false);
+}
+
+function onAck(msg, req) {
+  if (!req) return;
+  if (req.type === "check") {
+    if (msg.legal && R.rule && R.rule.kind === "check-wait") { R.rule = { kind: "ok", text: t("legal") }; renderRule(); }
+  } else if (req.type === "act") {
+    if (req.action && req.action.type === "continue") R.pressedNext = R.state && R.state.view ? R.state.view.hand_number : 0;
+  } else if (req.type === "chat") {
+    R.chatMsg = null; renderChatMsg();
+  } else if (req.type === "join") {
+    render();
+  } else if (req.type !== "ping") {
+    R.lobbyMsg = null; renderLobby();
+  }
+}
+
+function onError(msg, req) {
+  const text = R.state ? withNames(errorText(msg), R.state.room) : errorText(msg);
+  if (req && req.type === "join") {
+    if (msg.code === "BAD_TOKEN") { R.link.close(); R.built = false; joinForm(text); return; }
+    if (["ROOM_STARTED", "ROOM_FULL", "SEAT_TAKEN"].includes(msg.code)) {
+      R.link.close(); R.built = false; joinForm(text); return;
+    }
+  }
+  if (!req) { R.lobbyMsg = text; renderLobby(); return; }
+  if (req.type === "check") {
+    if (R.rule && R.rule.kind === "check-wait") { R.rule = { kind: "error", text, code: msg.code }; renderRule(); }
+  } else if (req.type === "act") {
+    R.rule = { kind: "act", text, code: msg.code };
+    renderRule();
+  } else if (req.type === "chat") {
+    R.chatMsg = text; renderChatMsg();
+  } else if (req.type !== "ping") {
+    R.lobbyMsg = text; renderLobby();
+  }
+}
+
+// -- commands ------------------------------------------------------------------------------
+function send(cmd) { return R.link ? R.link.send(cmd) : null; }
+
+function act(action) {
+  clearTimeout(R.checkTimer);
+  R.rule = null;
+  renderRule();
+  send({ type: "act", action });
+}
+
+function say() {
+  const input = R.inputs.chat;
+  const text = input.value.trim();
+  if (!text) return;
+  if (send({ type: "chat", text })) {
+    input.value = "";
+    sessionStorage.removeItem(`shengji:draft:${R.id}`);
+    R.stickChat = true;
+  } else {
+    R.chatMsg = t("lostAct"); renderChatMsg();
+  }
+}
+
+function myHand() {
+  const v = R.state && R.state.view;
+  if (!v || !v.hand) return [];
+  return splitCards(v.hand); // sorted in trump order by the server
+}
+
+function chosen() {
+  const hand = myHand();
+  return [...R.selected].sort((a, b) => a - b).map((i) => hand[i]).filter(Boolean).join(" ");
+}
+
+function toggle(i) {
+  if (R.selected.has(i)) R.selected.delete(i); else R.selected.add(i);
+  R.cursor = i;
+  if (R.rule && R.rule.kind !== "check-wait") R.rule = null;
+  renderHand();
+  scheduleCheck();
+}
+
+function scheduleCheck() {
+  clearTimeout(R.checkTimer);
+  const v = R.state && R.state.view;
+  if (!v || v.to_act !== R.state.you.seat || !["play", "bury"].includes(v.phase) || !R.selected.size) {
+    if (R.rule && R.rule.kind !== "act") { R.rule = null; renderRule(); }
+    return;
+  }
+  if (v.phase === "bury" && R.selected.size !== kittySize()) { R.rule = null; renderRule(); return; }
+  R.rule = { kind: "check-wait", text: "" };
+  const cards = chosen();
+  R.checkTimer = setTimeout(() => send({ type: "check", action: { type: v.phase, cards } }), 120);
+}
+
+function kittySize() {
+  const decks = (R.state.room.options || {}).decks || 2;
+  return [6, 8, 6, 8][decks - 1] || 8;
+}
+
+// -- rendering -----------------------------------------------------------------------------
+function render() {
+  if (!R || !R.state || !R.built) return;
+  const { room, view, you } = R.state;
+  setText(document.getElementById("roomtitle"), presetTitle(room.preset));
+  renderInvite();
+  renderConn();
+  const pubBox = document.getElementById("publicbox");
+  pubBox.hidden = !you.host;
+  if (document.activeElement !== R.inputs.pub) R.inputs.pub.checked = !!room.public;
+  renderBanner();
+  renderLobby();
+  const show = !!view;
+  fill("statusbox", show ? statusBar(view, room, you.seat) : null);
+  renderFelt();
+  renderHand();
+  renderResult();
+  const decl = document.getElementById("declbox");
+  const dp = show ? declarationsPanel(view, room) : null;
+  const kb = show && you.seat !== null && (view.seen_kitty || []).length ? kittyButton() : null;
+  decl.hidden = !dp && !kb;
+  fill(decl, dp, kb);
+  const sheet = document.getElementById("sheetbox");
+  const sp = show ? scoreSheet(view, room) : null;
+  sheet.hidden = !sp;
+  fill(sheet, sp);
+  if (R.overlay) renderOverlay();
+  tickTimers();
+}
+
+function renderInvite() {
+  const url = `${location.origin}/room/${R.id}`;
+  const box = document.getElementById("invite");
+  if (box.dataset.url === url && box.dataset.lang === lang) return;
+  box.dataset.url = url; box.dataset.lang = lang;
+  const btn = el("button", { class: "ghost small", id: "copy", onclick: async () => {
+    try { await navigator.clipboard.writeText(url); btn.textContent = t("copied"); } catch (_) { prompt(t("invite"), url); }
+  } }, t("copy"));
+  fill(box, el("small", {}, t("invite"), ": "), el("code", { id: "invitelink" }, url), " ", btn);
+}
+
+function renderConn() {
+  const e = document.getElementById("conn");
+  if (!e) return;
+  let text, cls;
+  if (R.conn === "open") { text = t("conn_open"); cls = "ok"; }
+  else if (R.conn === "lost") {
+    const n = Math.max(0, Math.ceil(((R.connInfo.until || 0) - Date.now()) / 1000));
+    text = t("conn_lost", { n }); cls = "bad";
+  } else if (R.conn === "gone") { text = t("conn_gone"); cls = "bad"; }
+  else { text = t(R.conn === "retry" ? "conn_retry" : "conn_connecting"); cls = "wait"; }
+  const specs = R.state ? R.state.room.spectators : 0;
+  setText(e, `● ${text}${specs ? ` · ${tn("spectatorsN", specs)}` : ""}`);
+  e.className = `conn ${cls}`;
+  e.dataset.status = R.conn;
+  renderBanner();
+}
+
+function renderBanner() {
+  const b = document.getElementById("banner");
+  if (!b) return;
+  let text = null;
+  if (R.conn === "lost" || R.conn === "retry") text = t("lostAct");
+  else if (R.conn === "gone") text = t("conn_gone");
+  else if (R.state && R.state.room.paused) text = t("paused");
+  b.hidden = !text;
+  setText(b, text || "");
+}
+
+const online = () => R.link && R.link.ready && R.conn === "open";
+
+function renderLobby() {
+  const box = document.getElementById("lobby");
+  if (!box || !R.state) return;
+  const { room, you } = R.state;
+  const inLobby = room.status === "lobby";
+  box.hidden = !inLobby;
+  if (!inLobby) return;
+  const seats = room.seats.map((s, i) => {
+    const kids = [el("span", { class: `seatno team${i % 2}` }, `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`),
+      el("span", { class: "lname" }, s.kind === "empty" ? el("i", { class: "muted" }, t("empty")) : seatName(room, i),
+        you.seat === i ? ` (${t("you")})` : "", room.host_seat === i ? ` ★` : "")];
+    if (s.kind === "human") kids.push(el("span", { class: s.ready ? "ok" : "muted" }, s.ready ? `✓ ${t("isReady")}` : t("notYetReady")));
+    if (s.kind === "bot") kids.push(el("span", { class: "muted" }, s.bot === "random" ? t("botRandom") : t("botHeuristic")));
+    const btns = [];
+    if (s.kind === "empty" && you.seat !== null && you.seat !== i) btns.push(el("button", { class: "ghost small", onclick: () => lobbyCmd({ type: "sit", seat: i }) }, t("sitHere")));
+    if (you.host && s.kind === "empty") {
+      btns.push(el("button", { class: "ghost small addbot", "data-seat": i, onclick: () => lobbyCmd({ type: "set_bot", seat: i, bot: "heuristic" }) }, t("addBot")));
+    }
+    if (you.host && s.kind === "bot") btns.push(el("button", { class: "ghost small", onclick: () => lobbyCmd({ type: "set_bot", seat: i, bot: null }) }, t("removeBot")));
+    if (you.host && s.kind === "human" && you.seat !== i) btns.push(el("button", { class: "ghost small", onclick: () => lobbyCmd({ type: "kick", seat: i }) }, t("kick")));
+    return el("li", { class: "lseat", "data-seat": i }, kids, el("span", { class: "btns" }, btns));
+  });
+  const controls = [];
+  if (you.seat !== null) {
+    const mine = room.seats[you.seat];
+    controls.push(el("button", { id: "ready", class: mine.ready ? "ghost" : "", disabled: !online(),
+      onclick: () => lobbyCmd({ type: "ready", ready: !mine.ready }) }, mine.ready ? t("notReady") : t("ready")));
+  }
+  if (you.host) {
+    const canStart = room.seats.every((s) => s.kind !== "empty") && room.seats.every((s) => s.kind !== "human" || s.ready);
+    controls.push(el("button", { class: "ghost", id: "randomize", disabled: !online(), onclick: () => lobbyCmd({ type: "randomize" }) }, t("randomize")));
+    controls.push(el("button", { id: "start", disabled: !canStart || !online(), "aria-disabled": String(!canStart),
+      title: canStart ? null : t("startWhy"), onclick: () => lobbyCmd({ type: "start" }) }, t("start")));
+    if (!canStart) controls.push(el("small", { class: "muted", id: "startwhy" }, t("startWhy")));
+  }
+  fill(box, el("h2", {}, t("lobby")), el("ul", { class: "lseats" }, seats),
+    el("div", { class: "row" }, controls), el("div", { class: "msg", id: "lobbymsg", role: "alert" }, R.lobbyMsg || ""));
+}
+
+function lobbyCmd(cmd) {
+  R.lobbyMsg = null;
+  if (!send(cmd)) R.lobbyMsg = t("lostAct");
+  renderLobby();
+}
+
+// A trick that has just finished: "hold" (keep its cards on the table a moment) unless
+// it is your turn, when the new trick is drawn and the winner is still named ("recent").
+function holdState() {
+  const v = R.state.view;
+  if (!R.held || !v || R.held.count !== (v.tricks || []).length) return null;
+  const left = R.held.since + HOLD_MS - Date.now();
+  if (left <= 0) return null;
+  clearTimeout(R.holdTimer);
+  R.holdTimer = setTimeout(() => { if (R && R.state) renderFelt(); }, left + 10);
+  return v.to_act === R.state.you.seat && v.phase === "play" ? "recent" : "hold";
+}
+
+function renderFelt() {
+  const { view, room, you } = R.state;
+  if (!view) { fill("feltbox"); return; }
+  const lastBtn = el("button", { class: "ghost small", id: "lasttrick", onclick: () => openOverlay("last") }, t("lastTrick"));
+  const held = holdState();
+  fill("feltbox", felt(view, room, you.seat, {
+    hold: held === "hold",
+    recent: held === "recent",
+    deadline: (s) => deadlineOf(s),
+    waiting: view.phase === "hand_over" ? room.waiting : null,
+    lastTrickButton: lastBtn,
+  }));
+}
+
+function deadlineOf(seat) {
+  const room = R.state.room;
+  if (Array.isArray(room.deadlines)) return room.deadlines[seat] || null;
+  const v = R.state.view;
+  return room.deadline && v && v.to_act === seat ? room.deadline : null;
+}
+
+function tickTimers() {
+  const now = Date.now() / 1000 + (R ? R.offset : 0);
+  for (const e of document.querySelectorAll(".timer[data-deadline]")) {
+    const left = Math.max(0, Math.ceil(Number(e.dataset.deadline) - now));
+    setText(e, `${left}s`);
+    e.classList.toggle("urgent", left <= 5);
+  }
+  if (R && R.conn === "lost") renderConn();
+}
+
+// Cards just taken from the kitty (while burying): positions in the sorted hand.
+function freshPositions(hand, view) {
+  if (view.phase !== "bury" || view.to_act !== R.state.you.seat) return new Set();
+  const seen = view.seen_kitty || [];
+  const picked = [...seen].reverse().find((k) => k.kind === "picked_up");
+  if (!picked) return new Set();
+  const need = new Map();
+  for (const c of splitCards(picked.cards)) need.set(c, (need.get(c) || 0) + 1);
+  const out = new Set();
+  hand.forEach((c, i) => { if (need.get(c)) { need.set(c, need.get(c) - 1); out.add(i); } });
+  return out;
+}
+
+function renderHand() {
+  const panel = document.getElementById("handpanel");
+  const { view, you } = R.state || {};
+  if (!view || you.seat === null || view.phase === "match_over") { panel.hidden = true; return; }
+  panel.hidden = false;
+  if (!document.getElementById("hand")) {
+    fill(panel,
+      el("div", { class: "prompt", id: "prompt" }),
+      el("div", { class: "hand", id: "hand" }),
+      el("div", { class: "muted small", id: "freshnote", hidden: true }, el("span", { class: "fresh-dot" }), " ",
+        el("span", { id: "freshtext" })),
+      el("div", { class: "actions row", id: "actions" }),
+      el("div", { class: "msg", id: "rule", role: "alert" }),
+      el("div", { class: "keys muted", id: "keys" }));
+  }
+  const ctx = contextOf(view, R.state.room);
+  const hand = myHand();
+  const fresh = freshPositions(hand, view);
+  if (R.cursor >= hand.length) R.cursor = Math.max(0, hand.length - 1);
+  const key = [R.handKey, [...R.selected].sort().join(","), R.keyboard ? R.cursor : -1, [...fresh].join(","), lang].join("|");
+  const box = document.getElementById("hand");
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.dataset.count = String(hand.length);
+    fill(box, handFan(hand, ctx, {
+      sel: (i) => R.selected.has(i), fresh: (i) => fresh.has(i), cursor: (i) => R.keyboard && i === R.cursor,
+      onclick: (i) => toggle(i),
+    }));
+  }
+  document.getElementById("freshnote").hidden = !fresh.size;
+  setText(document.getElementById("freshtext"), t("newFromKitty"));
+  setText(document.getElementById("keys"), t("keys"));
+  renderActions();
+  renderRule();
+}
+
+function renderActions() {
+  const box = document.getElementById("actions");
+  const promptBox = document.getElementById("prompt");
+  if (!box || !R.state || !R.state.view) return;
+  const { view, you, room } = R.state;
+  const mine = view.to_act === you.seat;
+  const on = online();
+  const acts = [];
+  let prompt;
+  if (view.phase === "hand_over") {
+    const waiting = Array.isArray(room.waiting) ? room.waiting : null;
+    const pressed = waiting ? !waiting.includes(you.seat) : R.pressedNext === view.hand_number;
+    acts.push(el("button", { id: "next", disabled: !on || pressed, onclick: () => act({ type: "continue" }) }, t("nextHand")));
+    const others = (waiting || []).filter((s) => s !== you.seat).map((s) => seatName(room, s));
+    prompt = pressed ? (others.length ? t("waitingNext", { names: others.join(", ") }) : t("youPressed"))
+      : t("pressNext");
+  } else if (view.phase === "match_over") {
+    prompt = t("matchOver");
+  } else if (mine && DECLARE_PHASES.includes(view.phase)) {
+    prompt = t("showHint");
+    for (const s of R.state.shows || []) {
+      acts.push(el("button", { class: "show", "data-cards": s, disabled: !on, onclick: () => act({ type: "declare", cards: s }) },
+        t("declareWith"), " ", cardRow(s, { size: "mini" })));
+    }
+    acts.push(el("button", { id: "pass", class: "ghost", disabled: !on, onclick: () => act({ type: "pass" }) }, t("pass")));
+  } else if (mine && view.phase === "bury") {
+    const n = kittySize();
+    prompt = t("buryHint", { n });
+    acts.push(el("button", { id: "bury", disabled: !on || R.selected.size !== n, onclick: () => act({ type: "bury", cards: chosen() }) },
+      `${t("bury", { n })} (${R.selected.size}/${n})`));
+  } else if (mine && view.phase === "play") {
+    prompt = t("selectHint");
+    acts.push(el("button", { id: "play", disabled: !on || !R.selected.size, onclick: () => act({ type: "play", cards: chosen() }) }, t("play")));
+  } else {
+    prompt = view.to_act === null || view.to_act === undefined ? t(`phase_${view.phase}`)
+      : t("waitingFor", { name: seatName(room, view.to_act) });
+  }
+  if (R.selected.size && !["hand_over", "match_over"].includes(view.phase)) {
+    acts.push(el("button", { class: "ghost", id: "clear", onclick: () => { R.selected = new Set(); R.rule = null; renderHand(); } }, "✕"));
+  }
+  fill(box, acts);
+  if (promptBox) {
+    fill(promptBox, mine && !["hand_over", "match_over"].includes(view.phase) ? el("b", { class: "yourturn" }, t("yourTurn"), " · ") : null,
+      on ? prompt : el("span", { class: "bad" }, t("lostAct")));
+  }
+}
+
+function renderRule() {
+  const e = document.getElementById("rule");
+  if (!e) return;
+  const r = R.rule;
+  setText(e, r && r.text ? r.text : "");
+  e.className = `msg${r && r.kind === "ok" ? " ok" : ""}`;
+  if (r && r.code) e.dataset.code = r.code; else delete e.dataset.code;
+  e.dataset.kind = r ? r.kind : "";
+}
+
+function renderResult() {
+  const box = document.getElementById("resultbox");
+  const { view, room } = R.state;
+  if (!view || !["hand_over", "match_over"].includes(view.phase) || !(view.score_sheet || []).length) { box.hidden = true; fill(box); return; }
+  box.hidden = false;
+  if (view.phase === "match_over") {
+    fill(box, matchEnd(view, room), handResult(view, room), el("div", { class: "row" },
+      el("a", { class: "button ghost", id: "record", href: `/api/rooms/${R.id}/record`, download: `shengji-${R.id}.json` }, t("record")),
+      el("a", { class: "button", id: "replaylink", href: `/replay/${R.id}` }, t("replay"))));
+  } else {
+    fill(box, handResult(view, room));
+  }
+}
+
+function kittyButton() {
+  return el("button", { class: "ghost small", id: "kittybtn", onclick: () => openOverlay("kitty") }, t("kitty"));
+}
+
+// -- overlays: the last trick, the kitty ---------------------------------------------------
+function openOverlay(kind) { R.overlay = kind; renderOverlay(); }
+function closeOverlay() { R.overlay = null; const o = document.getElementById("overlay"); o.hidden = true; fill(o); }
+
+function renderOverlay() {
+  const o = document.getElementById("overlay");
+  const { view, room } = R.state;
+  if (!view) { closeOverlay(); return; }
+  const ctx = contextOf(view, room);
+  let body;
+  if (R.overlay === "last") {
+    const tricks = view.tricks || [];
+    const last = tricks[tricks.length - 1];
+    body = [el("h3", {}, last ? t("lastTrickOf", { name: seatName(room, last.winner) }) : t("lastTrick")),
+      last ? trickRows(last, room, ctx) : el("p", {}, t("noTrickYet"))];
+  } else {
+    body = [el("h3", {}, t("kitty")), (view.seen_kitty || []).map((k) => el("div", { class: "kitty-line" },
+      el("small", {}, t(k.kind === "picked_up" ? "pickedUp" : "buried")), cardRow(k.cards, { size: "table", ctx, markTrump: true })))];
+  }
+  o.hidden = false;
+  fill(o, el("div", { class: "dialog", role: "dialog", "aria-modal": "true", id: R.overlay === "last" ? "lastdialog" : "kittydialog" },
+    body, el("div", { class: "row end" }, el("button", { id: "closedialog", onclick: closeOverlay }, t("close")))));
+}
+
+// -- chat ----------------------------------------------------------------------------------
+function renderChat(all) {
+  const log = document.getElementById("chatlog");
+  if (!log) return;
+  const near = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const lines = R.chatLines || [];
+  const make = (m) => el("div", { class: "line" },
+    el("time", {}, new Date(m.time * 1000).toLocaleTimeString(lang === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" })),
+    " ", el("b", { class: m.seat === null || m.seat === undefined ? "spec" : `team${m.seat % 2}` },
+      m.name || t("spectator")), " ", el("span", { class: "text" }, m.text));
+  if (all || log.childElementCount > lines.length) fill(log, lines.map(make));
+  else for (let i = log.childElementCount; i < lines.length; i++) log.append(make(lines[i]));
+  if (near || R.stickChat || all) log.scrollTop = log.scrollHeight;
+  R.stickChat = false;
+}
+
+function renderChatMsg() { setText(document.getElementById("chatmsg"), R.chatMsg || ""); }
+
+// -- keyboard (desktop): arrows move, space selects, Enter plays, Esc clears ---------------
+function onKey(e) {
+  if (!R || !R.state || !R.state.view) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Escape") {
+    if (R.overlay) closeOverlay(); else { R.selected = new Set(); R.rule = null; renderHand(); }
+    return;
+  }
+  if (R.overlay) return;
+  const n = myHand().length;
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    if (!n) return;
+    e.preventDefault();
+    R.keyboard = true;
+    R.cursor = (R.cursor + (e.key === "ArrowRight" ? 1 : n - 1)) % n;
+    renderHand();
+  } else if (e.key === " " || e.key === "Spacebar") {
+    if (!n) return;
+    e.preventDefault();
+    R.keyboard = true;
+    toggle(R.cursor);
+  } else if (e.key === "Enter") {
+    const btn = ["play", "bury", "next"].map((id) => document.getElementById(id)).find((b) => b && !b.disabled);
+    if (btn) { e.preventDefault(); btn.click(); }
+  } else if (e.key === "l" || e.key === "L") {
+    openOverlay("last");
+  }
+}

@@ -1,0 +1,278 @@
+// The table drawn from one view: status bar, the felt with four seats and their plays,
+// declarations, point cards, the score sheet and hand results. Pure functions of
+// (view, room, me): the live room and the replayer both use them.
+
+import { cardEl, cardRow } from "./cards.js";
+import { el } from "./dom.js";
+import { lang, pick, suitSymbol, t, tn } from "./i18n.js";
+import { cardPoints, contextOf, splitCards } from "./notation.js";
+
+export const POSITIONS = ["bottom", "right", "top", "left"];
+
+export function seatName(room, i) {
+  if (i === null || i === undefined) return "?";
+  const s = room && room.seats ? room.seats[i] : null;
+  if (!s || s.kind === "empty") return t("empty");
+  if (s.kind === "bot") return t("botName", { n: i + 1 });
+  return s.name || `${t("seat")} ${i + 1}`;
+}
+
+export function teamName(room, team) {
+  return t("partners", { a: seatName(room, team), b: seatName(room, team + 2) });
+}
+
+export function trumpLabel(trump) {
+  if (trump === null || trump === undefined) return t("undecided");
+  if (trump === "NT") return t("nt");
+  return `${suitSymbol(trump)} ${t(`suit_${trump}`)}`;
+}
+
+function trumpBadge(trump) {
+  if (trump === null || trump === undefined) return el("b", { class: "muted" }, t("undecided"));
+  if (trump === "NT") return el("b", {}, t("nt"));
+  return el("b", { class: `suit ${trump === "H" || trump === "D" ? "red" : "black"}` },
+    el("span", { class: "big-suit" }, suitSymbol(trump)), " ", t(`suit_${trump}`));
+}
+
+// The collectors' seats' team (banker's opponents), or null before a banker exists.
+const collectorsTeam = (view) => (view.banker === null || view.banker === undefined ? null : 1 - (view.banker % 2));
+
+export function pointCardsTaken(view) {
+  const team = collectorsTeam(view);
+  if (team === null) return [];
+  const out = [];
+  for (const tr of view.tricks || []) {
+    if (tr.winner % 2 !== team) continue;
+    for (const p of tr.plays) for (const c of splitCards(p.cards)) if (cardPoints(c)) out.push(c);
+  }
+  return out;
+}
+
+export function statusBar(view, room, me, watching = false) {
+  if (watching) me = null;
+  const banker = view.banker === null || view.banker === undefined ? t("undecided")
+    : seatName(room, view.banker) + (view.banker === me ? ` (${t("you")})` : "");
+  const pts = view.collector_points + (view.penalties || 0);
+  const penalty = view.penalties ? ` (${view.penalties > 0 ? "+" : ""}${view.penalties} ${t("penalty")})` : "";
+  const levels = [0, 1].map((team) => el("span", { class: `lv team${team}` },
+    el("span", { class: "tname" }, teamName(room, team)), " ", el("b", {}, view.levels[team])));
+  const taken = pointCardsTaken(view);
+  return el("div", { class: "statusbar", id: "statusbar" },
+    el("div", { class: "st" }, el("small", {}, t("handN", { n: view.hand_number + 1 })),
+      el("span", {}, t("level"), " ", el("b", { id: "level" }, view.level))),
+    el("div", { class: "st" }, el("small", {}, t("trump")), el("span", { id: "trump" }, trumpBadge(view.trump))),
+    el("div", { class: "st" }, el("small", {}, t("banker")), el("b", { id: "banker" }, banker)),
+    el("div", { class: "st pts" }, el("small", {}, t("points")),
+      el("span", {}, el("b", { id: "points" }, String(pts)), penalty),
+      taken.length ? el("span", { class: "taken", id: "taken", title: t("pointCards") }, cardRow(taken, { size: "mini" })) : null),
+    el("div", { class: "st levels" }, el("small", {}, t("levels")), levels));
+}
+
+// Which trick to draw on the felt: the one being played, or the last finished one until
+// the next lead (hold: keep a just-finished trick a moment longer).
+export function trickOnTable(view, hold) {
+  const tricks = view.tricks || [];
+  const finished = tricks.length ? tricks[tricks.length - 1] : null;
+  if (hold && finished) return { plays: finished.plays, winner: finished.winner, points: finished.points, done: true };
+  if (view.trick && view.trick.length) return { plays: view.trick, winner: null, points: null, done: false };
+  if (finished && ["play", "hand_over", "match_over"].includes(view.phase)) {
+    return { plays: finished.plays, winner: finished.winner, points: finished.points, done: true };
+  }
+  return null;
+}
+
+export function winningSeat(view, trick) {
+  if (!trick) return null;
+  return trick.done ? trick.winner : view.winning;
+}
+
+// The felt: four seats placed around the table, relative to `me` (bottom).
+// opts: hold, deadline(seat) -> epoch or null, waiting (seats), lastTrickButton
+export function felt(view, room, me, opts = {}) {
+  const base = me === null || me === undefined ? 0 : me;
+  if (opts.watching) me = null; // the replayer: drawn from a seat, nobody is "you"
+  const ctx = contextOf(view, room);
+  const trick = trickOnTable(view, opts.hold);
+  const win = winningSeat(view, trick);
+  const playOf = {};
+  if (trick) for (const p of trick.plays) playOf[p.seat] = p;
+  const leader = trick && trick.plays.length ? trick.plays[0].seat : null;
+  const seats = [0, 1, 2, 3].map((s) => {
+    const info = (room.seats || [])[s] || {};
+    const pos = POSITIONS[(s - base + 4) % 4];
+    const tags = [];
+    if (view.banker === s) tags.push(el("span", { class: "tag banker", title: t("banker") }, t("bankerBadge")));
+    if (room.host_seat === s) tags.push(el("span", { class: "tag host", title: t("host") }, "★"));
+    if (info.away) tags.push(el("span", { class: "tag away" }, t("away")));
+    else if (info.kind === "human" && info.connected === false) tags.push(el("span", { class: "tag away" }, t("offline")));
+    if (opts.waiting && opts.waiting.includes(s)) tags.push(el("span", { class: "tag wait" }, t("reading")));
+    const deadline = opts.deadline ? opts.deadline(s) : null;
+    const p = playOf[s];
+    const playTags = [];
+    if (p && leader === s && !trick.done) playTags.push(el("span", { class: "ptag lead" }, t("leads")));
+    if (p && win === s) playTags.push(el("span", { class: "ptag win" }, trick.done ? `★ ${t("won")}` : `★ ${t("winning")}`));
+    if (p && p.attempted) playTags.push(el("span", { class: "ptag fail", title: p.attempted }, "甩✗"));
+    const toAct = view.to_act === s && !["hand_over", "match_over"].includes(view.phase);
+    return el("div", { class: `seat pos-${pos}${toAct ? " to-act" : ""}${win === s && p ? " winning" : ""}`, "data-seat": s },
+      el("div", { class: "who" },
+        el("span", { class: `name team${s % 2}` }, seatName(room, s), me === s ? ` (${t("you")})` : ""), tags),
+      el("div", { class: "sub" },
+        el("span", { class: "count" }, tn("cards", (view.hand_sizes || [])[s] ?? 0)),
+        deadline ? el("span", { class: "timer", "data-deadline": String(deadline), title: t("timeLeft") }, "") : null),
+      el("div", { class: `play${p ? "" : " empty"}${trick && trick.done ? " done" : ""}`, "data-play": s },
+        p ? cardRow(p.cards, { size: "table", ctx, markTrump: true }) : null, playTags));
+  });
+  const center = [];
+  const finished = trick && trick.done ? trick : opts.recent ? (view.tricks || [])[view.tricks.length - 1] : null;
+  if (finished && finished.winner !== null && finished.winner !== undefined) {
+    center.push(el("div", { class: `trick-note${trick && trick.done ? "" : " recent"}`, id: "tricknote" },
+      t("trickWonBy", { name: seatName(room, finished.winner) }),
+      finished.points ? ` ${tn("trickPoints", finished.points)}` : ""));
+  }
+  if (["deal", "before_kitty", "after_burial", "bury"].includes(view.phase) && view.declarations && view.declarations.length) {
+    const d = view.declarations[view.declarations.length - 1];
+    center.push(el("div", { class: "center-decl" },
+      el("small", {}, `${seatName(room, d.seat)} · ${declKind(view.declarations, view.declarations.length - 1)}`),
+      cardRow(d.cards, { size: "mini" })));
+  }
+  if (view.phase === "deal" || view.phase === "before_kitty") {
+    center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
+  }
+  if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
+  if (opts.kittyButton) center.push(opts.kittyButton);
+  return el("div", { class: "felt", id: "felt" }, seats, el("div", { class: "center" }, center));
+}
+
+export function declKind(decls, i) {
+  if (i === 0) return t("declared");
+  const prev = decls[i - 1], cur = decls[i];
+  const suit = (c) => { const f = splitCards(c)[0] || ""; return f === "BJ" || f === "LJ" ? f : f[0]; };
+  if (prev.seat === cur.seat && suit(prev.cards) === suit(cur.cards)) return t("reinforced");
+  return t("countered");
+}
+
+export function declarationsPanel(view, room) {
+  const ds = view.declarations || [];
+  if (!ds.length) return null;
+  return el("div", { class: "decls", id: "decls" }, el("h3", {}, t("declarations")),
+    ds.map((d, i) => el("div", { class: "decl" },
+      el("span", { class: `name team${d.seat % 2}` }, seatName(room, d.seat)),
+      el("small", {}, declKind(ds, i)), cardRow(d.cards, { size: "mini" }))));
+}
+
+// One trick as rows: name, cards, leads / won, points.
+export function trickRows(trick, room, ctx) {
+  const win = trick.winner;
+  return el("div", { class: "trick-rows" }, trick.plays.map((p, i) => el("div", { class: `trow${p.seat === win ? " won" : ""}`, "data-seat": p.seat },
+    el("span", { class: `name team${p.seat % 2}` }, seatName(room, p.seat)),
+    cardRow(p.cards, { size: "table", ctx, markTrump: true }),
+    el("span", { class: "ptags" }, i === 0 ? el("span", { class: "ptag lead" }, t("leads")) : null,
+      p.seat === win ? el("span", { class: "ptag win" }, `★ ${t("won")}`) : null))),
+  el("div", { class: "trick-note" }, t("trickWonBy", { name: seatName(room, win) }),
+    trick.points ? ` ${tn("trickPoints", trick.points)}` : ""));
+}
+
+export function scoreSheet(view, room) {
+  const rows = view.score_sheet || [];
+  if (!rows.length) return null;
+  return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
+    el("table", { class: "sheet", id: "sheet" },
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("banker")), el("th", {}, t("level")),
+        el("th", {}, t("trump")), el("th", {}, t("points")), el("th", {}, t("result")))),
+      el("tbody", {}, rows.map((r) => el("tr", {},
+        el("td", {}, r.number + 1), el("td", {}, seatName(room, r.banker)), el("td", {}, r.level),
+        el("td", { class: r.trump === "H" || r.trump === "D" ? "red" : "" }, r.trump === "NT" ? t("nt") : suitSymbol(r.trump)),
+        el("td", {}, r.points),
+        el("td", {}, resultGist(r, room)))))));
+}
+
+function resultGist(r, room) {
+  const bteam = r.banker % 2;
+  const team = r.side === "banker" ? bteam : 1 - bteam;
+  const who = teamName(room, team);
+  if (!r.gain) return lang === "zh" ? `${who} 上台` : `${who} take the banker`;
+  return `${who} +${r.gain}`;
+}
+
+// The result of the latest hand: explanation, points, kitty and multiplier, levels after.
+export function handResult(view, room) {
+  const r = (view.score_sheet || [])[view.score_sheet.length - 1];
+  if (!r) return null;
+  const ctx = contextOf(view); // still the finished hand's trumps
+  const parts = [el("span", {}, t("collectorsTook", { n: r.trick_points }))];
+  if (r.kitty_multiplier) parts.push(el("span", {}, " + ", t("kittyTimes", { pts: r.kitty_points, mult: r.kitty_multiplier })));
+  if (r.penalties) parts.push(el("span", {}, ` ${r.penalties > 0 ? "+" : ""}${r.penalties} ${t("penalty")}`));
+  parts.push(el("b", {}, ` = ${r.points}`));
+  return el("div", { class: "result", id: "handresult" },
+    el("h3", {}, t("handOver", { n: r.number + 1 })),
+    el("p", { class: "explain" }, withNames(pick(r.explain), room)),
+    r.kitty_multiplier || r.penalties ? el("p", { class: "breakdown" }, parts) : null,
+    view.kitty ? el("div", { class: "kitty-line" }, el("small", {}, t("kitty"),
+      r.kitty_multiplier ? ` ×${r.kitty_multiplier}` : ""), cardRow(view.kitty, { size: "table", ctx, markTrump: true })) : null,
+    el("p", {}, t("levels"), ": ", [0, 1].map((team) => el("span", { class: `lv team${team}` },
+      teamName(room, team), " ", el("b", {}, r.levels_after ? levelsAfter(r)[team] : view.levels[team]), " "))),
+    r.coins && (r.coins[0] || r.coins[1]) ? el("p", {}, t("coins"), ": ",
+      [0, 1].map((team) => `${teamName(room, team)} ${r.coins[team] > 0 ? "+" : ""}${r.coins[team]}  `)) : null);
+}
+
+// The engine's explanation names seats by number: put the players' names in.
+export function withNames(text, room) {
+  return String(text || "")
+    .replace(/next banker seat (\d)/g, (_, n) => `next banker: ${seatName(room, Number(n))}`)
+    .replace(/\bseat (\d)(?!\d)/g, (_, n) => seatName(room, Number(n)))
+    .replace(/(\d)号位/g, (_, n) => seatName(room, Number(n)));
+}
+
+function levelsAfter(r) {
+  const bteam = r.banker % 2;
+  const out = [null, null];
+  out[bteam] = r.levels_after[0];
+  out[1 - bteam] = r.levels_after[1];
+  return out;
+}
+
+export function matchEnd(view, room) {
+  const w = view.winner;
+  const head = w === null || w === undefined ? t("draw") : t("winners", { names: teamName(room, w) });
+  const coins = view.coins && (view.coins[0] || view.coins[1]);
+  return el("div", { class: "matchend", id: "matchend" },
+    el("h2", {}, t("matchOver")), el("p", { class: "winner" }, head),
+    el("p", {}, t("finalLevels"), ": ", [0, 1].map((team) => el("span", { class: `lv team${team}${w === team ? " champ" : ""}` },
+      teamName(room, team), " ", el("b", {}, view.levels[team]), "  "))),
+    coins ? el("p", {}, t("coins"), ": ", [0, 1].map((team) => `${teamName(room, team)} ${view.coins[team]}  `)) : null,
+    el("h3", {}, t("summary")),
+    el("p", {}, summaryLine(view, room)));
+}
+
+function summaryLine(view, room) {
+  const rows = view.score_sheet || [];
+  const banked = [0, 0], gained = [0, 0];
+  for (const r of rows) {
+    banked[r.banker % 2] += 1;
+    const team = r.side === "banker" ? r.banker % 2 : 1 - (r.banker % 2);
+    gained[team] += r.gain || 0;
+  }
+  return [0, 1].map((team) => (lang === "zh"
+    ? `${teamName(room, team)}: 坐庄 ${banked[team]} 局, 共升 ${gained[team]} 级。`
+    : `${teamName(room, team)}: banker in ${banked[team]} of ${rows.length} hands, ${gained[team]} levels gained.`)).join(" ");
+}
+
+// A hand as fans grouped by effective suit, trumps first and marked. `cards` are sorted;
+// opts: sel(i), fresh(i), cursor(i), onclick(i) by position in `cards`.
+export function handFan(cards, ctx, opts = {}) {
+  const groups = [];
+  cards.forEach((c, i) => {
+    const s = ctx.suit(c);
+    if (!groups.length || groups[groups.length - 1].suit !== s) groups.push({ suit: s, items: [] });
+    groups[groups.length - 1].items.push([c, i]);
+  });
+  return groups.map((g) => el("div", { class: `fan-group${g.suit === 4 ? " trumps" : ""}`, "data-suit": g.suit },
+    el("span", { class: "glabel" }, g.suit === 4 ? t("suit_4") : t(`suit_${"SHCD"[g.suit]}`)),
+    el("div", { class: "fan" }, g.items.map(([c, i]) => cardEl(c, {
+      size: "hand", trump: g.suit === 4,
+      sel: opts.sel ? opts.sel(i) : false, fresh: opts.fresh ? opts.fresh(i) : false,
+      cursor: opts.cursor ? opts.cursor(i) : false, onclick: opts.onclick ? () => opts.onclick(i) : null,
+    })))));
+}
+
+export { cardEl, contextOf };

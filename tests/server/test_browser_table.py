@@ -1,0 +1,198 @@
+"""The browser table, piece by piece: burying with the kitty's cards marked and the kitty
+to look at again, a dropped connection shown and resumed, the turn timer, the rules form
+in Chinese, and the client's card rules (trumps, trick winner) against the engine.
+
+Skips loudly without chromium.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from shengji.option_help import option_fields
+from shengji.presets import load_preset
+
+from .browser_support import (
+    PHONE,
+    Server,
+    act,
+    browser,  # noqa: F401  (fixture)
+    drive,
+    join,
+    make_room,
+    my_turn,
+    new_page,
+    phase,
+    require_chromium,
+    server,  # noqa: F401  (fixture)
+    shot,
+    state,
+    wait,
+)
+
+require_chromium()
+
+BOTS3 = [None, "heuristic", "heuristic", "heuristic"]
+
+
+def _start(page: Any) -> None:
+    page.click("#ready")
+    wait(page, "!document.querySelector('#start').disabled")
+    page.click("#start")
+    wait(page, "window.shengjiState.view")
+
+
+def test_banker_buries_with_the_kitty_marked(server: Server, browser: Any) -> None:  # noqa: F811
+    """Four people: whoever declares becomes banker, sees the kitty's cards marked while
+    burying, and can look at the buried kitty again."""
+    pages = [new_page(browser, "en", PHONE) for _ in range(4)]
+    room = make_room(server, pages[0], preset="shuangsheng", bots=[])
+    for i, page in enumerate(pages):
+        join(page, server.base, room, ["Ann", "Ben", "Cat", "Dan"][i])
+    wait(pages[0], "window.shengjiState.room.seats.every(s => s.kind === 'human')")
+    for page in pages[1:]:
+        page.click("#ready")
+    wait(pages[0], "window.shengjiState.room.seats.slice(1).every(s => s.ready)")
+    _start(pages[0])
+
+    def burying() -> Any:
+        for page in pages:
+            st = state(page)
+            if st and st.get("view") and st["view"]["phase"] == "bury" and my_turn(st):
+                return page
+        return None
+
+    shots: set[str] = set()
+
+    def on_turn(page: Any, st: dict[str, Any]) -> bool:
+        if st["view"]["phase"] in ("deal", "before_kitty") and st.get("shows") and not shots:
+            shots.add("declaring")
+            page.wait_for_selector("#actions button.show")
+            assert page.locator("#actions button.show .card").count() >= len(st["shows"])
+            shot(page, "declaring")
+        return False
+
+    drive(pages, lambda: burying() is not None, declare=True, on_turn=on_turn)
+    assert shots
+    banker = burying()
+    st = state(banker)
+    assert st is not None
+    kitty = load_preset("shuangsheng").kitty_size
+    banker.wait_for_selector("#hand .card.fresh")
+    assert banker.locator("#hand .card.fresh").count() == kitty
+    picked = [k for k in st["view"]["seen_kitty"] if k["kind"] == "picked_up"][-1]["cards"]
+    fresh = banker.evaluate(
+        "[...document.querySelectorAll('#hand .card.fresh')].map(e => e.dataset.card)"
+    )
+    assert sorted(fresh) == sorted(picked.split())
+    assert banker.locator("#hand .fan-group.trumps .card.trump").count() > 0
+    decls = st["view"]["declarations"]
+    assert banker.locator("#decls .decl").count() == len(decls)
+    assert banker.locator("#decls .decl .card").count() == sum(
+        len(d["cards"].split()) for d in decls
+    )
+    shot(banker, "burying")
+    act(banker, st)
+    wait(banker, "window.shengjiState.view.phase !== 'bury'")
+    buried = [k for k in state(banker)["view"]["seen_kitty"] if k["kind"] == "buried"][-1]  # type: ignore[index]
+    banker.click("#kittybtn")
+    banker.wait_for_selector("#kittydialog")
+    assert banker.locator("#kittydialog .card").count() >= len(buried["cards"].split())
+    assert banker.locator("#kittydialog .kitty-line").last.locator(".card").count() == kitty
+    banker.click("#closedialog")
+    for page in pages:
+        assert not page.watch.errors, page.watch.errors
+        page.context.close()
+
+
+def test_dropped_connection_is_shown_and_resumed(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    srv = Server(tmp_path / "drop.db")
+    try:
+        page = new_page(browser, "en")
+        room = make_room(srv, page, preset="classic-1deck", bots=BOTS3)
+        join(page, srv.base, room, "Solo")
+        _start(page)
+        drive([page], lambda: phase(page) == "play" and my_turn(state(page)))
+        page.wait_for_selector("#conn[data-status=open]")
+        srv.kill()
+        page.wait_for_selector("#conn[data-status=lost]", timeout=10_000)
+        assert page.locator("#banner").is_visible()
+        assert page.locator("#play").is_disabled()
+        assert "Connection lost" in page.inner_text("#prompt")
+        srv.restart()
+        page.wait_for_selector("#conn[data-status=open]", timeout=20_000)
+        wait(page, "!!window.shengjiState.view && window.shengjiState.view.phase === 'play'")
+        assert page.locator("#banner").is_hidden()
+        st = state(page)
+        assert st is not None and my_turn(st)
+        act(page, st)
+        wait(page, f"window.shengjiState.rev > {st['rev']}")
+        assert page.inner_text("#rule") == ""
+        page.context.close()
+    finally:
+        srv.kill()
+
+
+def test_turn_timer_counts_down(server: Server, browser: Any) -> None:  # noqa: F811
+    page = new_page(browser, "en")
+    room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=30)
+    join(page, server.base, room, "Timed")
+    _start(page)
+    wait(page, "window.shengjiState.view.to_act === 0 && window.shengjiState.room.deadlines[0]")
+    timer = page.locator('#felt .seat[data-seat="0"] .timer')
+    timer.wait_for()
+    first = int(timer.inner_text().rstrip("s"))
+    assert 0 < first <= 30
+    page.wait_for_timeout(2200)
+    second = int(timer.inner_text().rstrip("s"))
+    assert second < first
+    assert page.locator("#felt .timer").count() == 1
+    page.context.close()
+
+
+def test_rules_form_in_chinese(server: Server, browser: Any) -> None:  # noqa: F811
+    page = new_page(browser, "zh")
+    page.goto(server.base + "/")
+    page.wait_for_selector("#rulesform")
+    titles = page.eval_on_selector_all("#preset option", "os => os.map(o => o.textContent)")
+    assert "双抠" in titles and "双升" in titles
+    page.select_option("#preset", "shuangkou")
+    page.wait_for_selector('#rulesform .opt[data-option="j_hook"]', state="attached")
+    page.click("#rulesform summary")
+    assert "002" in page.inner_text("#seednote")
+    assert page.locator("#rulesform .opt").count() == len(option_fields())
+    for name in option_fields():
+        row = page.locator(f'#rulesform .opt[data-option="{name}"]')
+        assert row.locator(".olabel").inner_text().strip()
+        assert row.locator(".ohelp").inner_text().strip()
+    assert page.inner_text('.opt[data-option="j_hook"] .olabel') == "钩底"
+    page.uncheck("#opt-j_hook")
+    page.fill("#opt-decks", "3")
+    page.press("#opt-decks", "Tab")
+    page.wait_for_selector('.opt.changed[data-option="decks"]')
+    assert page.locator(".opt.changed").count() == 2
+    shot(page, "rules-form")
+    page.check("#publicroom")
+    page.click("#create")
+    page.wait_for_selector("#join")
+    page.fill("#name", "小明")
+    page.click("#join")
+    wait(page, "window.shengjiState && window.shengjiState.room")
+    st = state(page)
+    assert st is not None
+    assert st["room"]["preset"] == "shuangkou"
+    assert st["room"]["overrides"] == {"j_hook": False, "decks": 3}
+    assert "双抠" in page.inner_text("#roomtitle")
+    # listed because the box was ticked; the host can unlist it
+    room = st["room"]["id"]
+    assert st["room"]["public"] is True
+    assert any(r["id"] == room for r in json.loads(server.get("/api/rooms")[1]))
+    page.uncheck("#public")
+    wait(page, "window.shengjiState.room.public === false")
+    assert all(r["id"] != room for r in json.loads(server.get("/api/rooms")[1]))
+    status, _ = server.get("/static/favicon.svg")
+    assert status == 200
+    assert not page.watch.errors, page.watch.errors
+    page.context.close()
