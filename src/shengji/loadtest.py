@@ -19,6 +19,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic_core import from_json
 from websockets.asyncio.client import connect
 
 from .server.autoplay import choose_action
@@ -82,7 +83,7 @@ async def _player(
                 )
             except TimeoutError:
                 break
-            msg = json.loads(raw)
+            msg = from_json(raw)
             if msg["type"] == "error":
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
                 continue

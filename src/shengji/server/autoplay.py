@@ -3,15 +3,23 @@ with the rules library: used by scripted clients, the load generator and tests."
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from typing import Any
 
-from ..cards import parse_cards
+from ..cards import Suit, parse_cards, parse_rank
 from ..follow import random_legal_follow
 from ..leads import unit_lead_list
+from ..options import RuleOptions
 from ..presets import load_preset
-from ..trump import TrumpContext
+from ..trump import trump_context
 from ..units import classify_lead
+
+
+@functools.lru_cache(maxsize=64)
+def _options(preset: str, overrides: str) -> RuleOptions:
+    return load_preset(preset, json.loads(overrides) or None)
 
 
 def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
@@ -27,8 +35,11 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
             return {"type": "declare", "cards": shows[0]}
         return {"type": "pass"}
     room = state["room"]
-    opts = load_preset(room["preset"], room["overrides"] or None)
-    ctx = TrumpContext(opts, view["level"], view["trump"] or "NT")
+    opts = _options(room["preset"], json.dumps(room["overrides"] or {}, sort_keys=True))
+    trump = view["trump"]
+    ctx = trump_context(
+        opts, parse_rank(view["level"]), None if trump in (None, "NT") else Suit[trump]
+    )
     hand = parse_cards(view["hand"])
     if phase == "bury":
         cards = rng.sample(hand, opts.kitty_size) if rng else hand[: opts.kitty_size]
