@@ -218,7 +218,8 @@ def parse_card(text: str | Card) -> Card:
         return card(_ZH_SUITS[u[:2]], _RANK_PARSE[u[2:]])
     raise CardError(
         f"{text!r} is not a card: write suit S/H/C/D then rank 2-10/J/Q/K/A (e.g. S10, HJ), "
-        "or BJ/LJ for the big and little joker"
+        "or BJ/LJ for the big and little joker",
+        params={"text": text},
     )
 
 

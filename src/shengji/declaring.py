@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from .cards import BIG_JOKER, Card, Suit, parse_cards  # noqa: F401  (doctests)
+from .cards import BIG_JOKER, Card, Suit, parse_cards, rank_text  # noqa: F401  (doctests)
 from .errors import DeclarationError
 from .immutable import evolve
 from .options import RuleOptions
@@ -107,25 +107,31 @@ def kitty_card_trump(card: Card) -> Suit | None:
 def parse_show(level: int, cards: Sequence[Card]) -> Show:
     """Check that ``cards`` are identical level cards or identical jokers."""
     if not cards:
-        raise DeclarationError("a show needs at least one card")
+        raise DeclarationError("a show needs at least one card", params={"reason": "empty"})
     first = cards[0]
     if any(c is not first for c in cards):
         raise DeclarationError(
             "a show must be identical cards: one level card, or a pair (same suit) of "
-            "level cards or jokers; two suits' level cards are not a pair"
+            "level cards or jokers; two suits' level cards are not a pair",
+            params={"reason": "not_identical"},
         )
     if not first.is_joker and first.rank != level:
         raise DeclarationError(
             f"{first.text} is not a level card; only cards of the level rank (or joker pairs) "
-            "can be shown"
+            "can be shown",
+            params={"reason": "not_level", "card": first.text, "level": rank_text(level)},
         )
     if first.is_joker and len(cards) < 2:
-        raise DeclarationError("a single joker never declares; a joker pair declares NT")
+        raise DeclarationError(
+            "a single joker never declares; a joker pair declares NT",
+            params={"reason": "single_joker"},
+        )
     return Show(first, len(cards))
 
 
-def _fail(msg: str) -> DeclarationError:
-    return DeclarationError(msg)
+def _fail(msg: str, reason: str, **params: Any) -> DeclarationError:
+    """A refused show; ``reason`` names the rule for :func:`shengji.i18n.error_text`."""
+    return DeclarationError(msg, params={"reason": reason, **params})
 
 
 def apply_show(
@@ -139,10 +145,15 @@ def apply_show(
     """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
     and return the state after it. Raises DeclarationError when it is not allowed."""
     if not 0 <= seat <= 3:
-        raise _fail(f"seat must be 0..3, not {seat}")
+        raise _fail(f"seat must be 0..3, not {seat}", "bad_seat")
     show = parse_show(level, cards)
     if show.count > options.decks:
-        raise _fail(f"{show.count} identical cards need more than {options.decks} deck(s)")
+        raise _fail(
+            f"{show.count} identical cards need more than {options.decks} deck(s)",
+            "too_many",
+            count=show.count,
+            decks=options.decks,
+        )
     style = options.declaring
     if style == "classic":
         new = _classic(options, state, seat, show, phase)
@@ -159,9 +170,12 @@ def _initial(
     state: DeclareState, seat: int, show: Show, phase: Phase | None, jokers_ok: bool
 ) -> DeclareState:
     if phase not in (None, "deal"):
-        raise _fail("trump can only be declared while the cards are dealt")
+        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
     if show.is_joker and not jokers_ok:
-        raise _fail("jokers cannot declare; a joker pair can only counter-declare (反主)")
+        raise _fail(
+            "jokers cannot declare; a joker pair can only counter-declare (反主)",
+            "jokers_counter_only",
+        )
     return evolve(
         state,
         declared=True,
@@ -188,7 +202,7 @@ def _is_reinforcement(state: DeclareState, seat: int, show: Show) -> bool:
 
 def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
     if phase == "after_burial":
-        raise _fail("too late to reinforce (上保险): the kitty is already buried")
+        raise _fail("too late to reinforce (上保险): the kitty is already buried", "late_reinforce")
     return evolve(
         state, rung=2, priority=show.priority, locked=True, pair_seats=state.pair_seats | {seat}
     )
@@ -222,17 +236,26 @@ def _shuangsheng(state: DeclareState, seat: int, show: Show, phase: Phase | None
         return _reinforce(state, seat, show, phase)
     if show.count < 2:
         raise _fail(
-            "trump is already declared; a counter-declaration (反主) needs an identical pair"
+            "trump is already declared; a counter-declaration (反主) needs an identical pair",
+            "counter_needs_pair",
         )
     if seat == state.holder:
         # also covers seed 000's "the declarer may 反主 only after another player has"
-        raise _fail("you hold the current declaration and cannot counter it yourself")
+        raise _fail(
+            "you hold the current declaration and cannot counter it yourself", "own_declaration"
+        )
     if state.first_hand and phase == "after_burial":
-        raise _fail("in the first hand no counter-declaring once the kitty is taken")
+        raise _fail(
+            "in the first hand no counter-declaring once the kitty is taken",
+            "first_hand_no_counter",
+        )
     if not state.first_hand and phase in ("deal", "before_kitty"):
-        raise _fail("in later hands counter-declaring (反主炒底) comes after the kitty is buried")
+        raise _fail(
+            "in later hands counter-declaring (反主炒底) comes after the kitty is buried",
+            "counter_after_burial",
+        )
     if not _outranks(state, show):
-        raise _fail(_priority_msg())
+        raise _fail(_priority_msg(), "outranked")
     return _countered(state, seat, show, takes_banker=state.first_hand)
 
 
@@ -240,21 +263,27 @@ def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) 
     if not state.declared:
         return _initial(state, seat, show, phase, jokers_ok=False)
     if show.count < 2:
-        raise _fail("trump is already declared; only a pair can change it (定主/反底)")
+        raise _fail(
+            "trump is already declared; only a pair can change it (定主/反底)", "needs_pair"
+        )
     if state.flipped and not show.is_joker:
-        raise _fail("the trump came from the kitty card: only joker pairs may counter now")
+        raise _fail(
+            "the trump came from the kitty card: only joker pairs may counter now", "flipped_jokers"
+        )
     if phase == "after_burial":
         if seat in state.pair_seats:
-            raise _fail("each player may 反底 once, and not after a 定主 of their own")
+            raise _fail("each player may 反底 once, and not after a 定主 of their own", "once_each")
         if not _outranks(state, show):
-            raise _fail(_priority_msg())
+            raise _fail(_priority_msg(), "outranked")
         return _countered(state, seat, show, takes_banker=False)
     if phase == "before_kitty":
-        raise _fail("定主 is made while the cards are dealt; after burying comes 反底")
+        raise _fail(
+            "定主 is made while the cards are dealt; after burying comes 反底", "fix_while_dealing"
+        )
     if _is_reinforcement(state, seat, show):
         return _reinforce(state, seat, show, phase)
     if not _outranks(state, show):
-        raise _fail(_priority_msg())
+        raise _fail(_priority_msg(), "outranked")
     return _countered(state, seat, show, takes_banker=state.first_hand)
 
 
@@ -264,11 +293,12 @@ def _classic(
     if not state.declared:
         return _initial(state, seat, show, phase, jokers_ok=True)
     if phase == "after_burial":
-        raise _fail("no declaring once the kitty is buried")
+        raise _fail("no declaring once the kitty is buried", "after_burial")
     if show.rung <= state.rung:
         raise _fail(
             "only a stronger show is accepted: single < pair < joker pair (NT) < triple "
-            "< three jokers (NT)"
+            "< three jokers (NT)",
+            "stronger_needed",
         )
     takes = state.first_hand and options.counter_takes_banker
     return _countered(state, seat, show, takes_banker=takes, counts=seat != state.holder)
@@ -280,16 +310,18 @@ def _tuolaji(
     if not state.declared:
         return _initial(state, seat, show, phase, jokers_ok=True)
     if phase == "after_burial":
-        raise _fail("no declaring once the kitty is buried")
+        raise _fail("no declaring once the kitty is buried", "after_burial")
     if show.count < 2:
-        raise _fail("trump is already declared; a single level card cannot override it")
+        raise _fail(
+            "trump is already declared; a single level card cannot override it", "needs_pair"
+        )
     takes = state.first_hand and options.counter_takes_banker
     if show.is_joker:
         if state.trump is None:
-            raise _fail("trump is already no-trump")
+            raise _fail("trump is already no-trump", "already_nt")
         return _countered(state, seat, show, takes_banker=takes)
     if state.locked:
-        raise _fail("trump is locked by a pair (自保); only a joker pair can change it")
+        raise _fail("trump is locked by a pair (自保); only a joker pair can change it", "locked")
     if show.trump == state.trump:
         return _reinforce(state, seat, show, phase)
     return _countered(state, seat, show, takes_banker=takes)

@@ -7,17 +7,27 @@ what is wrong in plain words.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ShengjiError(ValueError):
-    """Base of every error the engine raises for bad input; ``code`` is stable."""
+    """Base of every error the engine raises for bad input; ``code`` is stable.
+
+    ``params`` holds the details as data (the suit to follow, the missing cards, ...) so
+    that clients can word the message in their own language
+    (:func:`shengji.i18n.error_text`); it is empty where the message says it all.
+    """
 
     code = "SHENGJI_ERROR"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
         self.message = message
+        self.params: dict[str, Any] = dict(params or {})
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
@@ -97,7 +107,21 @@ CODES: dict[str, str] = {
     "DUPLICATE_REQUEST": "a request id was used twice",
     "NO_ROOM": "no such room",
     "NOT_FINISHED": "replays open when the match ends",
+    "BAD_HOST_KEY": "the host key does not belong to this room",
+    "NAME_TOO_LONG": "a name is over the size limit",
+    "CHAT_TOO_LONG": "a chat line is over the size limit",
+    "RATE_LIMITED": "too many commands, chat lines or connections: slow down",
+    "TOO_MANY_ROOMS": "too many rooms made from one address",
+    "TOO_MANY_SPECTATORS": "the room has as many spectators as it takes",
+    "STORE_UNAVAILABLE": "the database refused or is unreachable: nothing was changed",
+    "ROOM_UNAVAILABLE": "the room's stored data is damaged: it was set aside",
+    "SLOW_CONSUMER": "the connection fell too far behind and was closed (code 4008)",
     # terminal client
-    "BAD_URL": "not a room link (http://host:port/room/ID)",
+    "BAD_URL": "not a server or room link (http://host:port or http://host:port/room/ID)",
     "TIMEOUT": "the server did not answer",
+    "UNREACHABLE": "the server cannot be reached",
+    "CONNECTION_LOST": "the connection to the server was lost and could not be restored",
+    "RECONNECTING": "the connection dropped and is being restored: try again in a moment",
+    "SERVER_ERROR": "the server answered with an error",
+    "INTERRUPTED": "stopped with Ctrl-C",
 }

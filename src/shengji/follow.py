@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import Any
 
 from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from .errors import PlayError
@@ -93,16 +94,14 @@ def check_follow(
         return
     if len(play) != n:
         raise PlayError(
-            f"the lead has {n} card(s); a follow must have {n}, not {len(play)}",
+            f"the lead has {_n_cards(n)}; a follow must have {n}, not {len(play)}",
             code="WRONG_CARD_COUNT",
+            params={"need": n, "got": len(play), "kind": "follow"},
         )
     hand_counts = Counter(hand)
     missing = Counter(play) - hand_counts
     if missing:
-        raise PlayError(
-            "not in your hand: " + " ".join(c.text for c in missing.elements()),
-            code="CARDS_NOT_IN_HAND",
-        )
+        raise _not_in_hand(list(missing.elements()))
     suit_of = ctx.suit_of
     x = ld.suit
     hx = [c for c in hand if suit_of[c.index] == x]
@@ -110,60 +109,80 @@ def check_follow(
     name = ctx.suit_name(x)
     if len(hx) >= n:
         if len(px) != n:
-            raise PlayError(
-                f"you hold {len(hx)} {name} card(s); all {n} cards played must be {name}",
-                code="MUST_FOLLOW_SUIT",
-            )
+            raise _must_follow_suit(name, len(hx), n)
         req = follow_requirement(ctx, ld, hx)
         if req and not can_host(ctx, dict(Counter(px)), req):
             raise PlayError(
                 f"you hold {_describe(req)} in {_suit_word(name)} and must play them",
                 code="MUST_FOLLOW_FORMAT",
+                params={"suit": name, "required": _required(req)},
             )
     elif len(px) != len(hx):
-        raise PlayError(
-            f"you must play all {len(hx)} of your {name} card(s) before other cards",
-            code="MUST_FOLLOW_SUIT",
-        )
+        raise _must_follow_suit(name, len(hx), n)
 
 
 def _check_single(ctx: TrumpContext, x: int, hand: Sequence[Card], card: Card) -> None:
     """Fast path of :func:`check_follow` for a one-card lead."""
     if card not in hand:
-        raise PlayError(f"not in your hand: {card.text}", code="CARDS_NOT_IN_HAND")
+        raise _not_in_hand([card])
     suit_of = ctx.suit_of
     if suit_of[card.index] != x and any(suit_of[c.index] == x for c in hand):
-        name = ctx.suit_name(x)
-        raise PlayError(
-            f"you hold {name} card(s); the card played must be {name}", code="MUST_FOLLOW_SUIT"
-        )
+        held = sum(1 for c in hand if suit_of[c.index] == x)
+        raise _must_follow_suit(ctx.suit_name(x), held, 1)
 
 
 def _check_pair(ctx: TrumpContext, x: int, hand: Sequence[Card], play: Sequence[Card]) -> None:
     """Fast path of :func:`check_follow` for a pair lead."""
     a, b = play
     if (a is b and hand.count(a) < 2) or a not in hand or b not in hand:
-        missing = [c.text for c in play if hand.count(c) < play.count(c)]
-        raise PlayError("not in your hand: " + " ".join(missing), code="CARDS_NOT_IN_HAND")
+        raise _not_in_hand(list((Counter(play) - Counter(hand)).elements()))
     suit_of = ctx.suit_of
     hx = [c for c in hand if suit_of[c.index] == x]
     px = (suit_of[a.index] == x) + (suit_of[b.index] == x)
     name = ctx.suit_name(x)
     if len(hx) >= 2:
         if px != 2:
-            raise PlayError(
-                f"you hold {len(hx)} {name} card(s); both cards played must be {name}",
-                code="MUST_FOLLOW_SUIT",
-            )
+            raise _must_follow_suit(name, len(hx), 2)
         if a is not b and len(set(hx)) < len(hx):
             raise PlayError(
-                f"you hold a pair in {_suit_word(name)} and must play it", code="MUST_FOLLOW_FORMAT"
+                f"you hold a pair in {_suit_word(name)} and must play it",
+                code="MUST_FOLLOW_FORMAT",
+                params={"suit": name, "required": _required([(1, 2)])},
             )
     elif px != len(hx):
-        raise PlayError(
-            f"you must play all {len(hx)} of your {name} card(s) before other cards",
-            code="MUST_FOLLOW_SUIT",
+        raise _must_follow_suit(name, len(hx), 2)
+
+
+def _n_cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _not_in_hand(missing: Sequence[Card]) -> PlayError:
+    """CARDS_NOT_IN_HAND naming only the cards the hand lacks."""
+    text = " ".join(c.text for c in missing)
+    return PlayError(f"not in your hand: {text}", code="CARDS_NOT_IN_HAND", params={"cards": text})
+
+
+def _must_follow_suit(name: str, held: int, need: int) -> PlayError:
+    """MUST_FOLLOW_SUIT: ``held`` cards of the led suit ``name`` (a letter or ``trump``)
+    against a lead of ``need`` cards."""
+    word = _suit_word(name)
+    one = word[:-1]
+    if held >= need:
+        if need == 1:
+            msg = f"you hold {held} {word if held > 1 else one}; the card played must be a {one}"
+        else:
+            what = "both" if need == 2 else f"all {need}"
+            msg = f"you hold {held} {word}; {what} cards played must be {word}"
+    else:
+        msg = (
+            f"you must play all {held} of your {word} before other cards"
+            if held > 1
+            else f"you must play your {one} before other cards"
         )
+    return PlayError(
+        msg, code="MUST_FOLLOW_SUIT", params={"suit": name, "held": held, "need": need}
+    )
 
 
 def _random_pair_follow(
@@ -190,7 +209,18 @@ def _random_pair_follow(
 
 
 def _suit_word(name: str) -> str:
-    return {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}.get(name, name)
+    return {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", "trump": "trumps"}.get(
+        name, name
+    )
+
+
+def _required(req: list[Shape]) -> list[dict[str, Any]]:
+    """A requirement as data: ``[{"shape": "pair", "count": 2}, ...]`` (largest first)."""
+    parts = Counter(req)
+    return [
+        {"shape": shape_name(shape), "links": shape[0], "width": shape[1], "count": n}
+        for shape, n in sorted(parts.items(), reverse=True)
+    ]
 
 
 def _describe(req: list[Shape]) -> str:

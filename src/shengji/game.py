@@ -43,11 +43,16 @@ _MAX_REDEALS = 20
 
 
 class TrickPlay(NamedTuple):
-    """One seat's play in a trick; ``attempted`` is the whole throw when it failed."""
+    """One seat's play in a trick; ``attempted`` is the whole throw when it failed,
+    ``blocked_by`` then the first seat (after the thrower) that could beat the unit
+    played instead, and ``penalty`` the change the failure made to the collectors'
+    points (or, with ``throw_penalty = stake``, 0)."""
 
     seat: int
     cards: tuple[Card, ...]
     attempted: tuple[Card, ...] | None = None
+    blocked_by: int | None = None
+    penalty: int = 0
 
 
 class Trick(NamedTuple):
@@ -353,25 +358,36 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
         raise ActionError("the match is over", code="MATCH_OVER")
     if st.phase == "hand_over":
         if not isinstance(action, Continue):
-            raise ActionError("the hand is over: only 'continue' starts the next one")
+            raise ActionError(
+                "the hand is over: only 'continue' starts the next one",
+                params={"phase": st.phase},
+            )
         return _advance(_next_hand(st, events), events), events
     if st.to_act != seat:
         who = "nobody" if st.to_act is None else f"seat {st.to_act}"
-        raise ActionError(f"it is {who}'s turn, not seat {seat}'s", code="NOT_YOUR_TURN")
+        raise ActionError(
+            f"it is {who}'s turn, not seat {seat}'s",
+            code="NOT_YOUR_TURN",
+            params={"to_act": st.to_act, "seat": seat},
+        )
     if st.phase in ("deal", "before_kitty", "after_burial"):
         if isinstance(action, Declare):
             st = _declare(st, seat, action.cards, events)
         elif isinstance(action, Pass):
             st = _pass(st, seat, events)
         else:
-            raise ActionError(f"now is the time to declare or pass ({st.phase})")
+            raise ActionError(
+                f"now is the time to declare or pass ({st.phase})", params={"phase": st.phase}
+            )
     elif st.phase == "bury":
         if not isinstance(action, Bury):
-            raise ActionError("now is the time to bury the kitty (扣底)")
+            raise ActionError(
+                "now is the time to bury the kitty (扣底)", params={"phase": st.phase}
+            )
         st = _bury(st, seat, action.cards, events)
     elif st.phase == "play":
         if not isinstance(action, Play):
-            raise ActionError("now is the time to play cards")
+            raise ActionError("now is the time to play cards", params={"phase": st.phase})
         st = _play(st, seat, action.cards, events)
     return _advance(st, events), events
 
@@ -384,13 +400,18 @@ def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
-    return not (Counter(cards) - Counter(hand))
+def _need_held(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+    """Raise CARDS_NOT_IN_HAND naming only the cards ``hand`` lacks."""
+    missing = Counter(cards) - Counter(hand)
+    if missing:
+        text = format_cards(missing.elements())
+        raise PlayError(
+            f"not in your hand: {text}", code="CARDS_NOT_IN_HAND", params={"cards": text}
+        )
 
 
 def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
-    if not _holds(st.hands[seat], cards):
-        raise PlayError("not in your hand: " + format_cards(cards), code="CARDS_NOT_IN_HAND")
+    _need_held(st.hands[seat], cards)
     phase = st.phase
     new = apply_show(st.options, st.level, st.declare, seat, cards, phase)  # type: ignore[arg-type]
     events.append(
@@ -430,9 +451,12 @@ def _next_in_window(st: GameState) -> GameState:
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
     k = st.options.kitty_size
     if len(cards) != k:
-        raise PlayError(f"bury exactly {k} cards, not {len(cards)}", code="WRONG_CARD_COUNT")
-    if not _holds(st.hands[seat], cards):
-        raise PlayError("not in your hand: " + format_cards(cards), code="CARDS_NOT_IN_HAND")
+        raise PlayError(
+            f"bury exactly {k} cards, not {len(cards)}",
+            code="WRONG_CARD_COUNT",
+            params={"need": k, "got": len(cards), "kind": "bury"},
+        )
+    _need_held(st.hands[seat], cards)
     hands = list(st.hands)
     hands[seat] = _remove(hands[seat], cards)
     events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
@@ -473,6 +497,8 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     ctx = st.ctx
     hand = st.hands[seat]
     attempted = None
+    blocked_by = None
+    penalty = 0
     changes: dict[str, Any] = {}
     if not st.trick:
         lead = check_lead(ctx, hand, cards)
@@ -483,6 +509,10 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
                 attempted = cards
                 cards = res.played
                 lead = check_lead(ctx, hand, cards)
+                blocked_by = (
+                    seat + next((i for u, i in res.beaten if u.cards == cards), res.beaten[0][1])
+                ) % 4
+                penalty = 0 if res.stake else res.penalty
                 events.append(
                     {
                         "type": "throw_failed",
@@ -508,7 +538,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
         check_follow(ctx, lead, hand, cards)
     hands = list(st.hands)
     hands[seat] = _remove(hand, cards)
-    trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted))
+    trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted, blocked_by, penalty))
     events.append({"type": "play", "seat": seat, "cards": format_cards(cards)})
     changes["hands"] = tuple(hands)
     if len(trick) < 4:

@@ -103,9 +103,9 @@ def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -
         return classify_lead(ctx, cards)
     missing = Counter(cards) - Counter(hand)
     if missing:
+        text = " ".join(c.text for c in missing.elements())
         raise PlayError(
-            "not in your hand: " + " ".join(c.text for c in missing.elements()),
-            code="CARDS_NOT_IN_HAND",
+            f"not in your hand: {text}", code="CARDS_NOT_IN_HAND", params={"cards": text}
         )
     try:
         return classify_lead(ctx, cards)

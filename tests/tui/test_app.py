@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import copy
+from typing import Any
 
+from textual.containers import VerticalScroll
+
+from shengji.i18n import t
 from shengji.presets import load_preset
 from shengji.server.autoplay import choose_action
 from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
-from shengji.tui.session import LocalSession
+from shengji.tui.session import LocalSession, Refusal
 from shengji.tui.text import my_turn
 
 
@@ -19,6 +24,13 @@ def _indices(hand: list[str], cards: list[str]) -> list[int]:
         used.add(i)
         out.append(i)
     return out
+
+
+async def _select(app: TableApp, cards: list[str], press: Any) -> None:
+    for idx in _indices(app.cards, cards):
+        for _ in range((idx - app.cursor) % len(app.cards)):
+            await press("right")
+        await press("space")
 
 
 async def _play_hand(
@@ -45,18 +57,15 @@ async def _play_hand(
             continue
         if not my_turn(state):
             continue
-        action = choose_action(state)
-        for idx in _indices(app.cards, action["cards"].split()):
-            steps = (idx - app.cursor) % len(app.cards)
-            for _ in range(steps):
-                await press("right")
-            await press("space")
+        await _select(app, choose_action(state)["cards"].split(), press)
         await press("enter")
     raise AssertionError("the hand did not end")
 
 
-async def _bury(dialog: BuryDialog, state: dict, press: object) -> None:
-    cards = choose_action(state)["cards"].split()
+async def _bury(
+    dialog: BuryDialog, state: dict, press: object, cards: list[str] | None = None
+) -> None:
+    cards = cards or choose_action(state)["cards"].split()
     for idx in _indices(dialog.cards, cards):
         for _ in range((idx - dialog.cursor) % len(dialog.cards)):
             await press("right")  # type: ignore[operator]
@@ -75,7 +84,6 @@ def test_pilot_plays_a_whole_hand_by_keys() -> None:
             assert session.state["view"]["score_sheet"][0]["banker"] == 0
             await pilot.pause()
             assert isinstance(app.screen, ScoreDialog)
-            assert session.state["view"]["score_sheet"]
             await pilot.press("n")
             await pilot.pause()
             assert session.state["view"]["hand_number"] == 1
@@ -101,27 +109,291 @@ def test_illegal_selection_is_explained_and_hint_given() -> None:
                 if view["phase"] == "play" and view["trick"]:
                     break
                 if view["phase"] == "play":
-                    action = choose_action(session.state)
-                    for idx in _indices(app.cards, action["cards"].split()):
-                        for _ in range((idx - app.cursor) % len(app.cards)):
-                            await pilot.press("right")
-                        await pilot.press("space")
+                    await _select(app, choose_action(session.state)["cards"].split(), pilot.press)
                     await pilot.press("enter")
             await pilot.press("question_mark")
             await pilot.pause()
-            assert app.message.startswith("? play")
+            assert app.message.startswith("hint: play ") and " · " in app.message
             # select every card: more cards than were led can never be a legal follow
             for _ in app.cards:
                 await pilot.press("space")
                 await pilot.press("right")
             await pilot.pause()
-            assert "WRONG_CARD_COUNT" in app.message
+            assert app.message.startswith("✗ the lead has ")
 
     asyncio.run(run())
 
 
-def _snapshot_app() -> TableApp:
-    return TableApp(LocalSession(load_preset("classic-1deck"), seed=5, seat=0), lang="en")
+def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
+    """Issue 12, item 3: seed 5, declare, bury D3 S4 S8 C3 C4 C4 C7 H3, throw HQ H5."""
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, DeclareDialog)
+            await pilot.press("1")
+            await pilot.pause()
+            assert isinstance(app.screen, BuryDialog)
+            kitty = app.screen.kitty
+            assert any(kitty) and sum(kitty) == 8  # the 8 kitty cards are marked
+            assert any(app.screen.trumps)
+            await _bury(app.screen, session.state, pilot.press, "D3 S4 S8 C3 C4 C4 C7 H3".split())
+            await pilot.pause()
+            assert session.state["view"]["phase"] == "play"
+            await _select(app, ["HQ", "H5"], pilot.press)
+            await pilot.pause()
+            assert app.message == "⚠ throw: may fail (if another hand can beat one of its units)"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.throw_note == (
+                "your throw ♥Q ♥5 failed: right can beat ♥5, so only ♥5 was played; "
+                "penalty: the thrower's team pays coins"
+            )
+            assert app.throw_note in str(app.w_message.renderable)
+            table = str(app.w_table.renderable)
+            assert "declared: you ♦2" in table
+            assert "last trick: you ♥5 (throw ♥Q ♥5 failed) · right ♥10 · partner ♥K" in table
+            assert "you declare ♦2: trump ♦" in app.log_lines
+            # the note stays until our next play
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert app.message == "hint: play ♠J ♠9 ♠9 · the only legal play"
+            await _select(app, ["SJ", "S9", "S9"], pilot.press)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.throw_note == ""
+
+    asyncio.run(run())
+
+
+def test_other_declarations_and_every_trick_are_shown() -> None:
+    """Issue 12, items 4 and 5: seed 1 opens with someone else's declaration."""
+    session = LocalSession(load_preset("shuangsheng"), seed=1, seat=0)
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(200):
+                await pilot.pause()
+                if isinstance(app.screen, DeclareDialog):
+                    await pilot.press("p")
+                elif isinstance(app.screen, BuryDialog):
+                    await _bury(app.screen, session.state, pilot.press)
+                elif len(session.state["view"]["tricks"]) >= 2:
+                    break
+                elif my_turn(session.state) and session.state["view"]["phase"] == "play":
+                    await _select(app, choose_action(session.state)["cards"].split(), pilot.press)
+                    await pilot.press("enter")
+            view = session.state["view"]
+            table = str(app.w_table.renderable)
+            first = view["declarations"][0]
+            assert first["seat"] != 0
+            assert "declared: " in table and "declares ♥" in "\n".join(app.log_lines)
+            assert "last trick: " in table and " won" in table
+            tricks = [line for line in app.log_lines if line.startswith("trick ")]
+            assert len(tricks) == len(view["tricks"])  # every completed trick was told
+
+    asyncio.run(run())
+
+
+def test_q_quits_from_every_dialog() -> None:
+    for dialog in ("declare", "bury", "sheet"):
+        session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+        app = TableApp(session, lang="en")
+
+        async def run(
+            dialog: str = dialog, app: TableApp = app, session: LocalSession = session
+        ) -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                assert isinstance(app.screen, DeclareDialog)
+                if dialog in ("bury", "sheet"):
+                    await pilot.press("1")
+                    await pilot.pause()
+                    assert isinstance(app.screen, BuryDialog)
+                if dialog == "sheet":
+                    app.screen.dismiss(choose_action(session.state)["cards"])
+                    await pilot.pause()
+                    await pilot.press("v")  # nothing on the sheet yet: stays on the table
+                    await _play_hand(app, session, pilot)
+                    await pilot.pause()
+                    assert isinstance(app.screen, ScoreDialog)
+                await pilot.press("q")
+                await pilot.pause()
+
+        asyncio.run(run())
+        assert app.return_code == 0, dialog
+
+
+def test_hint_in_the_declare_and_bury_dialogs() -> None:
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+    app = TableApp(session, lang="zh")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, DeclareDialog)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            hint = str(app.screen.query_one("#dlg-hint").renderable)
+            assert hint.startswith("提示: ") and "·" in hint
+            await pilot.press("1")
+            await pilot.pause()
+            assert isinstance(app.screen, BuryDialog)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            count = str(app.screen.query_one("#bury-count").renderable)
+            assert "提示: 扣 " in count and "扣短门" in count
+
+    asyncio.run(run())
+
+
+class FakeSession:
+    """A session whose state the test writes (online look, no server)."""
+
+    online = True
+    status = "connected"
+    attempt = 0
+    link = "http://127.0.0.1:8000/room/" + "ab" * 16
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+        self.chat: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+
+    def act(self, action: dict[str, Any]) -> Refusal | None:
+        self.sent.append(action)
+        return None
+
+    def check(self, action: dict[str, Any]) -> Refusal | None:
+        return None
+
+    def command(self, cmd: dict[str, Any]) -> Refusal | None:
+        self.sent.append(cmd)
+        return Refusal("NOT_READY", "every person must be ready", {}, {"en": "E", "zh": "Z"})
+
+    def hint(self, lang: str) -> None:
+        return None
+
+    def poll(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+def _lobby_state() -> dict[str, Any]:
+    return {
+        "rev": 3,
+        "room": {
+            "id": "ab" * 16,
+            "status": "lobby",
+            "preset": "shuangsheng",
+            "overrides": {},
+            "options": load_preset("shuangsheng").to_dict(),
+            "seats": [
+                {"kind": "human", "name": "ann", "ready": True, "connected": True},
+                {"kind": "bot", "name": "heuristic bot", "bot": "heuristic", "ready": True},
+                {"kind": "empty", "name": ""},
+                {"kind": "human", "name": "李雷", "ready": False, "connected": False},
+            ],
+            "host_seat": 0,
+            "spectators": 2,
+            "deadlines": [None] * 4,
+            "waiting": [],
+            "paused": False,
+        },
+        "you": {"seat": 0, "host": True},
+    }
+
+
+def test_lobby_keys_and_server_refusals_in_the_players_language() -> None:
+    session = FakeSession(_lobby_state())
+    app = TableApp(session, lang="zh")  # type: ignore[arg-type]
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            table = str(app.w_table.renderable)
+            assert "邀请链接: " + FakeSession.link in table
+            assert "ann (已准备, 房主)" in table and "空位: 等人加入" in table
+            assert "李雷 (未准备, 离线)" in table and "2人观战" in table
+            await pilot.press("s")
+            assert session.sent[-1] == {"type": "start"} and app.message == "✗ Z"
+            await pilot.press("b")
+            assert session.sent[-1] == {"type": "set_bot", "seat": 2, "bot": "heuristic"}
+
+    asyncio.run(run())
+
+
+def _over_state() -> dict[str, Any]:
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=1)
+    state = copy.deepcopy(session.state)
+    row = {
+        "number": 0,
+        "banker": 0,
+        "level": "2",
+        "trump": "S",
+        "points": 40,
+        "explain": {"en": "Collectors scored 40: banker side goes up 1 → 3.", "zh": "闲家得40分"},
+    }
+    state["view"]["score_sheet"] = [{**row, "number": i} for i in range(15)]
+    state["view"]["phase"] = "match_over"
+    state["view"]["winner"] = 1
+    state["view"]["to_act"] = None
+    return state
+
+
+def test_score_sheet_scrolls_and_match_over_says_who_won() -> None:
+    session = FakeSession(_over_state())
+    app = TableApp(session, lang="en")  # type: ignore[arg-type]
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ScoreDialog)
+            title = str(app.screen.query_one("#dlg-title").renderable)
+            assert title == "Match over: your team wins!"
+            sheet = app.screen.query_one("#sheet", VerticalScroll)
+            assert sheet.max_scroll_y > 0 and sheet.scroll_y == sheet.max_scroll_y
+            await pilot.press("up", "up")
+            await pilot.pause()
+            assert sheet.scroll_y < sheet.max_scroll_y
+            assert "levels: your team 2 · opponents 2" in str(app.w_status.renderable)
+
+    asyncio.run(run())
+
+
+def test_chinese_screen_has_no_english_words() -> None:
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
+    app = TableApp(session, lang="zh")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("1")
+            await pilot.pause()
+            await _bury(app.screen, session.state, pilot.press, "D3 S4 S8 C3 C4 C4 C7 H3".split())  # type: ignore[arg-type]
+            await _select(app, ["HQ", "H5"], pilot.press)
+            assert app.message.startswith("⚠ 甩牌: 可能失败")
+            await pilot.press("enter")
+            await pilot.pause()
+            text = "\n".join(
+                str(w.renderable) for w in (app.w_status, app.w_table, app.w_hand, app.w_message)
+            )
+            footer = " ".join(b.description for _, b in app._bindings)
+            for english in ("levels", "heuristic", "bot", "trick", "seat", "pass", "hearts"):
+                assert english not in text + footer, english
+            assert "你甩牌 ♥Q ♥5 失败" in text and "机器人(智能)" in text
+            assert t("key.hint", "zh") in footer and "提示" in footer
+
+    asyncio.run(run())
+
+
+def _snapshot_app(lang: str = "en") -> TableApp:
+    return TableApp(LocalSession(load_preset("classic-1deck"), seed=5, seat=0), lang=lang)
 
 
 def test_snapshot_80x24(snap_compare: object) -> None:
@@ -130,3 +402,58 @@ def test_snapshot_80x24(snap_compare: object) -> None:
 
 def test_snapshot_120x40(snap_compare: object) -> None:
     assert snap_compare(_snapshot_app(), terminal_size=(120, 40))  # type: ignore[operator]
+
+
+def test_snapshot_80x24_zh(snap_compare: object) -> None:
+    assert snap_compare(_snapshot_app("zh"), terminal_size=(80, 24))  # type: ignore[operator]
+
+
+def test_snapshot_120x40_zh(snap_compare: object) -> None:
+    assert snap_compare(_snapshot_app("zh"), terminal_size=(120, 40))  # type: ignore[operator]
+
+
+def test_snapshot_bury_dialog_80x24(snap_compare: object) -> None:
+    app = TableApp(LocalSession(load_preset("shuangsheng"), seed=5, seat=0), lang="en")
+    assert snap_compare(app, press=["1"], terminal_size=(80, 24))  # type: ignore[operator]
+
+
+def test_snapshot_lobby_120x40(snap_compare: object) -> None:
+    app = TableApp(FakeSession(_lobby_state()), lang="en")  # type: ignore[arg-type]
+    assert snap_compare(app, terminal_size=(120, 40))  # type: ignore[operator]
+
+
+def test_snapshot_match_over_80x24_zh(snap_compare: object) -> None:
+    app = TableApp(FakeSession(_over_state()), lang="zh")  # type: ignore[arg-type]
+    assert snap_compare(app, terminal_size=(80, 24))  # type: ignore[operator]
+
+
+def test_a_lost_connection_ends_the_app_with_the_error() -> None:
+    from shengji.errors import ShengjiError
+
+    class Lost(FakeSession):
+        def poll(self) -> bool:
+            raise ShengjiError("lost", code="CONNECTION_LOST")
+
+    app = TableApp(Lost(_lobby_state()), lang="en")  # type: ignore[arg-type]
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+
+    asyncio.run(run())
+    assert app.error is not None and app.error.code == "CONNECTION_LOST"
+    assert app.return_code == 2
+
+
+def test_reconnecting_is_shown() -> None:
+    session = FakeSession(_over_state())
+    session.status = "reconnecting"
+    session.attempt = 3
+    app = TableApp(session, lang="en")  # type: ignore[arg-type]
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            assert "connection lost: reconnecting (attempt 3)…" in str(app.w_message.renderable)
+
+    asyncio.run(run())

@@ -47,7 +47,8 @@ class HeuristicBot:
         self.reason: tuple[str, str] = ("", "")
 
     def act(self, view: SeatView) -> Action:
-        """Choose an action for the view's seat."""
+        """Choose an action for the view's seat (and say why in :attr:`reason`)."""
+        self.reason = ("", "")
         if view.phase == "hand_over":
             self.reason = ("the hand is over", "本局结束")
             return Continue()
@@ -69,6 +70,7 @@ class HeuristicBot:
         seat = view.seat
         shows = legal_shows(view, seat)
         if not shows:
+            self.reason = ("nothing in the hand can be declared now", "手里没有现在能亮的牌")
             return Pass()
         hand = view.hand
         st = view.declare
@@ -167,6 +169,7 @@ class HeuristicBot:
             candidates = constructed_follows(ctx, lead, hand)
             candidates += [random_legal_follow(ctx, lead, hand, self.rng) for _ in range(40)]
         if len(candidates) == 1:
+            self.reason = ("the only legal play", "只有这一种合法的出法")
             return candidates[0]
         partner = (view.seat + 2) % 4
         seats = [p.seat for p in view.trick]

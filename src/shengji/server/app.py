@@ -16,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import ShengjiError
 from ..game import new_match
+from ..i18n import CATALOGUE, error_text
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
 from ..record import options_from_record
@@ -82,10 +83,6 @@ class CreateRoom(BaseModel):
 
 def localized(code: str, text: str, params: dict[str, Any] | None = None) -> dict[str, str]:
     """An error's message for people, in both languages."""
-    try:
-        from ..i18n import error_text
-    except ImportError:  # pragma: no cover - the catalogue is being written
-        return {"en": text, "zh": text}
     return {lang: error_text(code, params, text, lang) for lang in ("en", "zh")}
 
 
@@ -161,8 +158,6 @@ def create_app(
 
     @app.get("/api/i18n")
     async def catalogue() -> dict[str, dict[str, str]]:
-        from ..i18n import CATALOGUE
-
         return CATALOGUE
 
     @app.get("/api/rooms")

@@ -1,87 +1,196 @@
 """``shengji play --plain``: the table as text lines, commands read from standard input.
 
 Commands: ``play CARDS``, ``bury CARDS``, ``declare CARDS`` (or the option's number),
-``pass``, ``next``, ``hint``, ``look``, ``help``, ``quit``. Cards use the notation
-(``S10 S10``, ``BJ``); a refused command prints the rule's message.
+``pass``, ``next``, ``hint``, ``look``, ``help``, ``quit``; online also ``ready``,
+``unready``, ``start`` and ``bots`` (the host: bots in the empty seats) and ``say TEXT``.
+Cards use the notation (``S10 S10``, ``BJ``). Everything that happens is printed as it
+happens (declarations, plays, who won each trick, failed throws); a refused command
+prints the rule's code and what it says.
 """
 
 from __future__ import annotations
 
+import select
 import time
 from typing import Any, TextIO
 
-from .session import Session
-from .text import describe, my_turn
+from ..i18n import cards_label, t
+from .session import Refusal, Session
+from .text import Tracker, action_text, describe, my_seat, my_turn, plays_text, prompt, status_lines
 
-HELP = {
-    "en": "commands: play CARDS | bury CARDS | declare CARDS (or its number) | pass | next | "
-    "hint | look | quit",
-    "zh": "命令: play 牌 | bury 牌 | declare 牌 (或序号) | pass | next | hint | look | quit",
-}
+_ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
 
 
 def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
-    """A protocol action from a command line, or a word for the loop (look/help/...)."""
+    """A protocol action (``{"type": ...}``), a room command (``{"room": {...}}``), or a
+    word for the loop (``look``, ``help``, ``hint``, ``quit``)."""
     words = line.strip().split()
     if not words:
         return "look"
     verb, rest = words[0].lower(), " ".join(words[1:])
-    if verb in ("look", "help", "hint", "quit", "exit"):
-        return verb
+    if verb in ("look", "help", "hint", "quit", "exit", "?"):
+        return {"?": "hint", "exit": "quit"}.get(verb, verb)
     if verb.isdigit():
         shows = state.get("shows") or []
         k = int(verb) - 1
         return {"type": "declare", "cards": shows[k]} if 0 <= k < len(shows) else "help"
-    if verb in ("pass", "next", "continue"):
+    if verb in ("pass", "next", "continue", "n"):
         return {"type": "pass" if verb == "pass" else "continue"}
     if verb in ("play", "p", "bury", "declare", "show"):
         kind = {"p": "play", "show": "declare"}.get(verb, verb)
         return {"type": kind, "cards": rest}
+    if verb in _ROOM_VERBS:
+        if verb in ("ready", "unready"):
+            return {"room": {"type": "ready", "ready": verb == "ready"}}
+        if verb == "start":
+            return {"room": {"type": "start"}}
+        if verb == "bots":
+            return {"room": {"type": "bots"}}
+        return {"room": {"type": "chat", "text": rest}} if rest else "help"
     return "help"
 
 
+def wants_input(state: dict[str, Any]) -> bool:
+    """Whether the loop should wait for a command now (else it waits for the table)."""
+    if not state:
+        return False
+    me = my_seat(state)
+    if me is None:
+        return False
+    if not state.get("view"):
+        seats = (state.get("room") or {}).get("seats") or []
+        ready = bool(seats[me].get("ready")) if me < len(seats) else True
+        return bool((state.get("you") or {}).get("host")) or not ready
+    return my_turn(state)
+
+
+def fill_bots(session: Session) -> Refusal | None:
+    """The host puts a heuristic bot in every empty seat."""
+    seats = (session.state.get("room") or {}).get("seats") or []
+    for i, s in enumerate(seats):
+        if s.get("kind") == "empty":
+            refusal = session.command({"type": "set_bot", "seat": i, "bot": "heuristic"})
+            if refusal:
+                return refusal
+    return None
+
+
+def _has_fileno(stdin: TextIO) -> bool:
+    try:
+        stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+def _stdin_ready(stdin: TextIO, timeout: float) -> bool:
+    """A line is waiting on a terminal's standard input (only for a real terminal)."""
+    try:
+        r, _, _ = select.select([stdin], [], [], timeout)
+    except (OSError, ValueError):
+        time.sleep(timeout)
+        return False
+    return bool(r)
+
+
 def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int:
-    """Play until the match ends or input runs out."""
+    """Play until the match ends, input runs out or ``quit``."""
 
     def out(*lines: str) -> None:
         for line in lines:
             stdout.write(line + "\n")
         stdout.flush()
 
-    shown = -1
-    out(HELP[lang])
+    try:
+        tty = stdin.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    # a spectator never has to answer: read its (piped) input only when a line is there
+    watch = (not tty) and _has_fileno(stdin)
+    tracker = Tracker(lang)
+    shown: Any = None
+    attempt = 0
+    out(t("plain.help", lang))
+    if session.link:
+        out(t("lobby.link", lang, url=session.link))
     while True:
         session.poll()
+        for note in _take_notices(session, lang):
+            out(note if isinstance(note, str) else note.say(lang))
+        if session.status == "reconnecting" and session.attempt != attempt:
+            attempt = session.attempt
+            out(t("status.reconnecting", lang, n=attempt))
         state = session.state
-        if not state.get("view"):
+        if not state:
             time.sleep(0.05)
             continue
-        if state["rev"] != shown:
-            shown = state["rev"]
-            out("", *describe(state, lang))
-        if state["view"]["phase"] == "match_over":
+        out(*tracker.update(state, session.chat))
+        view = state.get("view")
+        if view and view["phase"] == "match_over":
             return 0
-        if not my_turn(state):
+        if not view and state.get("rev") != shown:
+            shown = state.get("rev")
+            out(*describe(state, lang))
+        want = wants_input(state)
+        if (tty or (watch and my_seat(state) is None)) and not want:
+            if not _stdin_ready(stdin, 0.1):
+                continue
+        elif not want:
             time.sleep(0.05)
             continue
+        if want and state.get("rev") != shown:
+            shown = state.get("rev")
+            out("", *(_turn_lines(state, lang) if view else describe(state, lang)))
         line = stdin.readline()
         if not line:
             return 0
         cmd = parse_line(line, state)
-        if cmd in ("quit", "exit"):
+        if cmd == "quit":
+            if session.online:
+                out(t("cli.again", lang))
             return 0
         if cmd == "help":
-            out(HELP[lang])
+            out(t("plain.help", lang))
         elif cmd == "look":
             out(*describe(state, lang))
         elif cmd == "hint":
             hint = session.hint(lang)
-            out(
-                "hint: —"
-                if hint is None
-                else f"hint: {hint[0]['type']} {hint[0].get('cards', '')} — {hint[1]}"
-            )
+            if hint is not None:
+                out(t("hint.text", lang, action=action_text(hint[0], lang), why=hint[1]))
+            else:
+                out(t("hint.local_only" if session.online else "hint.not_now", lang))
         elif isinstance(cmd, dict):
-            error = session.act(cmd)
-            if error:
-                out(("refused: " if lang == "en" else "不行: ") + error)
+            if "room" in cmd:
+                room_cmd = cmd["room"]
+                refusal = (
+                    fill_bots(session) if room_cmd["type"] == "bots" else session.command(room_cmd)
+                )
+            else:
+                refusal = session.act(cmd)
+            if refusal:
+                out(t("refused", lang, text=f"{refusal.code}: {refusal.say(lang)}"))
+                shown = None  # show the table again before the next command
+
+
+def _turn_lines(state: dict[str, Any], lang: str) -> list[str]:
+    """What to see before acting: the hand's status, the trick so far, the hand, the
+    prompt (``look`` shows everything)."""
+    view = state["view"]
+    lines = [status_lines(state, lang)[0]]
+    if view.get("trick"):
+        lines.append(t("plain.trick", lang, plays=plays_text(state, view["trick"], lang)))
+    if view["phase"] == "hand_over":
+        lines.append(status_lines(state, lang)[1])
+    me = my_seat(state)
+    if me is not None and view.get("hand"):
+        lines.append(t("plain.you", lang, seat=me, cards=cards_label(view["hand"], lang)))
+    lines.append(prompt(state, lang))
+    return lines
+
+
+def _take_notices(session: Session, lang: str) -> list[str | Refusal]:
+    """What the session has to say beyond the table (reconnected, a server's refusal)."""
+    notices: list[str | Refusal] = getattr(session, "notices", [])
+    taken = list(notices)
+    notices.clear()
+    return [t("note.reconnected", lang) if n == "reconnected" else n for n in taken]

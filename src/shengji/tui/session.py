@@ -1,22 +1,35 @@
 """Where the terminal client's table lives: in-process against bots, or on a server.
 
-Both give the same ``state`` dictionary the browser receives (``view`` is the seat's
-``observe`` view, ``shows`` its declarations when it must declare) and take actions in
-the protocol's JSON form, so the app and the plain mode render one thing.
+Both give the same ``state`` dictionary the browser receives (``room``, ``you``, ``view``
+= the seat's ``observe`` view, ``shows`` = its declarations when it must declare) and
+take actions in the protocol's JSON form, so the app and the plain mode render one thing.
+A refused action comes back as a :class:`Refusal` (code, message, params) that
+:func:`shengji.i18n.error_text` words in either language.
+
+:class:`RemoteSession` reads the server on a thread of its own: when the connection
+drops it reconnects with the resume token (``status`` says how it goes) and the table
+goes on where it was; only when the server stays away does :meth:`RemoteSession.poll`
+raise ``CONNECTION_LOST``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import urllib.parse
+import queue
+import socket
+import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..actions import action_from_json
+from ..actions import action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
 from ..bots.random_bot import RandomBot
 from ..errors import ShengjiError
 from ..game import GameState, apply, new_match
+from ..i18n import error_text
 from ..options import RuleOptions
 from ..players import Player
 from ..views import seat_message, seat_view
@@ -24,36 +37,82 @@ from ..views import seat_message, seat_view
 BOTS: dict[str, Callable[[int, int], Player]] = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A refused command: the stable ``code``, the English ``message``, the details as
+    ``params``, and the server's own wording (``text``: ``{"en", "zh"}``) when it sent one."""
+
+    code: str
+    message: str
+    params: dict[str, Any] = field(default_factory=dict)
+    text: dict[str, str] | None = None
+
+    @classmethod
+    def of(cls, e: ShengjiError) -> Refusal:
+        """The refusal of an engine error."""
+        return cls(e.code, e.message, dict(e.params))
+
+    def say(self, lang: str) -> str:
+        """The refusal in words for a player."""
+        if self.text and self.text.get(lang):
+            return self.text[lang]
+        return error_text(self.code, self.params, self.message, lang)
+
+
 class Session(Protocol):
-    """A seat at a table."""
+    """A seat (or a spectator's place) at a table."""
 
     state: dict[str, Any]
+    chat: list[dict[str, Any]]
+    online: bool
+    #: ``connected``, or ``reconnecting`` (``attempt`` says which try) while a dropped
+    #: connection is being restored.
+    status: str
+    attempt: int
+    link: str | None
 
-    def act(self, action: dict[str, Any]) -> str | None:
-        """Take an action; the rule error (``CODE: message``) when refused."""
+    def act(self, action: dict[str, Any]) -> Refusal | None:
+        """Take a game action; the refusal when it is not allowed."""
         ...
 
-    def check(self, action: dict[str, Any]) -> str | None:
+    def check(self, action: dict[str, Any]) -> Refusal | None:
         """Whether an action would be accepted now (nothing is applied)."""
         ...
 
+    def command(self, cmd: dict[str, Any]) -> Refusal | None:
+        """A room command (``ready``, ``start``, ``set_bot``, ``chat``): online only."""
+        ...
+
     def hint(self, lang: str) -> tuple[dict[str, Any], str] | None:
-        """What the heuristic bot would do in this seat, and why."""
+        """What the heuristic bot would do in this seat, and why (None: no hint now)."""
         ...
 
     def poll(self) -> bool:
         """Let the table move on (bots, other players); True when the state changed."""
         ...
 
+    def close(self) -> None:
+        """Leave the table (the seat stays yours online)."""
+        ...
+
 
 class LocalSession:
     """A match in this process: one person's seat, bots in the others."""
+
+    online = False
+    status = "connected"
+    attempt = 0
+    link: str | None = None
 
     def __init__(
         self, options: RuleOptions, seed: int, seat: int = 0, bots: str = "heuristic"
     ) -> None:
         if bots not in BOTS:
-            raise ShengjiError(f"unknown bot {bots!r}; bots: heuristic, random", code="UNKNOWN_BOT")
+            raise ShengjiError(
+                f"unknown bot {bots!r}; bots: heuristic, random",
+                code="UNKNOWN_BOT",
+                params={"bot": bots},
+            )
         self.options = options
         self.seat = seat
         self.st: GameState = new_match(options, seed)
@@ -62,6 +121,7 @@ class LocalSession:
         self.rev = 0
         self.bots = bots
         self.state: dict[str, Any] = {}
+        self.chat: list[dict[str, Any]] = []
         self._refresh()
         self.poll()
 
@@ -69,20 +129,28 @@ class LocalSession:
         seats = [
             {
                 "kind": "human" if s == self.seat else "bot",
-                "name": "you"
-                if s == self.seat
-                else f"{type(self.players[s]).__name__.replace('Bot', '').lower()} bot",
+                "name": "" if s == self.seat else f"{self.bots} bot",
+                "bot": None if s == self.seat else self.bots,
+                "ready": True,
+                "connected": True,
+                "away": False,
             }
             for s in range(4)
         ]
         self.state = {
             "rev": self.rev,
             "room": {
+                "id": None,
                 "preset": self.options.name,
                 "overrides": {},
                 "options": self.options.to_dict(),
                 "seats": seats,
+                "host_seat": self.seat,
+                "spectators": 0,
                 "status": "finished" if self.st.phase == "match_over" else "playing",
+                "deadlines": [None] * 4,
+                "waiting": [self.seat] if self.st.phase == "hand_over" else [],
+                "paused": False,
             },
             "you": {"seat": self.seat, "host": True},
             **seat_message(self.st, self.seat),
@@ -92,26 +160,27 @@ class LocalSession:
         self.st, _ = apply(self.st, seat, action)
         self.rev += 1
 
-    def act(self, action: dict[str, Any]) -> str | None:
+    def act(self, action: dict[str, Any]) -> Refusal | None:
         try:
             self._apply(self.seat, action_from_json(action))
         except ShengjiError as e:
-            return f"{e.code}: {e.message}"
+            return Refusal.of(e)
         self.poll()
         return None
 
-    def check(self, action: dict[str, Any]) -> str | None:
+    def check(self, action: dict[str, Any]) -> Refusal | None:
         try:
             apply(self.st, self.seat, action_from_json(action))
         except ShengjiError as e:
-            return f"{e.code}: {e.message}"
+            return Refusal.of(e)
         return None
+
+    def command(self, cmd: dict[str, Any]) -> Refusal | None:
+        return Refusal("NOT_IN_LOBBY", "rooms, seats and chat are for online games")
 
     def hint(self, lang: str) -> tuple[dict[str, Any], str] | None:
         if self.st.to_act != self.seat and self.st.phase != "hand_over":
             return None
-        from ..actions import action_to_json
-
         action = self.adviser.act(seat_view(self.st, self.seat))
         return action_to_json(action), self.adviser.reason[1 if lang == "zh" else 0]
 
@@ -125,74 +194,303 @@ class LocalSession:
         self._refresh()
         return changed
 
+    def close(self) -> None:
+        return None
 
-def ws_url(url: str) -> tuple[str, str]:
-    """(WebSocket URL, room id) from an invite link ``http://host:port/room/ID``."""
-    parts = urllib.parse.urlsplit(url)
-    path = parts.path.rstrip("/").split("/")
-    if len(path) < 3 or path[-2] not in ("room", "ws"):
-        raise ShengjiError(f"{url!r} is not a room link (http://host:port/room/ID)", code="BAD_URL")
-    scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
-    return f"{scheme}://{parts.netloc}/ws/{path[-1]}", path[-1]
+
+def connect_error(where: str, e: BaseException) -> ShengjiError:
+    """A ShengjiError for a failed connection attempt."""
+    if isinstance(e, ShengjiError):
+        return e
+    if isinstance(e, ConnectionRefusedError):
+        why = "connection refused"
+    elif isinstance(e, socket.gaierror):
+        why = "unknown host"
+    elif isinstance(e, TimeoutError | socket.timeout):
+        return ShengjiError(f"{where} did not answer", code="TIMEOUT", params={"where": where})
+    else:
+        why = str(e) or type(e).__name__
+    return ShengjiError(
+        f"cannot reach the server at {where} ({why})",
+        code="UNREACHABLE",
+        params={"where": where, "why": why},
+    )
 
 
 class RemoteSession:
-    """A seat in a room of a shengji server, over the WebSocket protocol."""
+    """A seat (or a spectator's place) in a room of a shengji server, over the WebSocket
+    protocol (docs/protocol.md).
 
-    def __init__(self, url: str, name: str = "terminal", token: str | None = None) -> None:
+    ``join`` is the join command's fields (``name``, ``token``, ``host_key``, ``spectate``,
+    ``seat``). The constructor connects and joins (raising a ShengjiError with the
+    server's code when it cannot: ``NO_ROOM``, ``ROOM_STARTED``, ``BAD_TOKEN``, or
+    ``UNREACHABLE``); ``on_token`` is called with the resume token as soon as it is known.
+    """
+
+    online = True
+
+    def __init__(
+        self,
+        ws_url: str,
+        join: dict[str, Any],
+        *,
+        link: str | None = None,
+        retry_seconds: float = 60.0,
+        timeout: float = 10.0,
+        on_token: Callable[[str], None] | None = None,
+    ) -> None:
+        self.ws_url = ws_url
+        self.link = link
+        self.retry_seconds = retry_seconds
+        self.timeout = timeout
+        self.on_token = on_token
+        self.state: dict[str, Any] = {}
+        self.chat: list[dict[str, Any]] = []
+        self.status = "connecting"
+        self.attempt = 0
+        #: What the table cannot show: ``"reconnected"``, or a Refusal the server sent
+        #: on its own (e.g. ``SLOW_CONSUMER``); the client takes them out as it shows them.
+        self.notices: list[str | Refusal] = []
+        self.token: str | None = join.get("token")
+        self.host = False
+        self.seat: int | None = None
+        self._join = {k: v for k, v in join.items() if v is not None and v is not False}
+        self._n = 0
+        self._rev = 0
+        self._inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._waiters: dict[str, queue.Queue[dict[str, Any]]] = {}
+        self._send_lock = threading.Lock()
+        self._closed = False
+        self._lost: ShengjiError | None = None
+        self._ws: Any = self._open(first=True)
+        self.status = "connected"
+        self._reader = threading.Thread(target=self._read_loop, name="shengji-ws", daemon=True)
+        self._reader.start()
+
+    # -- connecting ------------------------------------------------------------------------
+    def _open(self, first: bool) -> Any:
+        """Connect and join (with the token once there is one); returns the socket."""
+        from websockets.exceptions import (
+            ConnectionClosed,
+            InvalidHandshake,
+            InvalidStatus,
+            InvalidURI,
+        )
         from websockets.sync.client import connect
 
-        self.url, self.room = ws_url(url)
-        self.ws = connect(self.url, max_size=2**22)
-        self.n = 0
-        self.state: dict[str, Any] = {}
-        self.token = token
-        join: dict[str, Any] = (
-            {"type": "join", "token": token} if token else {"type": "join", "name": name}
-        )
-        reply = self._request(join)
-        if reply["type"] == "error":
-            raise ShengjiError(reply["message"], code=reply["code"])
-        self.token = reply.get("token") or token
-
-    def _send(self, cmd: dict[str, Any]) -> str:
-        self.n += 1
-        rid = f"t{self.n}"
-        self.ws.send(json.dumps({"v": 1, "id": rid, "rev": self.state.get("rev", 0), **cmd}))
-        return rid
-
-    def _read(self, timeout: float | None) -> dict[str, Any] | None:
+        where = self.ws_url.split("/ws/")[0].replace("ws://", "").replace("wss://", "")
         try:
-            raw = self.ws.recv(timeout=timeout)
+            ws = connect(self.ws_url, max_size=2**22, open_timeout=self.timeout)
+        except InvalidURI as e:
+            raise ShengjiError(str(e), code="BAD_URL", params={"url": self.ws_url}) from None
+        except InvalidStatus as e:
+            status = e.response.status_code
+            raise ShengjiError(
+                f"{where} is not a shengji server (HTTP {status})",
+                code="SERVER_ERROR",
+                params={"where": where, "status": status},
+            ) from None
+        except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as e:
+            # refused, reset, or closed half-way through the handshake (a server starting)
+            raise connect_error(where, e) from None
+        cmd = dict(self._join)
+        if self.token:
+            cmd = {"type": "join", "token": self.token, "name": cmd.get("name", "player")}
+            if self._join.get("spectate"):
+                cmd["spectate"] = True
+        else:
+            cmd["type"] = "join"
+        rid = self._next_id()
+        try:
+            ws.send(json.dumps({"v": 1, "id": rid, "rev": self._rev, **cmd}))
+            deadline = time.monotonic() + self.timeout
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ShengjiError(f"{where} did not answer", code="TIMEOUT")
+                msg = json.loads(ws.recv(timeout=left))
+                if msg.get("type") in ("ack", "error") and msg.get("id") in (rid, None):
+                    break
+                self._route(msg)
+        except ConnectionClosed as e:
+            ws.close()
+            rcvd = e.rcvd
+            if rcvd is not None and rcvd.code == 4404:
+                raise ShengjiError("no such room", code="NO_ROOM") from None
+            raise connect_error(
+                where, ConnectionError("the server closed the connection")
+            ) from None
         except TimeoutError:
-            return None
-        msg: dict[str, Any] = json.loads(raw)
-        if msg["type"] == "state":
-            self.state = msg
-        return msg
+            ws.close()
+            raise ShengjiError(f"{where} did not answer", code="TIMEOUT") from None
+        except ShengjiError:
+            ws.close()
+            raise
+        except (OSError, ValueError) as e:
+            ws.close()
+            raise connect_error(where, e) from None
+        if msg["type"] == "error":
+            ws.close()
+            raise ShengjiError(msg.get("message") or msg["code"], code=msg["code"])
+        token = msg.get("token")
+        if token:
+            self.token = token
+            if self.on_token:
+                self.on_token(token)
+        self.seat = msg.get("seat")
+        self.host = bool(msg.get("host"))
+        self._rev = max(self._rev, int(msg.get("rev") or 0))
+        if not first:
+            self.notices.append("reconnected")
+        return ws
+
+    def _read_loop(self) -> None:
+        try:
+            self._read_forever()
+        except Exception as e:  # never leave the table waiting on a dead reader
+            if not self._closed:
+                self._lost = ShengjiError(
+                    f"lost the connection to the server ({e})", code="CONNECTION_LOST"
+                )
+                self.status = "lost"
+
+    def _read_forever(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        while not self._closed:
+            try:
+                raw = self._ws.recv()
+            except (ConnectionClosed, OSError):
+                if self._closed:
+                    return
+                self._reconnect()
+                if self._lost is not None:
+                    return
+                continue
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                continue
+            self._route(msg)
+
+    def _route(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "state":
+            self._rev = max(self._rev, int(msg.get("rev") or 0))
+        if kind in ("ack", "error") and msg.get("id") in self._waiters:
+            self._waiters[msg["id"]].put(msg)
+            return
+        self._inbox.put(msg)
+
+    def _reconnect(self) -> None:
+        """Try again (with the token) until the server answers or ``retry_seconds`` pass."""
+        self.status = "reconnecting"
+        for q in list(self._waiters.values()):
+            q.put({"type": "error", "code": "RECONNECTING", "message": "reconnecting"})
+        deadline = time.monotonic() + self.retry_seconds
+        delay = 0.2
+        self.attempt = 0
+        while not self._closed:
+            self.attempt += 1
+            try:
+                ws = self._open(first=False)
+            except ShengjiError as e:
+                if e.code in ("BAD_TOKEN", "NO_ROOM") or time.monotonic() >= deadline:
+                    self._lost = e if e.code in ("BAD_TOKEN", "NO_ROOM") else None
+                    break
+                time.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            with self._send_lock:
+                self._ws = ws
+            self.status = "connected"
+            return
+        if self._lost is None:
+            self._lost = ShengjiError("lost the connection to the server", code="CONNECTION_LOST")
+        self.status = "lost"
+
+    # -- commands --------------------------------------------------------------------------
+    def _next_id(self) -> str:
+        self._n += 1
+        return f"t{self._n}"
 
     def _request(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        rid = self._send(cmd)
-        while True:
-            msg = self._read(30)
-            if msg is None:
-                raise ShengjiError("the server did not answer", code="TIMEOUT")
-            if msg["type"] in ("ack", "error") and msg.get("id") == rid:
-                return msg
+        """Send a command; its ``ack`` or ``error`` (a local error when disconnected)."""
+        from websockets.exceptions import ConnectionClosed
 
-    def act(self, action: dict[str, Any]) -> str | None:
+        if self.status != "connected":
+            return {"type": "error", "code": "RECONNECTING", "message": "reconnecting"}
+        rid = self._next_id()
+        box: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._waiters[rid] = box
+        try:
+            with self._send_lock:
+                self._ws.send(json.dumps({"v": 1, "id": rid, "rev": self._rev, **cmd}))
+            return box.get(timeout=self.timeout)
+        except (ConnectionClosed, OSError):
+            return {"type": "error", "code": "RECONNECTING", "message": "reconnecting"}
+        except queue.Empty:
+            return {"type": "error", "code": "TIMEOUT", "message": "the server did not answer"}
+        finally:
+            self._waiters.pop(rid, None)
+
+    @staticmethod
+    def _refusal(reply: dict[str, Any]) -> Refusal | None:
+        if reply.get("type") != "error":
+            return None
+        return Refusal(
+            str(reply.get("code")),
+            str(reply.get("message") or ""),
+            dict(reply.get("params") or {}),
+            reply.get("text"),
+        )
+
+    def act(self, action: dict[str, Any]) -> Refusal | None:
+        self.poll()
         reply = self._request({"type": "act", "action": action})
-        return f"{reply['code']}: {reply['message']}" if reply["type"] == "error" else None
+        if reply.get("code") == "STALE_REVISION":  # the table moved under us: look and retry
+            time.sleep(0.05)
+            self.poll()
+            reply = self._request({"type": "act", "action": action})
+        return self._refusal(reply)
 
-    def check(self, action: dict[str, Any]) -> str | None:
-        reply = self._request({"type": "check", "action": action})
-        return f"{reply['code']}: {reply['message']}" if reply["type"] == "error" else None
+    def check(self, action: dict[str, Any]) -> Refusal | None:
+        return self._refusal(self._request({"type": "check", "action": action}))
+
+    def command(self, cmd: dict[str, Any]) -> Refusal | None:
+        return self._refusal(self._request(cmd))
 
     def hint(self, lang: str) -> tuple[dict[str, Any], str] | None:
         return None  # the server does not lend its bots as advisers
 
     def poll(self) -> bool:
+        if self._lost is not None and self._inbox.empty():
+            raise self._lost
         changed = False
-        while (msg := self._read(0.05)) is not None:
-            changed = changed or msg["type"] == "state"
+        while True:
+            try:
+                msg = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            kind = msg.get("type")
+            if kind == "state":
+                self.state = msg
+                you = msg.get("you") or {}
+                self.seat = you.get("seat")
+                self.host = bool(you.get("host"))
+                changed = True
+            elif kind == "chat":
+                self.chat.extend(msg.get("lines") or [])
+                self.chat = self.chat[-200:]
+                changed = True
+            elif kind == "error" and msg.get("code"):
+                refusal = self._refusal(msg)
+                if refusal is not None:
+                    self.notices.append(refusal)
+                changed = True
         return changed
+
+    def close(self) -> None:
+        self._closed = True
+        with contextlib.suppress(Exception):
+            self._ws.close()

@@ -1,147 +1,576 @@
-"""Text descriptions of a client ``state`` (used by the plain mode and the app)."""
+"""Words for a client ``state``: the status lines, the table, prompts, the lobby, and the
+:class:`Tracker` that turns successive states into lines about what happened (who
+declared, every play, who won each trick, failed throws, the end of a hand).
+
+Shared by the plain mode and the Textual app; every word comes from
+:mod:`shengji.i18n`, so both read the same in English and Chinese.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
-from ..cards import kitty_size
+from ..cards import kitty_size, parse_card, parse_cards
+from ..errors import ShengjiError
+from ..i18n import cards_label, count_points, error_text, t, trump_label
+from ..options import RuleOptions
+from ..trump import TRUMP, TrumpContext
+from ..units import classify_lead
 
-SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-PHASES = {
-    "en": {
-        "deal": "dealing",
-        "before_kitty": "declaring",
-        "bury": "burying the kitty",
-        "after_burial": "counter-declaring",
-        "play": "playing",
-        "hand_over": "hand over",
-        "match_over": "match over",
-    },
-    "zh": {
-        "deal": "发牌",
-        "before_kitty": "亮主",
-        "bury": "扣底",
-        "after_burial": "反主",
-        "play": "出牌",
-        "hand_over": "本局结束",
-        "match_over": "比赛结束",
-    },
-}
-WORDS = {
-    "en": {
-        "level": "level",
-        "trump": "trump",
-        "banker": "banker",
-        "points": "collectors",
-        "hand": "your hand",
-        "trick": "trick",
-        "last": "last trick",
-        "you": "you",
-        "turn": "your turn",
-        "wait": "waiting for seat",
-        "kitty": "kitty",
-        "declare": "declare",
-        "pass": "pass",
-        "bury": "bury {n} cards",
-        "play": "play cards",
-        "next": "next hand",
-        "nt": "no trump",
-    },
-    "zh": {
-        "level": "打",
-        "trump": "主",
-        "banker": "庄家",
-        "points": "闲家得分",
-        "hand": "手牌",
-        "trick": "本轮",
-        "last": "上一轮",
-        "you": "你",
-        "turn": "轮到你",
-        "wait": "等待",
-        "kitty": "底牌",
-        "declare": "亮主",
-        "pass": "不亮",
-        "bury": "扣{n}张底",
-        "play": "出牌",
-        "next": "下一局",
-        "nt": "无主",
-    },
-}
+ARROWS = {0: "↓", 1: "→", 2: "↑", 3: "←"}
+DECLARING = ("deal", "before_kitty", "after_burial")
 
 
-def pretty(cards: str) -> str:
-    """``S10 HJ BJ`` with suit symbols: ``♠10 ♥J BJ``."""
-    out = []
-    for c in cards.split():
-        out.append(c if c in ("BJ", "LJ") else SUITS.get(c[0], c[0]) + c[1:])
-    return " ".join(out)
+def pretty(cards: str, lang: str = "en") -> str:
+    """``S10 HJ BJ`` with suit symbols: ``♠10 ♥J BJ`` (``大王`` in Chinese)."""
+    return cards_label(cards, lang)
+
+
+def my_seat(state: dict[str, Any]) -> int | None:
+    """The client's seat (None: a spectator)."""
+    you = state.get("you") or {}
+    seat = you.get("seat")
+    return seat if isinstance(seat, int) else None
 
 
 def my_turn(state: dict[str, Any]) -> bool:
     """True when the client's seat must act (or may start the next hand)."""
     view = state.get("view") or {}
-    return bool(view) and (
-        view.get("to_act") == state["you"]["seat"] or view.get("phase") == "hand_over"
+    seat = my_seat(state)
+    if not view or seat is None:
+        return False
+    if view.get("phase") == "hand_over":
+        waiting = (state.get("room") or {}).get("waiting")
+        return waiting is None or seat in waiting
+    return view.get("to_act") == seat
+
+
+# -- names ---------------------------------------------------------------------------------
+
+
+def seat_name(state: dict[str, Any], seat: int, lang: str) -> str:
+    """A seat's own name: the person's name, the bot's kind, or the empty seat."""
+    seats = (state.get("room") or {}).get("seats") or []
+    s = seats[seat] if 0 <= seat < len(seats) else {}
+    kind = s.get("kind")
+    name = str(s.get("name") or "")
+    if kind == "bot":
+        bot = s.get("bot") or name.replace(" bot", "") or "heuristic"
+        return t(f"bot.{bot}", lang) if f"{bot}" in ("heuristic", "random") else name
+    if kind == "human":
+        return name or t("seat.n", lang, n=seat)
+    return t("seat.empty", lang)
+
+
+def who(state: dict[str, Any], seat: int | None, lang: str) -> str:
+    """A seat in a sentence: ``you``, a person's name, or where a bot sits (``partner``);
+    a spectator sees ``seat N``."""
+    if seat is None:
+        return "?"
+    me = my_seat(state)
+    if seat == me:
+        return t("you", lang)
+    seats = (state.get("room") or {}).get("seats") or []
+    s = seats[seat] if 0 <= seat < len(seats) else {}
+    if s.get("kind") == "human" and s.get("name"):
+        return str(s["name"])
+    if me is None:
+        return t("seat.n", lang, n=seat)
+    return t(f"rel.{(seat - me) % 4}", lang)
+
+
+def seat_title(state: dict[str, Any], seat: int, lang: str) -> str:
+    """A seat on the table: ``→ right · heuristic bot · seat 1``."""
+    me = my_seat(state)
+    rel = (seat - (me or 0)) % 4
+    parts = [ARROWS[rel]]
+    if me is not None:
+        parts.append(t(f"rel.{rel}", lang))
+    if seat != me:
+        parts.append(seat_name(state, seat, lang))
+    parts.append(t("seat.n", lang, n=seat))
+    return " ".join(parts[:1]) + " " + " · ".join(parts[1:])
+
+
+def team_label(state: dict[str, Any], team: int, lang: str) -> str:
+    """``your team``/``opponents`` for a player, ``seats 0+2`` for a spectator."""
+    me = my_seat(state)
+    if me is None:
+        return t("team.seats", lang, a=team, b=team + 2)
+    return t("team.ours" if team == me % 2 else "team.theirs", lang)
+
+
+def result_text(state: dict[str, Any], lang: str) -> str:
+    """Who won the match."""
+    view = state.get("view") or {}
+    winner = view.get("winner")
+    me = my_seat(state)
+    if winner is None:
+        return t("result.draw", lang)
+    if me is None:
+        return t("result.team", lang, a=winner, b=winner + 2)
+    return t("result.ours" if winner == me % 2 else "result.theirs", lang)
+
+
+# -- rules facts for the client ------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16)
+def _options(items: tuple[tuple[str, Any], ...]) -> RuleOptions:
+    return RuleOptions(**dict(items))
+
+
+@functools.lru_cache(maxsize=64)
+def _context(opts: RuleOptions, level: str, trump: str) -> TrumpContext:
+    return TrumpContext(opts, level, trump)
+
+
+def options_of(state: dict[str, Any]) -> RuleOptions | None:
+    """The room's rule options."""
+    raw = (state.get("room") or {}).get("options")
+    if not isinstance(raw, dict):
+        return None
+    items = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in raw.items()))
+    try:
+        return _options(items)
+    except (ShengjiError, TypeError):
+        return None
+
+
+def trump_context(state: dict[str, Any]) -> TrumpContext | None:
+    """The hand's trump order, once trump is known."""
+    view = state.get("view") or {}
+    opts = options_of(state)
+    if opts is None or view.get("trump") is None:
+        return None
+    try:
+        return _context(opts, str(view["level"]), str(view["trump"]))
+    except ShengjiError:
+        return None
+
+
+def trump_flags(state: dict[str, Any], cards: Sequence[str]) -> list[bool]:
+    """For each card: is it a trump (False while trump is not known)."""
+    ctx = trump_context(state)
+    if ctx is None:
+        return [False] * len(cards)
+    return [ctx.suit_of[parse_card(c).index] == TRUMP for c in cards]
+
+
+def is_throw(state: dict[str, Any], cards: str) -> bool:
+    """Whether a lead of these cards is a throw (several units: it may fail)."""
+    ctx = trump_context(state)
+    view = state.get("view") or {}
+    if ctx is None or view.get("trick"):
+        return False
+    try:
+        return len(classify_lead(ctx, parse_cards(cards)).units) > 1
+    except ShengjiError:
+        return False
+
+
+def kitty_marks(state: dict[str, Any], cards: Sequence[str]) -> list[bool]:
+    """For each card of the hand: did it come from the kitty just picked up."""
+    view = state.get("view") or {}
+    seen = view.get("seen_kitty") or []
+    if view.get("phase") != "bury" or not seen or seen[-1].get("kind") != "picked_up":
+        return [False] * len(cards)
+    left = Counter(str(seen[-1]["cards"]).split())
+    out = []
+    for c in cards:
+        out.append(left[c] > 0)
+        if left[c] > 0:
+            left[c] -= 1
+    return out
+
+
+# -- lines ---------------------------------------------------------------------------------------
+
+
+def plays_text(state: dict[str, Any], plays: Sequence[dict[str, Any]], lang: str) -> str:
+    """``right ♥A · partner ♥J · you ♥6``."""
+    out = []
+    for p in plays:
+        line = f"{who(state, p['seat'], lang)} {pretty(p['cards'], lang)}"
+        if p.get("attempted"):
+            line += t("table.failed", lang, cards=pretty(p["attempted"], lang))
+        out.append(line)
+    return " · ".join(out)
+
+
+def last_trick_text(state: dict[str, Any], lang: str) -> str | None:
+    """The last completed trick with the winner and its points."""
+    view = state.get("view") or {}
+    tricks = view.get("tricks") or []
+    if not tricks:
+        return None
+    last = tricks[-1]
+    pts = f", {count_points(last['points'], lang)}" if last.get("points") else ""
+    return t(
+        "table.last",
+        lang,
+        plays=plays_text(state, last["plays"], lang),
+        winner=who(state, last["winner"], lang),
+        points=pts,
     )
 
 
-KEYS = {
-    "en": {
-        "bury": "space selects, Enter buries",
-        "play": "space selects, Enter plays",
-        "next": "n: next hand",
-    },
-    "zh": {"bury": "空格选牌, 回车扣底", "play": "空格选牌, 回车出牌", "next": "n: 下一局"},
-}
+def declared_text(state: dict[str, Any], lang: str) -> str | None:
+    """Every declaration of the hand, in order."""
+    view = state.get("view") or {}
+    decls = view.get("declarations") or []
+    if not decls:
+        return t("table.no_declaration", lang) if view.get("phase") in DECLARING else None
+    items = [f"{who(state, d['seat'], lang)} {pretty(d['cards'], lang)}" for d in decls]
+    return t("table.declared", lang, list=" · ".join(items))
+
+
+def status_lines(state: dict[str, Any], lang: str) -> tuple[str, str]:
+    """Two lines: the hand (phase, level, trump, banker, points), then the match (levels
+    of both teams) and the connection."""
+    view = state.get("view") or {}
+    room = state.get("room") or {}
+    if not view:
+        line1 = t("phase.lobby", lang)
+        preset = str(room.get("preset") or "")
+        line1 += " · " + t(f"preset.{preset}", lang) if preset else ""
+        return line1, _online_text(state, lang)
+    banker = view.get("banker")
+    pts = int(view.get("collector_points") or 0) + int(view.get("penalties") or 0)
+    parts = [
+        t(f"phase.{view['phase']}", lang),
+        t("status.hand", lang, n=int(view.get("hand_number", 0)) + 1),
+        t("status.level", lang, level=view["level"]),
+        t("status.trump", lang, trump=trump_label(view.get("trump"), lang)),
+        t("status.banker", lang, who="?" if banker is None else who(state, banker, lang)),
+        t("status.points", lang, points=pts),
+    ]
+    levels = view.get("levels") or ["?", "?"]
+    me = my_seat(state)
+    first = 0 if me is None else me % 2
+    line2 = t(
+        "status.levels",
+        lang,
+        a=team_label(state, first, lang),
+        la=levels[first],
+        b=team_label(state, 1 - first, lang),
+        lb=levels[1 - first],
+    )
+    online = _online_text(state, lang)
+    return " · ".join(parts), line2 + (" · " + online if online else "")
+
+
+def _online_text(state: dict[str, Any], lang: str) -> str:
+    room = state.get("room") or {}
+    out = []
+    if my_seat(state) is None and state.get("you") is not None and room.get("id"):
+        out.append(t("status.watching", lang))
+    if room.get("paused"):
+        out.append(t("status.paused", lang))
+    return " · ".join(out)
+
+
+def clock_text(state: dict[str, Any], lang: str, skew: float, now: float) -> str | None:
+    """The running turn timer (``right: 12s left``), from ``room.deadlines``."""
+    room = state.get("room") or {}
+    deadlines = room.get("deadlines") or []
+    for seat, d in enumerate(deadlines):
+        if d:
+            left = max(0, int(d - (now - skew)))
+            return t("status.clock", lang, who=who(state, seat, lang), s=left)
+    return None
 
 
 def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
-    """What the client may do now, in words (``keys``: as key presses for the app)."""
-    w = WORDS[lang]
-    view = state["view"]
-    phase = view["phase"]
+    """What the client may do now: key presses (``keys``, the app) or commands (plain)."""
+    view = state.get("view") or {}
+    room = state.get("room") or {}
+    me = my_seat(state)
+    phase = view.get("phase")
+    if not view:
+        return lobby_prompt(state, lang, keys)
     if phase == "match_over":
-        return PHASES[lang]["match_over"]
+        return t("sheet.over", lang, result=result_text(state, lang))
+    if me is None:
+        return t("prompt.watching", lang)
     if phase == "hand_over":
-        return KEYS[lang]["next"] if keys else f"{w['next']}: next"
+        if my_turn(state):
+            return t("prompt.next" if keys else "plain.next", lang)
+        waiting = [who(state, s, lang) for s in room.get("waiting") or []]
+        return t("prompt.wait_next", lang, who=", ".join(waiting) or "…")
     if not my_turn(state):
-        return f"{w['wait']} {view['to_act']}"
-    if phase in ("deal", "before_kitty", "after_burial"):
+        return t("prompt.wait", lang, who=who(state, view.get("to_act"), lang))
+    if phase in DECLARING:
+        if keys:
+            return t("prompt.declare", lang)
         shows = state.get("shows") or []
-        opts = [f"{i + 1}) {w['declare']} {pretty(s)}" for i, s in enumerate(shows)]
-        return f"{w['turn']}: " + "  ".join([*opts, f"{w['pass']}: pass"])
+        if not shows:
+            return t("plain.declare_none", lang)
+        opts = "  ".join(f"{i + 1}) {pretty(s, lang)}" for i, s in enumerate(shows))
+        return t("plain.declare", lang, options=opts)
+    hand = str(view.get("hand") or "").split()
     if phase == "bury":
-        n = kitty_size(state["room"]["options"]["decks"])
-        how = KEYS[lang]["bury"] if keys else "bury CARDS"
-        return f"{w['turn']}: {w['bury'].format(n=n)}: {how}"
-    return f"{w['turn']}: {KEYS[lang]['play'] if keys else w['play'] + ': play CARDS'}"
+        n = kitty_size(int((room.get("options") or {}).get("decks", 2)))
+        if keys:
+            return t("prompt.bury", lang, n=n)
+        return t("plain.bury", lang, n=n, example=" ".join(hand[-n:]))
+    if keys:
+        return t("prompt.play", lang)
+    trick = view.get("trick") or []
+    n = len(str(trick[0]["cards"]).split()) if trick else 1
+    return t("plain.play", lang, example=" ".join(hand[-n:]) if hand else "S3")
+
+
+def lobby_prompt(state: dict[str, Any], lang: str, keys: bool) -> str:
+    """What to do in the lobby."""
+    you = state.get("you") or {}
+    if my_seat(state) is None:
+        return t("prompt.watching", lang)
+    if you.get("host"):
+        return t("lobby.keys_host" if keys else "plain.lobby_host", lang)
+    return t("lobby.keys" if keys else "plain.lobby", lang)
+
+
+def lobby_lines(state: dict[str, Any], lang: str, link: str | None) -> list[str]:
+    """The lobby: the room, the invite link and who sits where."""
+    room = state.get("room") or {}
+    preset = str(room.get("preset") or "")
+    rid = str(room.get("id") or "")
+    lines = [
+        t(
+            "lobby.title",
+            lang,
+            id=rid[:8] + ("…" if len(rid) > 8 else ""),
+            preset=t(f"preset.{preset}", lang),
+        )
+    ]
+    if link:
+        lines.append(t("lobby.link", lang, url=link))
+    seats = room.get("seats") or []
+    host = room.get("host_seat")
+    me = my_seat(state)
+    for i, s in enumerate(seats):
+        mark = "▶" if i == me else " "
+        if s.get("kind") == "empty":
+            desc = t("lobby.empty", lang)
+        else:
+            desc = seat_name(state, i, lang)
+            flags = []
+            if s.get("kind") == "human":
+                flags.append(t("lobby.ready" if s.get("ready") else "lobby.not_ready", lang))
+                if not s.get("connected", True):
+                    flags.append(t("lobby.offline", lang))
+            if i == host:
+                flags.append(t("lobby.host", lang))
+            if flags:
+                desc += " (" + ", ".join(flags) + ")"
+        team = team_label(state, i % 2, lang) if me is not None else ""
+        lines.append(f"{mark} {t('seat.n', lang, n=i)}: {desc}" + (f"  [{team}]" if team else ""))
+    if room.get("spectators"):
+        lines.append(t("lobby.spectators", lang, n=room["spectators"]))
+    empty = any(s.get("kind") == "empty" for s in seats)
+    unready = any(s.get("kind") == "human" and not s.get("ready") for s in seats)
+    if empty or unready:
+        need = [t("lobby.need_seats", lang)] if empty else []
+        need += [t("lobby.need_ready", lang)] if unready else []
+        lines.append(t("lobby.waiting", lang, what=", ".join(need)))
+    else:
+        lines.append(t("lobby.can_start", lang))
+    return lines
 
 
 def describe(state: dict[str, Any], lang: str) -> list[str]:
-    """The table as lines of text."""
-    w = WORDS[lang]
-    view = state["view"]
-    seat = state["you"]["seat"]
-    trump = view["trump"]
-    trump_text = "?" if trump is None else w["nt"] if trump == "NT" else SUITS[trump]
-    lines = [
-        f"[{PHASES[lang][view['phase']]}] {w['level']} {view['level']} · {w['trump']} {trump_text}"
-        f" · {w['banker']} {view['banker'] if view['banker'] is not None else '?'}"
-        f" · {w['points']} {view['collector_points']}"
-        + (f" ({view['penalties']:+d})" if view["penalties"] else "")
-    ]
-    if view["trick"]:
-        plays = "  ".join(f"{p['seat']}: {pretty(p['cards'])}" for p in view["trick"])
-        lines.append(f"{w['trick']}: {plays}")
-    elif view["tricks"] and view["phase"] == "play":
-        last = view["tricks"][-1]
-        plays = "  ".join(f"{p['seat']}: {pretty(p['cards'])}" for p in last["plays"])
-        lines.append(f"{w['last']}: {plays} → {last['winner']}")
+    """The table as lines of text (the plain mode's ``look``)."""
+    view = state.get("view")
+    if not view:
+        return [*lobby_lines(state, lang, None), prompt(state, lang)]
+    s1, s2 = status_lines(state, lang)
+    lines = [s1, s2]
+    for extra in (declared_text(state, lang), last_trick_text(state, lang)):
+        if extra:
+            lines.append(extra)
+    if view.get("trick"):
+        lines.append(t("plain.trick", lang, plays=plays_text(state, view["trick"], lang)))
     if view.get("kitty"):
-        lines.append(f"{w['kitty']}: {pretty(view['kitty'])}")
-    if view["phase"] in ("hand_over", "match_over") and view["score_sheet"]:
+        lines.append(t("table.kitty", lang, cards=pretty(view["kitty"], lang)))
+    if view["phase"] in ("hand_over", "match_over") and view.get("score_sheet"):
         lines.append(view["score_sheet"][-1]["explain"][lang])
-    if seat is not None:
-        lines.append(f"{w['hand']} ({w['you']} = {seat}): {pretty(view.get('hand', ''))}")
+    me = my_seat(state)
+    if me is not None:
+        lines.append(t("plain.you", lang, seat=me, cards=pretty(view.get("hand", ""), lang)))
     lines.append(prompt(state, lang))
     return lines
+
+
+def action_text(action: dict[str, Any], lang: str) -> str:
+    """A protocol action in words: ``play ♠10 ♠10``."""
+    kind = str(action.get("type"))
+    return t(f"action.{kind}", lang, cards=pretty(str(action.get("cards") or ""), lang))
+
+
+class Tracker:
+    """What happened between two states, as lines: declarations, burials, every play,
+    each trick's winner, failed throws, the end of a hand and of the match, chat."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.hand: int | None = None
+        self.decls = 0
+        self.plays = 0
+        self.tricks = 0
+        self.phase: str | None = None
+        self.to_act: int | None = None
+        self.chat = 0
+        #: The failed throws seen by the last :meth:`update`, in words.
+        self.throws: list[str] = []
+
+    def update(self, state: dict[str, Any], chat: Sequence[dict[str, Any]] = ()) -> list[str]:
+        """Lines for everything new in ``state`` (and ``chat``) since the last call."""
+        lang = self.lang
+        out: list[str] = []
+        self.throws = []
+        view = state.get("view")
+        if view:
+            if view.get("hand_number") != self.hand:
+                self.hand = view.get("hand_number")
+                self.decls = self.plays = self.tricks = 0
+                banker = view.get("banker")
+                bank = (
+                    t("note.hand_banker", lang, who=who(state, banker, lang))
+                    if banker is not None
+                    else ""
+                )
+                out.append(
+                    t(
+                        "note.hand",
+                        lang,
+                        n=int(self.hand or 0) + 1,
+                        level=view["level"],
+                        banker=bank,
+                    )
+                )
+            out += self._declarations(state, view)
+            phase = str(view.get("phase"))
+            if self.phase == "bury" and phase != "bury" and self.to_act is not None:
+                out.append(t("note.buried", lang, who=who(state, self.to_act, lang)))
+            if phase == "play" and self.phase != "play" and not view.get("tricks"):
+                mine = view.get("banker") == my_seat(state)
+                out.append(
+                    t(
+                        "note.play_begins.you" if mine else "note.play_begins",
+                        lang,
+                        trump=trump_label(view.get("trump"), lang),
+                        who=who(state, view.get("banker"), lang),
+                    )
+                )
+            out += self._plays(state, view)
+            if phase in ("hand_over", "match_over") and self.phase not in (
+                "hand_over",
+                "match_over",
+            ):
+                if view.get("kitty"):
+                    out.append(t("note.kitty", lang, cards=pretty(view["kitty"], lang)))
+                if view.get("score_sheet"):
+                    out.append(view["score_sheet"][-1]["explain"][lang])
+            if phase == "match_over" and self.phase != "match_over":
+                out.append(t("sheet.over", lang, result=result_text(state, lang)))
+            self.phase = phase
+            self.to_act = view.get("to_act")
+        for line in list(chat)[self.chat :]:
+            seat = line.get("seat")
+            name = who(state, seat, lang) if isinstance(seat, int) else str(line.get("name") or "?")
+            key = (
+                "note.chat.you" if isinstance(seat, int) and seat == my_seat(state) else "note.chat"
+            )
+            out.append(t(key, lang, who=name, text=line.get("text", "")))
+        self.chat = len(chat)
+        return out
+
+    def _declarations(self, state: dict[str, Any], view: dict[str, Any]) -> list[str]:
+        lang = self.lang
+        decls = view.get("declarations") or []
+        out = []
+        for i in range(self.decls, len(decls)):
+            d = decls[i]
+            cards = str(d["cards"]).split()
+            trump = "NT" if cards[0] in ("BJ", "LJ") else cards[0][0]
+            args = {
+                "who": who(state, d["seat"], lang),
+                "cards": pretty(d["cards"], lang),
+                "trump": trump_label(trump, lang),
+            }
+            key = "note.declare"
+            if i > 0:
+                prev = str(decls[i - 1]["cards"]).split()
+                same = decls[i - 1]["seat"] == d["seat"] and prev[0] == cards[0]
+                key = "note.reinforce" if same else "note.counter"
+            if d["seat"] == my_seat(state):
+                key += ".you"
+            out.append(t(key, lang, **args))
+        self.decls = len(decls)
+        return out
+
+    def _plays(self, state: dict[str, Any], view: dict[str, Any]) -> list[str]:
+        lang = self.lang
+        out = []
+        events: list[tuple[str, Any]] = []
+        for i, trick in enumerate(view.get("tricks") or []):
+            events += [("play", p) for p in trick["plays"]]
+            events.append(("trick", (i, trick)))
+        events += [("play", p) for p in view.get("trick") or []]
+        plays_seen = 0
+        for kind, item in events:
+            if kind == "play":
+                plays_seen += 1
+                if plays_seen <= self.plays:
+                    continue
+                out.append(
+                    t(
+                        "note.play",
+                        lang,
+                        who=who(state, item["seat"], lang),
+                        cards=pretty(item["cards"], lang),
+                    )
+                )
+                if item.get("attempted"):
+                    text = throw_text(state, item, lang)
+                    out.append(text)
+                    self.throws.append(text)
+            else:
+                i, trick = item
+                if i < self.tricks:
+                    continue
+                pts = f", {count_points(trick['points'], lang)}" if trick.get("points") else ""
+                out.append(
+                    t(
+                        "note.trick",
+                        lang,
+                        n=i + 1,
+                        who=who(state, trick["winner"], lang),
+                        points=pts,
+                    )
+                )
+        self.plays = plays_seen
+        self.tricks = len(view.get("tricks") or [])
+        return out
+
+
+def throw_text(state: dict[str, Any], play: dict[str, Any], lang: str) -> str:
+    """A failed throw in words: what was tried, who could beat which unit, what was
+    played instead and the penalty."""
+    opts = options_of(state)
+    blocked = play.get("blocked_by")
+    me = my_seat(state)
+    params = {
+        "attempted": play["attempted"],
+        "played": play["cards"],
+        "blocked_by": blocked,
+        "blocker": who(state, blocked, lang) if blocked is not None else None,
+        "penalty": play.get("penalty", 0),
+        "stake": opts is not None and opts.throw_penalty == "stake",
+        "who": t("you", lang) if play["seat"] == me else who(state, play["seat"], lang),
+    }
+    return error_text("THROW_FAILED", params, "", lang)

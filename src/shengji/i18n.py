@@ -1,0 +1,826 @@
+"""Words for people, in English and Chinese: one catalogue for the terminal client and the
+browser (the server can send :data:`CATALOGUE` as JSON).
+
+Pure: no I/O, no state. Two entry points:
+
+* :func:`error_text` words an engine or server error for a player, from its stable
+  ``code`` and its structured ``params`` (:attr:`shengji.errors.ShengjiError.params`);
+* :func:`t` looks up a UI string (labels, prompts, footer keys, bot and preset names...).
+
+Cards are written with suit symbols (``♠10``); jokers are ``BJ``/``LJ`` in English and
+``大王``/``小王`` in Chinese. Counts agree with their nouns ("1 card", "2 cards").
+
+>>> error_text("CARDS_NOT_IN_HAND", {"cards": "S5"}, "not in your hand: S5", "en")
+'♠5 is not in your hand'
+>>> error_text("MUST_FOLLOW_SUIT", {"suit": "H", "held": 3, "need": 2}, "", "zh")
+'你有3张红桃, 出的两张必须都是红桃'
+>>> t("rel.2", "zh"), count_cards(1, "en"), cards_label("BJ S10", "zh")
+('对家', '1 card', '大王 ♠10')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+LANGS = ("en", "zh")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+_SUIT_ZH = {"S": "黑桃", "H": "红桃", "C": "梅花", "D": "方块", "trump": "主牌"}
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    # -- errors: a generic text per code (error_text adds details from params) ---------------
+    "err.BAD_CARD": {"en": "that is not a card", "zh": "这不是一张牌"},
+    "err.UNKNOWN_PRESET": {"en": "there is no preset of that name", "zh": "没有这个预设规则"},
+    "err.UNKNOWN_OPTION": {"en": "there is no rule option of that name", "zh": "没有这个规则选项"},
+    "err.BAD_OPTION_VALUE": {
+        "en": "a rule option has a value it cannot take",
+        "zh": "规则选项的取值不对",
+    },
+    "err.BAD_LEVEL": {
+        "en": "not a level rank (2 to 10, J, Q, K, A)",
+        "zh": "不是级别 (2 到 10, J, Q, K, A)",
+    },
+    "err.BAD_TRUMP": {"en": "not a trump (♠, ♥, ♣, ♦ or no trump)", "zh": "不是主 (♠♥♣♦或无主)"},
+    "err.EMPTY_PLAY": {"en": "choose at least one card", "zh": "至少要选一张牌"},
+    "err.WRONG_CARD_COUNT": {
+        "en": "play as many cards as were led",
+        "zh": "出牌张数要和首家一样",
+    },
+    "err.CARDS_NOT_IN_HAND": {
+        "en": "some of those cards are not in your hand",
+        "zh": "有的牌不在你手里",
+    },
+    "err.MIXED_SUITS": {
+        "en": "a lead must be cards of one suit, or all trumps",
+        "zh": "出牌必须是同一门花色, 或者都是主牌",
+    },
+    "err.MUST_FOLLOW_SUIT": {
+        "en": "you hold cards of the suit led: play them first",
+        "zh": "你有首家出的花色, 必须先跟这门",
+    },
+    "err.MUST_FOLLOW_FORMAT": {
+        "en": "you hold a pair, triple or tractor in the suit led: play it",
+        "zh": "你这门有对子、三张或拖拉机, 必须跟出",
+    },
+    "err.THROW_FAILED": {
+        "en": "the throw failed: another hand can beat one of its units",
+        "zh": "甩牌失败: 别人管得住其中一手",
+    },
+    "err.ILLEGAL_DECLARATION": {
+        "en": "this declaration is not allowed now",
+        "zh": "现在不能这样亮主",
+    },
+    "err.BAD_CONFORMANCE_CASE": {
+        "en": "a conformance case is malformed",
+        "zh": "一致性用例格式不对",
+    },
+    "err.BAD_OPTION": {"en": "the rule options are not valid", "zh": "规则选项无效"},
+    "err.ILLEGAL_PLAY": {"en": "this play is not allowed", "zh": "不能这样出牌"},
+    "err.ILLEGAL_ACTION": {"en": "that is not possible now", "zh": "现在不能这样做"},
+    "err.BAD_SEAT": {"en": "not a seat (0 to 3)", "zh": "不是座位 (0 到 3)"},
+    "err.NOT_YOUR_TURN": {"en": "it is not your turn", "zh": "还没轮到你"},
+    "err.MATCH_OVER": {"en": "the match is over", "zh": "比赛已经结束"},
+    "err.BAD_DECK": {"en": "a stacked deck is not a full set of cards", "zh": "指定的牌不是整副牌"},
+    "err.BAD_RECORD": {"en": "the record is malformed or illegal", "zh": "对局记录有误"},
+    "err.BAD_RECORD_VERSION": {
+        "en": "this record format version is not supported",
+        "zh": "不支持这个记录格式版本",
+    },
+    "err.TRUNCATED_RECORD": {
+        "en": "the record's actions do not lead to its results",
+        "zh": "记录的动作和结果对不上",
+    },
+    "err.SHENGJI_ERROR": {"en": "something went wrong", "zh": "出错了"},
+    "err.HIDDEN": {"en": "you cannot see that", "zh": "这个你看不到"},
+    "err.UNKNOWN_BOT": {
+        "en": "there is no bot of that name (heuristic or random)",
+        "zh": "没有这种机器人 (heuristic 或 random)",
+    },
+    # server protocol
+    "err.BAD_MESSAGE": {
+        "en": "the server did not understand that command",
+        "zh": "服务器看不懂这条命令",
+    },
+    "err.MESSAGE_TOO_LARGE": {"en": "that message is too large", "zh": "消息太长"},
+    "err.NOT_JOINED": {"en": "join the room first", "zh": "请先加入房间"},
+    "err.ALREADY_JOINED": {"en": "you have already joined", "zh": "你已经加入了"},
+    "err.BAD_TOKEN": {
+        "en": "that seat is no longer yours: join again",
+        "zh": "这个座位已不属于你, 请重新加入",
+    },
+    "err.ROOM_FULL": {
+        "en": "every seat is taken: you can watch (--spectate)",
+        "zh": "座位已满, 可以观战 (--spectate)",
+    },
+    "err.ROOM_STARTED": {
+        "en": "the match has started: you can watch it (--spectate)",
+        "zh": "比赛已经开始, 可以观战 (--spectate)",
+    },
+    "err.SEAT_TAKEN": {"en": "that seat is taken", "zh": "这个座位有人了"},
+    "err.NOT_HOST": {"en": "only the host can do that", "zh": "只有房主能这样做"},
+    "err.NOT_IN_LOBBY": {
+        "en": "only possible before the match starts",
+        "zh": "只能在比赛开始前这样做",
+    },
+    "err.NOT_SEATED": {"en": "spectators cannot do that", "zh": "观战者不能这样做"},
+    "err.NOT_KICKABLE": {"en": "only another player can be kicked", "zh": "只能请别的玩家离开"},
+    "err.SEATS_EMPTY": {
+        "en": "every seat needs a player or a bot",
+        "zh": "每个座位都要有玩家或机器人",
+    },
+    "err.NOT_READY": {"en": "every player must be ready", "zh": "所有玩家都要准备好"},
+    "err.NOT_PLAYING": {"en": "the match is not being played", "zh": "比赛不在进行中"},
+    "err.STALE_REVISION": {
+        "en": "the table changed before your move arrived: look again",
+        "zh": "牌桌已经变了, 请再看一下",
+    },
+    "err.DUPLICATE_REQUEST": {"en": "that command was sent twice", "zh": "这条命令发了两次"},
+    "err.NO_ROOM": {"en": "there is no such room", "zh": "没有这个房间"},
+    "err.NOT_FINISHED": {
+        "en": "records and replays open when the match ends",
+        "zh": "比赛结束后才能看记录和回放",
+    },
+    "err.RATE_LIMITED": {
+        "en": "too many commands too fast: wait a moment",
+        "zh": "操作太频繁, 请稍等",
+    },
+    "err.TOO_MANY_SPECTATORS": {
+        "en": "this room has as many spectators as it can take",
+        "zh": "这个房间的观战人数已满",
+    },
+    "err.TOO_MANY_ROOMS": {
+        "en": "too many rooms made from your address: wait a while",
+        "zh": "你这里开的房间太多了, 请过一会儿再开",
+    },
+    "err.NAME_TOO_LONG": {"en": "that name is too long", "zh": "名字太长"},
+    "err.CHAT_TOO_LONG": {"en": "that chat line is too long", "zh": "聊天内容太长"},
+    "err.STORE_UNAVAILABLE": {
+        "en": "the server cannot save games right now: try again soon",
+        "zh": "服务器暂时无法保存对局, 请稍后再试",
+    },
+    "err.SLOW_CONSUMER": {
+        "en": "the connection was too slow to keep up and was closed",
+        "zh": "连接太慢跟不上, 已被断开",
+    },
+    "err.ROOM_UNAVAILABLE": {
+        "en": "this room's saved data is damaged, so it cannot be opened",
+        "zh": "这个房间的存档已损坏, 打不开",
+    },
+    "err.BAD_HOST_KEY": {"en": "that host key is not this room's", "zh": "房主密钥不对"},
+    # terminal client
+    "err.BAD_URL": {
+        "en": "not a server or room link (http://host:port or http://host:port/room/ID)",
+        "zh": "不是服务器或房间链接 (http://主机:端口 或 http://主机:端口/room/ID)",
+    },
+    "err.TIMEOUT": {"en": "the server did not answer", "zh": "服务器没有响应"},
+    "err.UNREACHABLE": {"en": "the server cannot be reached", "zh": "连不上服务器"},
+    "err.CONNECTION_LOST": {
+        "en": "lost the connection to the server",
+        "zh": "和服务器的连接断了",
+    },
+    "err.RECONNECTING": {
+        "en": "the connection dropped: reconnecting, try again in a moment",
+        "zh": "连接中断, 正在重连, 请稍后再试",
+    },
+    "err.SERVER_ERROR": {"en": "the server answered with an error", "zh": "服务器出错了"},
+    "err.INTERRUPTED": {"en": "stopped (Ctrl-C)", "zh": "已中断 (Ctrl-C)"},
+    # -- error details ------------------------------------------------------------------------
+    "err.detail.BAD_CARD": {
+        "en": "“{text}” is not a card: write the suit S/H/C/D and the rank (S10, HJ), or BJ/LJ",
+        "zh": "“{text}”不是一张牌: 先写花色 S/H/C/D 再写点数 (S10, HJ), 王写 BJ/LJ",
+    },
+    "err.detail.not_in_hand.one": {"en": "{cards} is not in your hand", "zh": "你手里没有 {cards}"},
+    "err.detail.not_in_hand.many": {
+        "en": "{cards} are not in your hand",
+        "zh": "你手里没有 {cards}",
+    },
+    "err.detail.count.follow": {
+        "en": "the lead has {need}: play {n}, not {got}",
+        "zh": "首家出了{n}张牌, 你也要出{n}张, 不是{got}张",
+    },
+    "err.detail.count.bury": {
+        "en": "bury exactly {need}, not {got}",
+        "zh": "要扣{n}张底牌, 不是{got}张",
+    },
+    "err.detail.suit.one": {
+        "en": "you hold {held}: you must play {a_suit}",
+        "zh": "你有{suit}, 必须出{suit}",
+    },
+    "err.detail.suit.two": {
+        "en": "you hold {held}: both cards you play must be {suits}",
+        "zh": "你有{held_n}张{suit}, 出的两张必须都是{suit}",
+    },
+    "err.detail.suit.all": {
+        "en": "you hold {held}: all {need} cards you play must be {suits}",
+        "zh": "你有{held_n}张{suit}, 出的{need}张必须都是{suit}",
+    },
+    "err.detail.suit.rest": {
+        "en": "you hold only {held}: play {them} and {others}",
+        "zh": "你只有{held_n}张{suit}: 要全部出上, 再配{other_n}张别的牌",
+    },
+    "err.detail.format": {
+        "en": "you hold {shapes} in {suits} and must play {them}",
+        "zh": "你的{suit}里有{shapes}, 必须跟出",
+    },
+    "err.detail.throw": {
+        "en": "{who}throw {attempted} failed: {blocker} can beat {played}, so only {played} "
+        "was played{penalty}",
+        "zh": "{who}甩牌 {attempted} 失败: {blocker}管得住 {played}, 只出了 {played}{penalty}",
+    },
+    "err.detail.throw.plus": {
+        "en": "; penalty: {n} points to the collectors",
+        "zh": "; 罚分: 闲家加{n}分",
+    },
+    "err.detail.throw.minus": {
+        "en": "; penalty: {n} points off the collectors' score",
+        "zh": "; 罚分: 闲家减{n}分",
+    },
+    "err.detail.throw.stake": {
+        "en": "; penalty: the thrower's team pays coins",
+        "zh": "; 罚: 甩牌方赔底金",
+    },
+    "err.detail.turn": {"en": "it is {who}'s turn, not yours", "zh": "现在轮到{who}, 不是你"},
+    "err.detail.turn.nobody": {"en": "nobody is to act now", "zh": "现在谁也不用出牌"},
+    "err.detail.phase.declare": {
+        "en": "now is the time to declare trump or pass",
+        "zh": "现在是亮主的时候: 亮主或不亮",
+    },
+    "err.detail.phase.bury": {"en": "now is the time to bury the kitty", "zh": "现在该扣底"},
+    "err.detail.phase.play": {"en": "now is the time to play cards", "zh": "现在该出牌"},
+    "err.detail.phase.hand_over": {
+        "en": "the hand is over: only “next hand” goes on",
+        "zh": "本局已结束: 只能开始下一局",
+    },
+    # declaring refusals (ILLEGAL_DECLARATION params["reason"])
+    "decl.empty": {"en": "a declaration needs at least one card", "zh": "亮主至少要一张牌"},
+    "decl.not_identical": {
+        "en": "show identical cards: one level card, or a pair of the same level card or jokers",
+        "zh": "亮主要用相同的牌: 一张级牌, 或同花色的一对级牌, 或一对王",
+    },
+    "decl.not_level": {
+        "en": "{card} is not a level card: only {level}s (or a pair of jokers) can be shown",
+        "zh": "{card} 不是级牌: 只能亮{level} (或一对王)",
+    },
+    "decl.single_joker": {
+        "en": "a single joker never declares; a pair of jokers declares no trump",
+        "zh": "单王不能亮主, 一对王亮无主",
+    },
+    "decl.bad_seat": {"en": "not a seat (0 to 3)", "zh": "不是座位 (0 到 3)"},
+    "decl.too_many": {
+        "en": "{count} identical cards need more decks than this game has",
+        "zh": "{count}张相同的牌超过了这局的副数",
+    },
+    "decl.only_while_dealing": {
+        "en": "trump can only be declared while the cards are dealt",
+        "zh": "只能在发牌时亮主",
+    },
+    "decl.jokers_counter_only": {
+        "en": "jokers cannot declare: a pair of jokers can only counter-declare",
+        "zh": "王不能亮主, 一对王只能反主",
+    },
+    "decl.late_reinforce": {
+        "en": "too late to reinforce: the kitty is already buried",
+        "zh": "已经扣底, 不能再上保险",
+    },
+    "decl.counter_needs_pair": {
+        "en": "trump is already declared: a counter-declaration needs an identical pair",
+        "zh": "已经有人亮主: 反主要一对相同的牌",
+    },
+    "decl.own_declaration": {
+        "en": "you hold the current declaration and cannot counter it yourself",
+        "zh": "现在的主是你亮的, 不能自己反",
+    },
+    "decl.first_hand_no_counter": {
+        "en": "in the first hand there is no counter-declaring once the kitty is taken",
+        "zh": "第一局拿底以后不能反主",
+    },
+    "decl.counter_after_burial": {
+        "en": "in later hands counter-declaring comes after the kitty is buried",
+        "zh": "以后各局要等扣底以后才能反主",
+    },
+    "decl.outranked": {
+        "en": "a counter-declaration must be an identical pair that outranks the current trump "
+        "(BJ > LJ > ♠ > ♥ > ♣ > ♦)",
+        "zh": "反主要一对相同的牌, 而且比现在的主大 (大王 > 小王 > 黑桃 > 红桃 > 梅花 > 方块)",
+    },
+    "decl.needs_pair": {
+        "en": "trump is already declared: only a pair can change it",
+        "zh": "已经有人亮主: 只有一对才能改主",
+    },
+    "decl.flipped_jokers": {
+        "en": "the trump came from the kitty card: only a pair of jokers may counter now",
+        "zh": "主是翻底牌定的: 现在只有一对王能反",
+    },
+    "decl.once_each": {
+        "en": "each player may counter after the burial once, and not after fixing trump",
+        "zh": "每人只能反底一次, 自己定过主的不能反底",
+    },
+    "decl.fix_while_dealing": {
+        "en": "trump is fixed while the cards are dealt; after the burial comes the counter",
+        "zh": "定主在发牌时, 扣底以后是反底",
+    },
+    "decl.after_burial": {
+        "en": "no declaring once the kitty is buried",
+        "zh": "扣底以后不能再亮主",
+    },
+    "decl.stronger_needed": {
+        "en": "only a stronger show is accepted: single < pair < pair of jokers < triple "
+        "< three jokers",
+        "zh": "只能亮更大的: 单张 < 一对 < 一对王 < 三张 < 三个王",
+    },
+    "decl.already_nt": {"en": "trump is already no trump", "zh": "已经是无主了"},
+    "decl.locked": {
+        "en": "trump is locked by a pair: only a pair of jokers can change it",
+        "zh": "主已经用对子保住了, 只有一对王能改",
+    },
+    # -- words --------------------------------------------------------------------------------
+    "you": {"en": "you", "zh": "你"},
+    "your": {"en": "your ", "zh": "你"},
+    "rel.0": {"en": "you", "zh": "你"},
+    "rel.1": {"en": "right", "zh": "下家"},
+    "rel.2": {"en": "partner", "zh": "对家"},
+    "rel.3": {"en": "left", "zh": "上家"},
+    "seat.n": {"en": "seat {n}", "zh": "{n}号位"},
+    "seat.owner": {"en": "{who}'s ", "zh": "{who}"},
+    "bot.heuristic": {"en": "heuristic bot", "zh": "机器人(智能)"},
+    "bot.random": {"en": "random bot", "zh": "机器人(随机)"},
+    "seat.empty": {"en": "empty seat", "zh": "空位"},
+    "team.ours": {"en": "your team", "zh": "我方"},
+    "team.theirs": {"en": "opponents", "zh": "对方"},
+    "team.seats": {"en": "seats {a}+{b}", "zh": "{a}/{b}号位"},
+    "count.card.one": {"en": "{n} card", "zh": "{n}张牌"},
+    "count.card.many": {"en": "{n} cards", "zh": "{n}张牌"},
+    "count.point.one": {"en": "{n} point", "zh": "{n}分"},
+    "count.point.many": {"en": "{n} points", "zh": "{n}分"},
+    "trump.nt": {"en": "no trump", "zh": "无主"},
+    "trump.unknown": {"en": "?", "zh": "?"},
+    "preset.shuangsheng": {"en": "Shuangsheng (双升)", "zh": "双升"},
+    "preset.shuangsheng-super": {"en": "Super Shuangsheng (超级双升)", "zh": "超级双升"},
+    "preset.classic": {"en": "Classic, 2 decks (经典升级)", "zh": "经典升级 (2副)"},
+    "preset.classic-1deck": {"en": "Classic, 1 deck (经典升级)", "zh": "经典升级 (1副)"},
+    "preset.classic-3deck": {"en": "Classic, 3 decks (经典升级)", "zh": "经典升级 (3副)"},
+    "preset.shuangkou": {"en": "Shuangkou (双抠)", "zh": "双抠"},
+    "preset.tuolaji": {"en": "Tuolaji (拖拉机)", "zh": "拖拉机"},
+    "phase.lobby": {"en": "waiting to start", "zh": "等待开始"},
+    "phase.deal": {"en": "dealing", "zh": "发牌"},
+    "phase.before_kitty": {"en": "declaring", "zh": "亮主"},
+    "phase.bury": {"en": "burying the kitty", "zh": "扣底"},
+    "phase.after_burial": {"en": "counter-declaring", "zh": "反主"},
+    "phase.play": {"en": "playing", "zh": "出牌"},
+    "phase.hand_over": {"en": "hand over", "zh": "本局结束"},
+    "phase.match_over": {"en": "match over", "zh": "比赛结束"},
+    # -- the table ----------------------------------------------------------------------------
+    "status.hand": {"en": "hand {n}", "zh": "第{n}局"},
+    "status.level": {"en": "level {level}", "zh": "打{level}"},
+    "status.trump": {"en": "trump {trump}", "zh": "主 {trump}"},
+    "status.banker": {"en": "banker {who}", "zh": "庄家 {who}"},
+    "status.points": {"en": "collectors {points}", "zh": "闲家 {points}分"},
+    "status.levels": {"en": "levels: {a} {la} · {b} {lb}", "zh": "级: {a} {la} · {b} {lb}"},
+    "status.online": {"en": "online", "zh": "在线"},
+    "status.watching": {"en": "watching", "zh": "观战"},
+    "status.reconnecting": {
+        "en": "connection lost: reconnecting (attempt {n})…",
+        "zh": "连接断开: 正在重连 (第{n}次)…",
+    },
+    "status.paused": {
+        "en": "paused until a player comes back",
+        "zh": "暂停: 等玩家回来",
+    },
+    "status.clock": {"en": "{who}: {s}s left", "zh": "{who}: 还剩{s}秒"},
+    "table.declared": {"en": "declared: {list}", "zh": "亮主: {list}"},
+    "table.no_declaration": {"en": "declared: nobody yet", "zh": "亮主: 还没有人亮"},
+    "table.last": {
+        "en": "last trick: {plays} → {winner} won{points}",
+        "zh": "上一轮: {plays} → {winner}赢{points}",
+    },
+    "table.points": {"en": " {points}", "zh": " {points}"},
+    "table.failed": {"en": " (throw {cards} failed)", "zh": " (甩 {cards} 失败)"},
+    "table.kitty": {"en": "kitty: {cards}", "zh": "底牌: {cards}"},
+    "table.trick": {"en": "this trick: {plays}", "zh": "本轮: {plays}"},
+    "table.cards_left": {"en": "{n} left", "zh": "剩{n}张"},
+    "table.hand": {"en": "your hand", "zh": "你的手牌"},
+    "table.no_hand": {"en": "you are watching: no hand", "zh": "你在观战, 没有手牌"},
+    "table.log": {"en": "what happened", "zh": "经过"},
+    "table.chat": {"en": "chat", "zh": "聊天"},
+    # prompts (the app: keys)
+    "prompt.declare": {
+        "en": "your turn: declare or pass (1-9 / p in the dialog)",
+        "zh": "轮到你: 亮主或不亮 (对话框里按 1-9 / p)",
+    },
+    "prompt.bury": {
+        "en": "your turn: bury {n} cards (space selects, Enter buries)",
+        "zh": "轮到你扣{n}张底 (空格选牌, 回车扣底)",
+    },
+    "prompt.play": {
+        "en": "your turn: space selects, Enter plays",
+        "zh": "轮到你出牌: 空格选牌, 回车出牌",
+    },
+    "prompt.next": {"en": "hand over: n for the next hand", "zh": "本局结束: 按 n 开始下一局"},
+    "prompt.wait": {"en": "waiting for {who}", "zh": "等待{who}"},
+    "prompt.wait_next": {
+        "en": "waiting for {who} to start the next hand",
+        "zh": "等待{who}开始下一局",
+    },
+    "prompt.watching": {"en": "you are watching the game", "zh": "你在观战"},
+    # prompts (line mode: words to type)
+    "plain.declare": {
+        "en": "your turn to declare: {options} · type its number, or pass",
+        "zh": "轮到你亮主: {options} · 输入序号, 或 pass 不亮",
+    },
+    "plain.declare_none": {
+        "en": "your turn to declare: nothing you could show · type pass",
+        "zh": "轮到你亮主: 没有能亮的牌 · 输入 pass",
+    },
+    "plain.bury": {
+        "en": "your turn: bury {n} cards · type bury and the cards, e.g. bury {example}",
+        "zh": "轮到你扣{n}张底 · 输入 bury 和牌, 例如 bury {example}",
+    },
+    "plain.play": {
+        "en": "your turn · type play and the cards, e.g. play {example}",
+        "zh": "轮到你出牌 · 输入 play 和牌, 例如 play {example}",
+    },
+    "plain.next": {
+        "en": "hand over · type next for the next hand",
+        "zh": "本局结束 · 输入 next 开始下一局",
+    },
+    "plain.lobby_host": {
+        "en": "you are the host · type start when everyone is ready (bots: fill empty seats)",
+        "zh": "你是房主 · 大家准备好后输入 start 开始 (bots: 空位加机器人)",
+    },
+    "plain.lobby": {
+        "en": "type ready when you are ready; the host starts the match",
+        "zh": "准备好了输入 ready; 由房主开始比赛",
+    },
+    "plain.help": {
+        "en": "commands: play CARDS · bury CARDS · declare CARDS (or its number) · pass · "
+        "next · hint · look · say TEXT · ready · start · bots · quit (cards like S10 HJ BJ)",
+        "zh": "命令: play 牌 · bury 牌 · declare 牌 (或序号) · pass · next · hint · look · "
+        "say 话 · ready · start · bots · quit (牌写作 S10 HJ BJ)",
+    },
+    "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
+    "plain.trick": {"en": "this trick: {plays}", "zh": "本轮: {plays}"},
+    "refused": {"en": "refused: {text}", "zh": "不行: {text}"},
+    # the selection
+    "sel.legal": {"en": "✓ legal", "zh": "✓ 可以出"},
+    "sel.throw": {
+        "en": "throw: may fail (if another hand can beat one of its units)",
+        "zh": "甩牌: 可能失败 (别人若管得住其中一手)",
+    },
+    "sel.count": {"en": "{n}/{need} chosen", "zh": "已选 {n}/{need} 张"},
+    # hints
+    "hint.text": {"en": "hint: {action} · {why}", "zh": "提示: {action} · {why}"},
+    "hint.local_only": {
+        "en": "hints are only given in local games (shengji play without --connect)",
+        "zh": "提示只在本地对局中提供 (不加 --connect 的 shengji play)",
+    },
+    "hint.not_now": {"en": "no hint: it is not your turn", "zh": "没有提示: 还没轮到你"},
+    "action.declare": {"en": "declare {cards}", "zh": "亮 {cards}"},
+    "action.pass": {"en": "pass", "zh": "不亮"},
+    "action.bury": {"en": "bury {cards}", "zh": "扣 {cards}"},
+    "action.play": {"en": "play {cards}", "zh": "出 {cards}"},
+    "action.continue": {"en": "next hand", "zh": "下一局"},
+    # what happened
+    "note.hand": {
+        "en": "— hand {n}: level {level}{banker} —",
+        "zh": "— 第{n}局: 打{level}{banker} —",
+    },
+    "note.hand_banker": {"en": ", banker {who}", "zh": ", 庄家 {who}"},
+    "note.declare": {
+        "en": "{who} declares {cards}: trump {trump}",
+        "zh": "{who}亮主 {cards}: 主 {trump}",
+    },
+    "note.counter": {
+        "en": "{who} counter-declares {cards}: trump {trump}",
+        "zh": "{who}反主 {cards}: 主 {trump}",
+    },
+    "note.reinforce": {"en": "{who} reinforces with {cards}", "zh": "{who}上保险 {cards}"},
+    "note.declare.you": {
+        "en": "you declare {cards}: trump {trump}",
+        "zh": "你亮主 {cards}: 主 {trump}",
+    },
+    "note.counter.you": {
+        "en": "you counter-declare {cards}: trump {trump}",
+        "zh": "你反主 {cards}: 主 {trump}",
+    },
+    "note.reinforce.you": {"en": "you reinforce with {cards}", "zh": "你上保险 {cards}"},
+    "note.chat.you": {"en": "you say: {text}", "zh": "你说: {text}"},
+    "note.buried": {"en": "{who} buried the kitty", "zh": "{who}扣好了底"},
+    "note.play_begins": {
+        "en": "play begins: trump {trump}; the banker, {who}, leads",
+        "zh": "开始出牌: 主 {trump}, 庄家{who}先出",
+    },
+    "note.play_begins.you": {
+        "en": "play begins: trump {trump}; you are the banker and lead",
+        "zh": "开始出牌: 主 {trump}, 你是庄家, 你先出",
+    },
+    "keyname.space": {"en": "space", "zh": "空格"},
+    "note.play": {"en": "{who}: {cards}", "zh": "{who}: {cards}"},
+    "note.trick": {"en": "trick {n} → {who} won{points}", "zh": "第{n}轮 → {who}赢{points}"},
+    "note.kitty": {"en": "the kitty was {cards}", "zh": "底牌是 {cards}"},
+    "note.reconnected": {"en": "reconnected", "zh": "已重新连上"},
+    "note.chat": {"en": "{who} says: {text}", "zh": "{who}说: {text}"},
+    # match results
+    "result.ours": {"en": "your team wins!", "zh": "我方获胜!"},
+    "result.theirs": {"en": "the opponents win", "zh": "对方获胜"},
+    "result.team": {"en": "seats {a}+{b} win", "zh": "{a}/{b}号位获胜"},
+    "result.draw": {"en": "a draw: both teams level", "zh": "平局"},
+    # the score sheet
+    "sheet.title": {"en": "Score sheet", "zh": "记分表"},
+    "sheet.over": {"en": "Match over: {result}", "zh": "比赛结束: {result}"},
+    "sheet.head": {"en": " #  banker  level  points", "zh": " #  庄家  级  闲家得分"},
+    "sheet.next": {
+        "en": "n: next hand · ↑↓ scroll · q: quit",
+        "zh": "n: 下一局 · ↑↓ 翻看 · q: 退出",
+    },
+    "sheet.end": {"en": "↑↓ scroll · q: quit", "zh": "↑↓ 翻看 · q: 退出"},
+    # dialogs
+    "dlg.declare": {"en": "Declare trump?", "zh": "亮主 / 反主?"},
+    "dlg.declare_keys": {
+        "en": "1-9: declare · p: pass · ?: hint · q: quit",
+        "zh": "1-9: 亮主 · p: 不亮 · ?: 提示 · q: 退出",
+    },
+    "dlg.bury": {"en": "Bury {n} cards (扣底)", "zh": "扣底: 选 {n} 张"},
+    "dlg.bury_legend": {
+        "en": "underlined: trumps · green: from the kitty · ←→ space Enter · ?: hint",
+        "zh": "下划线: 主牌 · 绿色: 底牌 · ←→ 空格 回车 · ?: 提示",
+    },
+    # lobby
+    "lobby.title": {"en": "Room {id} · {preset}", "zh": "房间 {id} · {preset}"},
+    "lobby.link": {"en": "invite link: {url}", "zh": "邀请链接: {url}"},
+    "lobby.ready": {"en": "ready", "zh": "已准备"},
+    "lobby.not_ready": {"en": "not ready", "zh": "未准备"},
+    "lobby.host": {"en": "host", "zh": "房主"},
+    "lobby.offline": {"en": "offline", "zh": "离线"},
+    "lobby.away": {"en": "away (a bot plays)", "zh": "离开 (机器人代打)"},
+    "lobby.empty": {"en": "empty: waiting for a player", "zh": "空位: 等人加入"},
+    "lobby.spectators": {"en": "{n} watching", "zh": "{n}人观战"},
+    "lobby.keys_host": {
+        "en": "r: ready · s: start · b: bots in the empty seats · q: quit",
+        "zh": "r: 准备 · s: 开始 · b: 空位加机器人 · q: 退出",
+    },
+    "lobby.keys": {
+        "en": "r: ready / not ready · the host starts the match · q: quit",
+        "zh": "r: 准备 / 取消 · 由房主开始 · q: 退出",
+    },
+    "lobby.can_start": {
+        "en": "everyone is ready: the host can start",
+        "zh": "都准备好了: 房主可以开始",
+    },
+    "lobby.waiting": {
+        "en": "waiting for {what}",
+        "zh": "等待: {what}",
+    },
+    "lobby.need_seats": {"en": "empty seats", "zh": "空位有人"},
+    "lobby.need_ready": {"en": "players to be ready", "zh": "玩家准备"},
+    # footer keys
+    "key.move": {"en": "move", "zh": "移动"},
+    "key.select": {"en": "select", "zh": "选牌"},
+    "key.play": {"en": "play", "zh": "出牌"},
+    "key.bury": {"en": "bury", "zh": "扣底"},
+    "key.next": {"en": "next hand", "zh": "下一局"},
+    "key.hint": {"en": "hint", "zh": "提示"},
+    "key.quit": {"en": "quit", "zh": "退出"},
+    "key.pass": {"en": "pass", "zh": "不亮"},
+    "key.ready": {"en": "ready", "zh": "准备"},
+    "key.start": {"en": "start", "zh": "开始"},
+    "key.bots": {"en": "bots", "zh": "加机器人"},
+    "key.sheet": {"en": "score sheet", "zh": "记分表"},
+    "key.scroll": {"en": "scroll", "zh": "翻看"},
+    # the command line
+    "cli.created": {"en": "room created: {url}", "zh": "房间已建好: {url}"},
+    "cli.invite": {
+        "en": "invite link (send it to friends, or open it in a browser): {url}",
+        "zh": "邀请链接 (发给朋友, 或在浏览器里打开): {url}",
+    },
+    "cli.resume": {"en": "taking back your seat in {url}", "zh": "回到你在 {url} 的座位"},
+    "cli.error": {"en": "error: {text}", "zh": "错误: {text}"},
+    "cli.again": {
+        "en": "your seat is kept: run the same command again to go back",
+        "zh": "座位已保留: 再运行同一命令即可回去",
+    },
+    "cli.unreachable": {
+        "en": "cannot reach the server at {where} ({why})",
+        "zh": "连不上 {where} 的服务器 ({why})",
+    },
+    "cli.bad_port": {
+        "en": "{url}: the port must be 1 to 65535",
+        "zh": "{url}: 端口必须是 1 到 65535",
+    },
+    "cli.lost": {
+        "en": "lost the connection to {where} and could not get it back",
+        "zh": "和 {where} 的连接断了, 重连没有成功",
+    },
+}
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    """The UI string ``key`` in ``lang`` (``en`` or ``zh``; English where Chinese is
+    missing), with ``params`` filled in; an unknown key is returned as it is."""
+    entry = CATALOGUE.get(key)
+    if entry is None:
+        return key
+    text = entry.get(lang) or entry["en"]
+    return text.format(**params) if params else text
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in LANGS else "en"
+
+
+def card_label(card: str, lang: str) -> str:
+    """One card for people: ``♠10``; jokers ``BJ``/``LJ`` (``大王``/``小王`` in Chinese)."""
+    c = card.strip()
+    up = c.upper()
+    if up in ("BJ", "LJ"):
+        return {"BJ": "大王", "LJ": "小王"}[up] if lang == "zh" else up
+    if up[:1] in SUIT_SYMBOLS:
+        return SUIT_SYMBOLS[up[0]] + up[1:]
+    return c
+
+
+def cards_label(cards: str | Iterable[str], lang: str) -> str:
+    """Cards for people, space-separated: ``♠10 ♥J BJ``."""
+    items = cards.split() if isinstance(cards, str) else list(cards)
+    return " ".join(card_label(c, lang) for c in items)
+
+
+def count_cards(n: int, lang: str) -> str:
+    """``1 card``, ``2 cards`` (``2张牌``)."""
+    return t("count.card.one" if n == 1 else "count.card.many", lang, n=n)
+
+
+def count_points(n: int, lang: str) -> str:
+    """``1 point``, ``10 points`` (``10分``)."""
+    return t("count.point.one" if abs(n) == 1 else "count.point.many", lang, n=n)
+
+
+def trump_label(trump: str | None, lang: str) -> str:
+    """The trump of a hand: a suit symbol, ``no trump`` (``无主``) or ``?``."""
+    if trump is None:
+        return t("trump.unknown", lang)
+    if trump == "NT":
+        return t("trump.nt", lang)
+    return SUIT_SYMBOLS.get(trump, trump)
+
+
+def suit_name(suit: str, lang: str, n: int = 2) -> str:
+    """An effective suit (``S``..``D`` or ``trump``) as a noun: ``♠ cards``/``1 ♠ card``
+    style in English (``trumps``), the word in Chinese (``黑桃``, ``主牌``)."""
+    if lang == "zh":
+        return _SUIT_ZH.get(suit, suit)
+    if suit == "trump":
+        return "trump" if n == 1 else "trumps"
+    sym = SUIT_SYMBOLS.get(suit, suit)
+    return f"{sym} card" if n == 1 else f"{sym} cards"
+
+
+def _suit_short(suit: str, lang: str) -> str:
+    if lang == "zh":
+        return _SUIT_ZH.get(suit, suit)
+    return "trumps" if suit == "trump" else SUIT_SYMBOLS.get(suit, suit)
+
+
+def _held(suit: str, n: int) -> str:
+    return f"{n} {suit_name(suit, 'en', n)}" if n != 1 else f"1 {suit_name(suit, 'en', 1)}"
+
+
+def _a_suit(suit: str) -> str:
+    return "a trump" if suit == "trump" else f"a {SUIT_SYMBOLS.get(suit, suit)}"
+
+
+def _shape_zh(links: int, width: int) -> str:
+    if links == 1:
+        return {1: "单张", 2: "对子", 3: "三张", 4: "四张"}.get(width, "牌型")
+    kind = {2: "对", 3: "三张", 4: "四张"}.get(width, "")
+    return f"{links}连{kind}拖拉机"
+
+
+def _shape_en(links: int, width: int, n: int) -> str:
+    if links == 1:
+        name = {1: "single", 2: "pair", 3: "triple", 4: "quad"}.get(width, "unit")
+    else:
+        name = f"{links}-link " + {2: "tractor", 3: "Titanic", 4: "quad tractor"}.get(width, "unit")
+    return f"a {name}" if n == 1 else f"{n} {name}s"
+
+
+def _shapes(required: Any, lang: str) -> tuple[str, int]:
+    parts = []
+    total = 0
+    for item in required or []:
+        links, width, n = int(item["links"]), int(item["width"]), int(item.get("count", 1))
+        total += n
+        if lang == "zh":
+            parts.append(f"{n}个{_shape_zh(links, width)}" if n > 1 else _shape_zh(links, width))
+        else:
+            parts.append(_shape_en(links, width, n))
+    joiner = "和" if lang == "zh" else " and "
+    return joiner.join(parts), total
+
+
+def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
+    """The detailed text from params, or None when they are not enough."""
+    zh = lang == "zh"
+    if code == "BAD_CARD" and "text" in p:
+        return t("err.detail.BAD_CARD", lang, text=p["text"])
+    if code == "CARDS_NOT_IN_HAND" and p.get("cards"):
+        items = str(p["cards"]).split()
+        key = "err.detail.not_in_hand.one" if len(items) == 1 else "err.detail.not_in_hand.many"
+        return t(key, lang, cards=cards_label(items, lang))
+    if code == "WRONG_CARD_COUNT" and "need" in p and "got" in p:
+        need, got = int(p["need"]), int(p["got"])
+        key = "err.detail.count.bury" if p.get("kind") == "bury" else "err.detail.count.follow"
+        return t(key, lang, need=count_cards(need, lang), n=need, got=got)
+    if code == "MUST_FOLLOW_SUIT" and {"suit", "held", "need"} <= set(p):
+        suit, held, need = str(p["suit"]), int(p["held"]), int(p["need"])
+        args: dict[str, Any] = {
+            "held": _held(suit, held),
+            "held_n": held,
+            "need": need,
+            "suit": suit_name(suit, lang),
+            "suits": _suit_short(suit, lang),
+            "a_suit": _a_suit(suit),
+            "other_n": need - held,
+        }
+        if held < need:
+            if not zh:
+                args["them"] = "it" if held == 1 else "both" if held == 2 else f"all {held}"
+                args["others"] = (
+                    "1 other card" if need - held == 1 else f"{need - held} other cards"
+                )
+            return t("err.detail.suit.rest", lang, **args)
+        if need == 1:
+            return t("err.detail.suit.one", lang, **args)
+        return t("err.detail.suit.two" if need == 2 else "err.detail.suit.all", lang, **args)
+    if code == "MUST_FOLLOW_FORMAT" and p.get("required") and "suit" in p:
+        shapes, total = _shapes(p["required"], lang)
+        return t(
+            "err.detail.format",
+            lang,
+            shapes=shapes,
+            suit=suit_name(str(p["suit"]), lang),
+            suits=_suit_short(str(p["suit"]), lang),
+            them="it" if total == 1 else "them",
+        )
+    if code == "THROW_FAILED" and p.get("attempted") and p.get("played"):
+        penalty = int(p.get("penalty") or 0)
+        if p.get("stake"):
+            pen = t("err.detail.throw.stake", lang)
+        elif penalty > 0:
+            pen = t("err.detail.throw.plus", lang, n=penalty)
+        elif penalty < 0:
+            pen = t("err.detail.throw.minus", lang, n=-penalty)
+        else:
+            pen = ""
+        blocker = p.get("blocker")
+        if blocker is None:
+            b = p.get("blocked_by")
+            blocker = t("seat.n", lang, n=b) if b is not None else "?"
+        who = p.get("who")
+        owner = t("your", lang) if who in ("you", "你") else t("seat.owner", lang, who=who)
+        return t(
+            "err.detail.throw",
+            lang,
+            who=owner if who else "",
+            attempted=cards_label(str(p["attempted"]), lang),
+            played=cards_label(str(p["played"]), lang),
+            blocker=blocker,
+            penalty=pen,
+        )
+    if code == "ILLEGAL_DECLARATION" and p.get("reason"):
+        key = f"decl.{p['reason']}"
+        if key in CATALOGUE:
+            extra = {k: v for k, v in p.items() if k != "reason"}
+            if "card" in extra:
+                extra["card"] = card_label(str(extra["card"]), lang)
+            try:
+                return t(key, lang, **extra)
+            except (KeyError, IndexError):
+                return None
+    if code == "NOT_YOUR_TURN" and "to_act" in p:
+        if p["to_act"] is None:
+            return t("err.detail.turn.nobody", lang)
+        who = p.get("who") or t("seat.n", lang, n=p["to_act"])
+        return t("err.detail.turn", lang, who=who)
+    if code == "ILLEGAL_ACTION" and p.get("phase"):
+        phase = str(p["phase"])
+        group = "declare" if phase in ("deal", "before_kitty", "after_burial") else phase
+        key = f"err.detail.phase.{group}"
+        if key in CATALOGUE:
+            return t(key, lang)
+    return None
+
+
+def error_text(code: str, params: Mapping[str, Any] | None, message: str, lang: str) -> str:
+    """A player-facing message for an engine or server error ``code`` in ``en`` or ``zh``:
+    the details from ``params`` where they are given, else a generic text for the code,
+    else ``message``."""
+    lang = _lang(lang)
+    try:
+        detail = _detail(code, params or {}, lang)
+    except (KeyError, TypeError, ValueError):
+        detail = None
+    if detail:
+        return detail
+    if f"err.{code}" in CATALOGUE:
+        return t(f"err.{code}", lang)
+    return message or code

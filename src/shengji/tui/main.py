@@ -1,0 +1,175 @@
+"""``shengji play``: pick the table (local bots, a new room on a server, a room link), run
+the app or the plain mode, and turn every failure into one line and a non-zero exit.
+
+Exit status: 0 when the match ends or you quit, 2 for an error (bad link, unreachable
+server, unknown room, lost connection...), 130 for Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import locale
+import os
+import random
+import sys
+from typing import Any, TextIO
+
+from ..errors import ShengjiError
+from ..i18n import error_text, t
+from ..options import load_overrides_file, parse_override
+from ..presets import load_preset
+from .online import Target, TokenStore, create_room, open_room, parse_target
+from .session import LocalSession, Session
+
+
+def default_name() -> str:
+    """The name shown to others online: the login name, else ``player``."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        name = ""
+    return (name or "player")[:32]
+
+
+def choose_lang(flag: str | None) -> str:
+    """``--lang``, else the locale (Chinese locales get ``zh``)."""
+    if flag in ("en", "zh"):
+        return flag
+    try:
+        loc = locale.getlocale()[0] or os.environ.get("LANG") or ""
+    except ValueError:
+        loc = ""
+    return "zh" if loc.lower().startswith("zh") else "en"
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for f in getattr(args, "options", None) or []:
+        overrides.update(load_overrides_file(f))
+    for s in getattr(args, "set", None) or []:
+        k, v = parse_override(s)
+        overrides[k] = v
+    return overrides
+
+
+def _open_seats(text: str | None) -> set[int]:
+    if not text:
+        return set()
+    seats = set()
+    for part in text.replace(",", " ").split():
+        if not part.isdigit() or not 0 <= int(part) <= 3:
+            raise ShengjiError(
+                f"--open takes seats 0..3 (e.g. --open 2), not {part!r}",
+                code="BAD_SEAT",
+                params={"seat": part},
+            )
+        seats.add(int(part))
+    return seats
+
+
+def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session:
+    """The session ``shengji play`` asked for (printing the invite link of a new room)."""
+    overrides = _overrides(args)
+    if not args.connect:
+        opts = load_preset(args.preset, overrides or None)
+        seed = args.seed if args.seed is not None else random.randrange(2**31)
+        return LocalSession(opts, seed, seat=args.seat or 0, bots=args.bots)
+    target = parse_target(args.connect)
+    retry = float(os.environ.get("SHENGJI_RETRY_SECONDS", "60"))
+    host_key = None
+    seat = args.seat
+    if target.room is None:
+        if args.spectate:
+            raise ShengjiError(
+                "to watch a game, give its room link (http://HOST:PORT/room/ID)", code="BAD_URL"
+            )
+        load_preset(args.preset, overrides or None)  # bad rules fail here, before the room
+        seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
+        open_seats = _open_seats(args.open)
+        bots = [None if s == seat or s in open_seats else args.bots for s in range(4)]
+        data = create_room(target, args.preset, overrides, bots)
+        target = Target(target.base, str(data["id"]))
+        host_key = data.get("host_key")
+        stdout.write(t("cli.created", lang, url=target.link) + "\n")
+        stdout.write(t("cli.invite", lang, url=target.link) + "\n")
+        stdout.flush()
+    session, resumed = open_room(
+        target,
+        name=args.name or default_name(),
+        spectate=bool(args.spectate),
+        seat=seat,
+        host_key=host_key,
+        store=TokenStore(),
+        retry_seconds=retry,
+    )
+    if resumed:
+        stdout.write(t("cli.resume", lang, url=target.link) + "\n")
+        stdout.flush()
+    return session
+
+
+def failure_line(e: ShengjiError, lang: str, where: str | None = None) -> str:
+    """One line for an error that ends ``shengji play``."""
+    p = e.params
+    if e.code == "UNREACHABLE" and p.get("where"):
+        text = t("cli.unreachable", lang, where=p["where"], why=p.get("why", ""))
+    elif e.code == "CONNECTION_LOST":
+        text = t("cli.lost", lang, where=where or "?") + "; " + t("cli.again", lang)
+    elif e.code == "BAD_URL" and p.get("url"):
+        why = str(p.get("why", ""))
+        if "port" in why:
+            text = t("cli.bad_port", lang, url=p["url"])
+        else:
+            text = f"{p['url']}: {error_text('BAD_URL', None, e.message, lang)}"
+    else:
+        text = error_text(e.code, p, e.message, lang)
+    return t("cli.error", lang, text=text) + f" [{e.code}]"
+
+
+def run_play(
+    args: argparse.Namespace,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``shengji play``; returns the exit status."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    lang = choose_lang(args.lang)
+    session: Session | None = None
+    where = None
+    try:
+        if args.connect:
+            with_target: Target | None = None
+            try:
+                with_target = parse_target(args.connect)
+            except ShengjiError:
+                with_target = None
+            where = with_target.where if with_target else None
+        session = open_session(args, lang, stdout)
+        if args.plain:
+            from .plain import run_plain
+
+            return run_plain(session, lang, stdin, stdout)
+        from .app import TableApp
+
+        app = TableApp(session, lang=lang)
+        app.run()
+        if app.error is not None:
+            raise app.error
+        if session.online:
+            stdout.write(t("cli.again", lang) + "\n")
+        return 0
+    except ShengjiError as e:
+        stderr.write(failure_line(e, lang, where) + "\n")
+        stderr.flush()
+        return 2
+    except KeyboardInterrupt:
+        stderr.write(t("cli.error", lang, text=error_text("INTERRUPTED", None, "", lang)) + "\n")
+        stderr.flush()
+        return 130
+    finally:
+        if session is not None:
+            session.close()

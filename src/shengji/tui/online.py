@@ -1,0 +1,240 @@
+"""Online play from the terminal: server and room links, making a room, and the resume
+tokens kept between runs so that running the same command again takes the seat back.
+
+Tokens live in ``rooms.json`` under ``$SHENGJI_STATE_DIR``, else
+``$XDG_STATE_HOME/shengji``, else ``~/.local/state/shengji`` (the file is readable by its
+owner only: a token is a seat).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ShengjiError
+from .session import RemoteSession, connect_error
+
+_ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+STATE_FILE = "rooms.json"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where ``--connect`` points: a server (``room`` None: make a room) or one room."""
+
+    base: str
+    room: str | None = None
+
+    @property
+    def link(self) -> str:
+        """The room's invite link (``http://host:port/room/ID``)."""
+        return f"{self.base}/room/{self.room}"
+
+    @property
+    def ws_url(self) -> str:
+        """The room's WebSocket."""
+        scheme = "wss" if self.base.startswith("https:") else "ws"
+        return f"{scheme}://{self.base.split('://', 1)[1]}/ws/{self.room}"
+
+    @property
+    def where(self) -> str:
+        """``host:port`` for messages."""
+        return self.base.split("://", 1)[1]
+
+
+def _bad_url(url: str, why: str) -> ShengjiError:
+    return ShengjiError(
+        f"{url!r} is not a server or room link ({why}): use http://HOST:PORT or "
+        "http://HOST:PORT/room/ID",
+        code="BAD_URL",
+        params={"url": url, "why": why},
+    )
+
+
+def parse_target(url: str) -> Target:
+    """A server link (``http://host:port``) or a room link (``.../room/ID``); raises
+    ``BAD_URL`` for anything else (a bad port included)."""
+    text = url.strip()
+    if "://" not in text:
+        text = "http://" + text
+    try:
+        parts = urllib.parse.urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise _bad_url(url, "the port must be a number from 1 to 65535") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https", "ws", "wss"):
+        raise _bad_url(url, f"unknown scheme {scheme}")
+    if not parts.hostname:
+        raise _bad_url(url, "no host")
+    if port == 0:
+        raise _bad_url(url, "the port must be a number from 1 to 65535")
+    http = "https" if scheme in ("https", "wss") else "http"
+    base = f"{http}://{parts.netloc}"
+    path = [p for p in parts.path.split("/") if p]
+    if not path:
+        return Target(base)
+    if len(path) == 2 and path[0] in ("room", "ws", "replay") and _ROOM_ID.match(path[1]):
+        return Target(base, path[1])
+    raise _bad_url(url, "the path must be /room/ID")
+
+
+# -- resume tokens ---------------------------------------------------------------------------
+
+
+def state_dir() -> Path:
+    """Where the client keeps its state (resume tokens)."""
+    env = os.environ.get("SHENGJI_STATE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_STATE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "state") / "shengji"
+
+
+class TokenStore:
+    """Resume tokens (and host keys) per room link, in a file only its owner can read."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory or state_dir()
+        self.path = self.directory / STATE_FILE
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        rooms = data.get("rooms") if isinstance(data, dict) else None
+        return rooms if isinstance(rooms, dict) else {}
+
+    def _save(self, rooms: Mapping[str, Any]) -> None:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{STATE_FILE}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"version": 1, "rooms": dict(rooms)}, f, indent=1)
+        os.replace(tmp, self.path)
+        with contextlib.suppress(OSError):
+            os.chmod(self.path, 0o600)
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The entry of a room link, if any."""
+        entry = self._load().get(key)
+        return entry if isinstance(entry, dict) else None
+
+    def put(self, key: str, entry: Mapping[str, Any]) -> None:
+        """Keep (merge) an entry; the oldest are dropped beyond 200 rooms."""
+        rooms = self._load()
+        old = rooms.get(key)
+        rooms[key] = {**(old if isinstance(old, dict) else {}), **entry, "saved": time.time()}
+        if len(rooms) > 200:
+            keep = sorted(rooms, key=lambda k: rooms[k].get("saved", 0))[-200:]
+            rooms = {k: rooms[k] for k in keep}
+        self._save(rooms)
+
+    def forget(self, key: str) -> None:
+        """Drop an entry."""
+        rooms = self._load()
+        if rooms.pop(key, None) is not None:
+            self._save(rooms)
+
+
+def room_key(target: Target, spectate: bool = False) -> str:
+    """The store's key of a room (a spectator's place is kept apart from a seat)."""
+    return target.link + ("#spectate" if spectate else "")
+
+
+# -- the server's HTTP API ---------------------------------------------------------------------
+
+
+def create_room(
+    target: Target,
+    preset: str,
+    overrides: Mapping[str, Any],
+    bots: Sequence[str | None],
+    timeout: float = 10.0,
+) -> dict[str, Any]:
+    """``POST /api/rooms``: ``{"id", "url", "host_key"}``; a refusal raises its code."""
+    body = json.dumps({"preset": preset, "overrides": dict(overrides), "bots": list(bots)})
+    req = urllib.request.Request(
+        f"{target.base}/api/rooms", body.encode(), {"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            data: dict[str, Any] = json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        detail: Any = None
+        with contextlib.suppress(Exception):
+            detail = json.loads(e.read()).get("detail")
+        if isinstance(detail, dict) and detail.get("code"):
+            raise ShengjiError(
+                str(detail.get("message") or detail["code"]), code=str(detail["code"])
+            ) from None
+        raise ShengjiError(
+            f"{target.where} refused to make a room (HTTP {e.code})",
+            code="SERVER_ERROR",
+            params={"where": target.where, "status": e.code},
+        ) from None
+    except urllib.error.URLError as e:
+        reason = e.reason if isinstance(e.reason, BaseException) else OSError(str(e.reason))
+        raise connect_error(target.where, reason) from None
+    except (OSError, TimeoutError) as e:
+        raise connect_error(target.where, e) from None
+    except ValueError:
+        raise ShengjiError(f"{target.where} is not a shengji server", code="SERVER_ERROR") from None
+    if not isinstance(data, dict) or not data.get("id"):
+        raise ShengjiError(f"{target.where} is not a shengji server", code="SERVER_ERROR")
+    return data
+
+
+def open_room(
+    target: Target,
+    *,
+    name: str,
+    spectate: bool = False,
+    seat: int | None = None,
+    host_key: str | None = None,
+    store: TokenStore | None = None,
+    retry_seconds: float = 60.0,
+) -> tuple[RemoteSession, bool]:
+    """Join a room: with the kept token when there is one (the seat is taken back), else
+    afresh (``host_key`` makes the joiner the host). Returns the session and whether it
+    resumed a kept seat. A seat joined in the lobby says it is ready."""
+    store = store or TokenStore()
+    key = room_key(target, spectate)
+    entry = store.get(key) or {}
+    host_key = host_key or entry.get("host_key")
+
+    def keep(token: str) -> None:
+        store.put(key, {"token": token, "host_key": host_key, "name": name})
+
+    common: dict[str, Any] = {"link": target.link, "retry_seconds": retry_seconds}
+    if entry.get("token"):
+        try:
+            join = {"name": name, "token": entry["token"], "spectate": spectate}
+            return RemoteSession(target.ws_url, join, on_token=keep, **common), True
+        except ShengjiError as e:
+            if e.code != "BAD_TOKEN":
+                raise
+            store.forget(key)
+    if host_key:
+        store.put(key, {"host_key": host_key, "name": name})
+    join = {"name": name, "spectate": spectate, "seat": seat, "host_key": host_key}
+    session = RemoteSession(target.ws_url, join, on_token=keep, **common)
+    deadline = time.monotonic() + 5
+    while not session.state and time.monotonic() < deadline:
+        session.poll()
+        time.sleep(0.02)
+    room = session.state.get("room") or {}
+    if not spectate and session.seat is not None and room.get("status") == "lobby":
+        session.command({"type": "ready", "ready": True})
+    return session, False

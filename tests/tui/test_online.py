@@ -1,0 +1,321 @@
+"""Online play from the terminal against a real server process: make a room, ready,
+start, finish a hand, quit, come back with the kept token; spectate; an unknown room;
+the server killed mid-hand (reconnect and resume, or one line when it stays away); and
+the Textual app through the lobby and a hand."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shengji.cli import build_parser
+from shengji.server.autoplay import choose_action
+from shengji.server.launch import free_port, start_server
+from shengji.tui import plain as plain_mode
+from shengji.tui.main import run_play
+from shengji.tui.online import Target, TokenStore, create_room, open_room, parse_target
+from shengji.tui.text import my_turn
+
+ROOT = Path(__file__).parents[2]
+
+
+class Server:
+    """A ``shengji serve`` subprocess that can be killed and started again."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        self.db = f"sqlite:///{tmp / 'tui.db'}"
+        self.proc: subprocess.Popen[bytes] | None = start_server(self.port, self.db)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def restart(self) -> None:
+        self.kill()
+        self.proc = start_server(self.port, self.db)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path)
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    d = tmp_path / "state"
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(d))
+    return d
+
+
+class Player(io.StringIO):
+    """Standard input answering from the session run_plain is given: in the lobby
+    ``start``, then legal plays; ``quit`` once a hand is over (or when ``stop_after``
+    lines were read, or when ``on_line`` says so)."""
+
+    def __init__(self, stop_after: int | None = None, on_line: Any = None) -> None:
+        super().__init__()
+        self.session: Any = None
+        self.lines: list[str] = []
+        self.stop_after = stop_after
+        self.on_line = on_line
+
+    def readline(self, *_: object) -> str:
+        state = self.session.state
+        view = state.get("view")
+        if self.on_line:
+            self.on_line(self)
+            state = self.session.state
+            view = state.get("view")
+        if self.stop_after is not None and len(self.lines) >= self.stop_after:
+            line = "quit"
+        elif not view:
+            line = "start"
+        elif view["phase"] == "hand_over":
+            line = "quit"
+        else:
+            action = choose_action(state)
+            line = {"pass": "pass", "continue": "next"}.get(action["type"]) or (
+                f"{action['type']} {action['cards']}"
+            )
+        self.lines.append(line)
+        return line + "\n"
+
+
+def _play(argv: list[str], user: Player, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    """``shengji play ARGV`` in this process, with ``user`` at the keyboard."""
+    real = plain_mode.run_plain
+
+    def spy(session: Any, lang: str, stdin: Any, stdout: Any) -> int:
+        user.session = session
+        return real(session, lang, stdin, stdout)
+
+    monkeypatch.setattr(plain_mode, "run_plain", spy)
+    args = build_parser().parse_args(["play", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = run_play(args, stdin=user, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_whole_online_game_from_the_terminal(
+    server: Server, state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # create: a room with three bots, printed invite link, host key and token kept
+    user = Player()
+    code, out, err = _play(
+        [
+            "--connect",
+            server.url,
+            "--plain",
+            "--preset",
+            "classic-1deck",
+            "--lang",
+            "en",
+            "--name",
+            "ann",
+        ],
+        user,
+        monkeypatch,
+    )
+    assert code == 0, err
+    assert "room created: http://127.0.0.1:" in out and "invite link" in out
+    assert user.lines[0] == "start"  # the host started the (ready) room
+    assert "ann (ready, host)" in out  # joined and said ready by itself
+    tricks = len(user.session.state["view"]["tricks"])
+    assert f"trick {tricks} → " in out and "Collectors scored" in out  # a whole hand, told
+    assert "your seat is kept: run the same command again" in out
+    store = state_dir / "rooms.json"
+    assert stat.S_IMODE(store.stat().st_mode) == 0o600
+    rooms = json.loads(store.read_text())["rooms"]
+    ((link, entry),) = rooms.items()
+    assert entry["token"] and entry["host_key"] and link.startswith(server.url + "/room/")
+    assert len(link.rsplit("/", 1)[1]) == 32
+
+    # rejoin with the kept token: the same seat, the hand's end still waiting for us
+    user = Player(stop_after=1)
+    code, out, err = _play(["--connect", link, "--plain", "--lang", "en"], user, monkeypatch)
+    assert code == 0, err
+    assert f"taking back your seat in {link}" in out
+    assert user.session.seat == 0 and user.session.host
+    assert "hand over · type next for the next hand" in out
+
+    # someone else, without a token, after the start: told to watch, then watching
+    other = state_dir.parent / "other"
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(other))
+    code, out, err = _play(["--connect", link, "--plain"], Player(), monkeypatch)
+    assert code == 2 and err.count("\n") == 1
+    assert "the match has started: you can watch it (--spectate) [ROOM_STARTED]" in err
+    session, resumed = open_room(parse_target(link), name="watcher", spectate=True)
+    try:
+        deadline = time.time() + 10
+        while not session.state and time.time() < deadline:
+            session.poll()
+            time.sleep(0.02)
+        assert session.seat is None and "hand" not in session.state["view"]
+        assert not resumed
+    finally:
+        session.close()
+
+
+def test_unknown_room_is_one_line(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    link = f"{server.url}/room/{'0' * 32}"
+    code, _, err = _play(["--connect", link, "--plain"], Player(), monkeypatch)
+    assert code == 2 and err == "error: there is no such room [NO_ROOM]\n"
+    r = subprocess.run(
+        [sys.executable, "-m", "shengji.cli", "play", "--connect", link],
+        capture_output=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert r.returncode == 2 and r.stderr.decode() == "error: there is no such room [NO_ROOM]\n"
+
+
+def _room(server: Server) -> tuple[Target, dict[str, Any]]:
+    target = parse_target(server.url)
+    data = create_room(target, "classic-1deck", {}, [None, "heuristic", "heuristic", "heuristic"])
+    return Target(target.base, data["id"]), data
+
+
+def test_server_killed_mid_hand_reconnects_and_resumes(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target, data = _room(server)
+    TokenStore().put(target.link, {"host_key": data["host_key"]})
+    killed: list[int] = []
+
+    def kill_once(user: Player) -> None:
+        view = user.session.state.get("view")
+        if view and view["phase"] == "play" and len(view["tricks"]) >= 2 and not killed:
+            killed.append(len(view["tricks"]))
+            server.kill()  # SIGKILL mid-hand: the next command finds the connection gone
+        elif len(killed) == 1 and server.proc is None:
+            killed.append(0)
+            server.restart()  # started again on its database
+
+    user = Player(on_line=kill_once)
+    code, out, err = _play(["--connect", target.link, "--plain"], user, monkeypatch)
+    assert code == 0, err
+    assert killed and "connection lost: reconnecting" in out and "reconnected" in out
+    assert user.session.state["view"]["phase"] == "hand_over"
+    assert "Traceback" not in out + err
+
+
+def test_server_gone_for_good_is_one_line(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHENGJI_RETRY_SECONDS", "1.5")
+    target, data = _room(server)
+    TokenStore().put(target.link, {"host_key": data["host_key"]})
+
+    def kill(user: Player) -> None:
+        view = user.session.state.get("view")
+        if view and view["phase"] == "play":
+            server.kill()
+
+    code, out, err = _play(["--connect", target.link, "--plain"], Player(on_line=kill), monkeypatch)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"error: lost the connection to 127.0.0.1:{server.port}")
+    assert "run the same command again" in err and err.endswith("[CONNECTION_LOST]\n")
+
+
+def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
+    from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
+
+    target, data = _room(server)
+    session, _ = open_room(target, name="kim", host_key=data["host_key"])
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if session.state:
+                    break
+            table = str(app.w_table.renderable)
+            assert "invite link: " + target.link in table
+            assert "kim (ready, host)" in table
+            await pilot.press("s")  # start
+            for _ in range(3000):
+                await pilot.pause(0.02)
+                view = session.state.get("view")
+                if view and view["phase"] == "hand_over":
+                    break
+                if isinstance(app.screen, DeclareDialog):
+                    await pilot.press("p")
+                elif isinstance(app.screen, BuryDialog):
+                    app.screen.dismiss(choose_action(session.state)["cards"])
+                elif view and view["phase"] == "play" and my_turn(session.state):
+                    await pilot.press("question_mark")
+                    assert "only given in local games" in app.message
+                    action = choose_action(session.state)
+                    for card in action["cards"].split():
+                        idx = next(
+                            i
+                            for i, c in enumerate(app.cards)
+                            if c == card and i not in app.selected
+                        )
+                        app.cursor = idx
+                        await pilot.press("space")
+                    await pilot.press("enter")
+            await pilot.pause(0.2)
+            assert session.state["view"]["phase"] == "hand_over"
+            assert isinstance(app.screen, ScoreDialog)
+            await pilot.press("q")
+            await pilot.pause()
+
+    try:
+        asyncio.run(run())
+    finally:
+        session.close()
+    assert app.return_code in (0, None) and app.error is None
+
+
+def test_urls() -> None:
+    assert parse_target("localhost:8000") == Target("http://localhost:8000")
+    assert parse_target("https://x.org/room/ab12").ws_url == "wss://x.org/ws/ab12"
+    assert parse_target("http://h:1/ws/abc").link == "http://h:1/room/abc"
+
+
+def test_token_store_is_private_and_tolerant(state_dir: Path) -> None:
+    store = TokenStore()
+    assert store.get("k") is None
+    store.put("k", {"token": "t"})
+    assert store.get("k")["token"] == "t"  # type: ignore[index]
+    assert stat.S_IMODE((state_dir / "rooms.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE(state_dir.stat().st_mode) == 0o700
+    (state_dir / "rooms.json").write_text("not json")
+    assert store.get("k") is None
+    store.forget("k")
+    os.environ.pop("XDG_STATE_HOME", None)
+
+
+def test_state_dir_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from shengji.tui.online import state_dir as where
+
+    monkeypatch.delenv("SHENGJI_STATE_DIR")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "x"))
+    assert where() == tmp_path / "x" / "shengji"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert where() == Path.home() / ".local" / "state" / "shengji"
+    assert isinstance(argparse.Namespace(), argparse.Namespace)

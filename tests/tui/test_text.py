@@ -1,0 +1,60 @@
+"""The words of the client: hints always have a reason, the tracker tells every
+declaration and trick, names and teams read right for players and spectators."""
+
+from __future__ import annotations
+
+import copy
+
+from shengji.presets import load_preset
+from shengji.server.autoplay import choose_action
+from shengji.tui.session import LocalSession
+from shengji.tui.text import Tracker, prompt, status_lines, who
+
+
+def test_every_hint_has_a_fresh_reason() -> None:
+    """Issue 12, item 6: a single legal play, a pass with nothing to show, a burial: the
+    reason always says something about this decision."""
+    for preset, seed in (("classic-1deck", 2), ("shuangsheng", 5)):
+        session = LocalSession(load_preset(preset), seed=seed, seat=0)
+        reasons = []
+        for _ in range(200):
+            view = session.state["view"]
+            if view["phase"] == "hand_over":
+                break
+            for lang in ("en", "zh"):
+                hint = session.hint(lang)
+                assert hint is not None and hint[1], (view["phase"], lang)
+                reasons.append(hint[1])
+            assert session.act(choose_action(session.state)) is None
+        assert "the only legal play" in reasons or "只有这一种合法的出法" in reasons
+
+
+def test_tracker_tells_declarations_counters_and_tricks() -> None:
+    state = LocalSession(load_preset("shuangsheng"), seed=1, seat=0).state
+    state = copy.deepcopy(state)
+    view = state["view"]
+    view["declarations"] = [
+        {"seat": 1, "cards": "H2"},
+        {"seat": 1, "cards": "H2 H2"},
+        {"seat": 0, "cards": "BJ BJ"},
+    ]
+    view["tricks"] = []
+    view["trick"] = []
+    tracker = Tracker("en")
+    lines = tracker.update(state)
+    assert "right declares ♥2: trump ♥" in lines
+    assert "right reinforces with ♥2 ♥2" in lines
+    assert "you counter-declare BJ BJ: trump no trump" in lines
+    assert tracker.update(state) == []  # nothing new, nothing said
+    zh = Tracker("zh").update(state)
+    assert "下家亮主 ♥2: 主 ♥" in zh and "你反主 大王 大王: 主 无主" in zh
+
+
+def test_spectators_see_seats_not_relations() -> None:
+    state = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    state["you"] = {"seat": None, "host": False}
+    state["room"]["id"] = "x" * 32
+    assert who(state, 1, "en") == "seat 1" and who(state, 1, "zh") == "1号位"
+    s1, s2 = status_lines(state, "en")
+    assert s2.startswith("levels: seats 0+2 2 · seats 1+3 2") and "watching" in s2
+    assert prompt(state, "en") == "you are watching the game"
