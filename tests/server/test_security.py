@@ -124,3 +124,8 @@ def test_database_file_is_private(tmp_path: Path) -> None:
     mode = stat.S_IMODE(os.stat(tmp_path / "var" / "db.sqlite").st_mode)
     assert mode == 0o600, oct(mode)
     assert stat.S_IMODE(os.stat(tmp_path / "var").st_mode) == 0o700
+    named = tmp_path / "named.db"  # a URL given as is (shengji serve --db sqlite:///...)
+    with TestClient(create_app(f"sqlite:///{named}", bot_delay=0)) as http:
+        _room(http)
+    for f in tmp_path.glob("named.db*"):
+        assert stat.S_IMODE(os.stat(f).st_mode) == 0o600, f

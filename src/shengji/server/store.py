@@ -114,13 +114,18 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def sqlite_url(path: str | Path) -> str:
-    """A SQLite URL for ``path``, creating its folder (0700) and the file (0600): the
-    database holds the deal secrets and every hand."""
+    """A SQLite URL for ``path``, creating its folder (0700) and the file (0600)."""
     p = Path(path)
     p.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _private_file(p)
+    return f"sqlite:///{p}"
+
+
+def _private_file(p: Path) -> None:
+    """Create ``p`` readable by its owner only (SQLite gives its -wal and -shm files the
+    same mode): the database holds the deal secrets and every hand."""
     os.close(os.open(p, os.O_CREAT | os.O_RDWR, 0o600))
     p.chmod(0o600)  # an older file keeps whatever mode it was made with otherwise
-    return f"sqlite:///{p}"
 
 
 class Store:
@@ -130,6 +135,9 @@ class Store:
         if url.startswith(("postgresql://", "postgres://")):
             url = "postgresql+psycopg://" + url.split("://", 1)[1]  # the driver we ship
         kwargs: dict[str, Any] = {}
+        path = url.split("?", 1)[0].removeprefix("sqlite:///")
+        if url.startswith("sqlite:///") and path and path != ":memory:":
+            _private_file(Path(path))
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = create_engine(url, **kwargs)
