@@ -116,6 +116,7 @@ CODES: dict[str, str] = {
     "STORE_UNAVAILABLE": "the database refused or is unreachable: nothing was changed",
     "ROOM_UNAVAILABLE": "the room's stored data is damaged: it was set aside",
     "SLOW_CONSUMER": "the connection fell too far behind and was closed (code 4008)",
+    "ROOM_MOVED": "another server process took the room over: reconnect (code 4009)",
     # terminal client
     "BAD_URL": "not a server or room link (http://host:port or http://host:port/room/ID)",
     "TIMEOUT": "the server did not answer",

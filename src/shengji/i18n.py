@@ -166,6 +166,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "this room's saved data is damaged, so it cannot be opened",
         "zh": "这个房间的存档已损坏, 打不开",
     },
+    "err.ROOM_MOVED": {
+        "en": "the room moved to another server: reconnecting",
+        "zh": "房间转到了另一台服务器, 正在重新连接",
+    },
     "err.BAD_HOST_KEY": {"en": "that host key is not this room's", "zh": "房主密钥不对"},
     # terminal client
     "err.BAD_URL": {

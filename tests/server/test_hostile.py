@@ -251,7 +251,6 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
 ) -> None:
     rid, key = _room(http, bots=[None, None, "heuristic", "heuristic"])
     store = http.app.state.hub.store  # type: ignore[attr-defined]
-    room = http.app.state.hub.rooms[rid]  # type: ignore[attr-defined]
 
     def down(*args: Any, **kwargs: Any) -> None:
         raise StoreError("disk full")
@@ -259,6 +258,7 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
     with http.websocket_connect(f"/ws/{rid}") as w, http.websocket_connect(f"/ws/{rid}") as w2:
         c, other = Client(w), Client(w2)
         c.request({"type": "join", "name": "me", "host_key": key})
+        room = http.app.state.hub.rooms[rid]  # type: ignore[attr-defined]
         monkeypatch.setattr(store, "save_room", down)
         assert other.request({"type": "join", "name": "ghost"})["code"] == "STORE_UNAVAILABLE"
         assert [s.kind for s in room.seats] == ["human", "empty", "bot", "bot"]  # no ghost

@@ -249,9 +249,11 @@ def create_app(
             return
 
         async def close(code: int) -> None:
+            why = "too slow" if conn.dropped == "SLOW_CONSUMER" else "the room moved"
             with contextlib.suppress(Exception):
-                await websocket.close(code=code, reason="too slow: reconnect with your token")
+                await websocket.close(code=code, reason=f"{why}: reconnect with your token")
 
+        room.attached += 1
         conn = Connection(peer, limits)
         writer = asyncio.get_running_loop().create_task(conn.pump(websocket.send_text, close))
         try:
@@ -273,6 +275,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            room.attached -= 1
             room.disconnected(conn)
             if conn.dropped:
                 with contextlib.suppress(asyncio.CancelledError, Exception):

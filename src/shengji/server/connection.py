@@ -10,8 +10,9 @@ from collections.abc import Awaitable, Callable
 
 from .limits import Limits, TokenBucket
 
-#: The close code of a connection dropped because it did not read its messages.
-SLOW_CONSUMER_CLOSE = 4008
+#: Close codes of connections the server drops: the client should reconnect with its
+#: token (too slow to read its messages; the room moved to another server process).
+CLOSE_CODES = {"SLOW_CONSUMER": 4008, "ROOM_MOVED": 4009}
 
 
 class Connection:
@@ -37,10 +38,15 @@ class Connection:
         if self.dropped:
             return
         if len(self.outbox) >= self.queue_limit:
-            self.outbox.clear()
-            self.dropped = "SLOW_CONSUMER"
+            self.drop("SLOW_CONSUMER")
         else:
             self.outbox.append(text)
+            self._wake.set()
+
+    def drop(self, reason: str) -> None:
+        """Close this connection (``reason`` is a key of :data:`CLOSE_CODES`)."""
+        self.outbox.clear()
+        self.dropped = reason
         self._wake.set()
 
     async def pump(
@@ -51,7 +57,7 @@ class Connection:
             while self.outbox and not self.dropped:
                 await send(self.outbox.popleft())
             if self.dropped:
-                await close(SLOW_CONSUMER_CLOSE)
+                await close(CLOSE_CODES[self.dropped])
                 return
             self._wake.clear()
             await self._wake.wait()

@@ -72,14 +72,21 @@ class Hub:
             room.save()
         except StoreError as e:
             raise RoomError(e.code, "the server could not save the room: try again") from e
+        room.on_moved = self.forget
         self.rooms[room_id] = room
         return room, host_key
 
     def get(self, room_id: str) -> Room:
-        """The room, loaded from the store if needed (raises RoomError)."""
+        """The room, loaded from the store if needed (raises RoomError).
+
+        A room that nobody is connected to and that has nothing running is read again
+        from the store: another server process may have played it meanwhile."""
         room = self.rooms.get(room_id)
         if room is not None:
-            return room
+            if room.busy():
+                return room
+            room.close()
+            del self.rooms[room_id]
         if len(room_id) > 64:
             raise RoomError("NO_ROOM", "no such room")
         try:
@@ -106,8 +113,14 @@ class Hub:
             for i, seat in enumerate(room.seats):
                 if seat.kind == "human" and not seat.away:
                     room.start_away_timer(i)  # until they come back
+        room.on_moved = self.forget
         self.rooms[room_id] = room
         return room
+
+    def forget(self, room: Room) -> None:
+        """Drop a room from memory (it is loaded anew from the store when asked for)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
 
     def public_rooms(self) -> list[dict[str, Any]]:
         """The rooms their hosts listed, as the room list shows them (not loaded)."""

@@ -53,7 +53,7 @@ from .protocol import (
     Start,
     message,
 )
-from .store import SNAPSHOT_EVERY, Store, StoreError
+from .store import SNAPSHOT_EVERY, Store, StoreConflict, StoreError
 
 log = logging.getLogger("shengji.server")
 
@@ -147,6 +147,11 @@ class Room:
         self.continued: set[int] = set()
         self.away_tasks: dict[int, asyncio.Task[None]] = {}
         self.last_active = time.monotonic()
+        self.stale = False
+        #: Sockets holding this room (joined or not yet): while any, it stays in memory.
+        self.attached = 0
+        #: Called when the room is found stale (the hub forgets it).
+        self.on_moved: Callable[[Room], None] | None = None
 
     # -- persistence -----------------------------------------------------------------------
     def lobby_data(self) -> dict[str, Any]:
@@ -601,6 +606,11 @@ class Room:
                 status="finished" if finished else None,
                 record=self.recorder.record(st) if finished else None,
             )
+        except StoreConflict as e:
+            self.recorder.actions.pop()
+            self.rev -= 1
+            self.moved()
+            raise RoomError(e.code, "the room was changed elsewhere: reconnecting") from e
         except StoreError as e:
             self.recorder.actions.pop()
             self.rev -= 1
@@ -638,6 +648,8 @@ class Room:
 
     def _plan(self) -> None:
         """After every change, before the broadcast: timers, deadlines, and the bots."""
+        if self.stale:
+            return
         st = self.state
         if st is None or self.status != "playing":
             self._cancel_timer()
@@ -735,6 +747,8 @@ class Room:
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: hand its seat to a bot after ``away_seconds``."""
         self.conns.discard(conn)
+        if self.stale:
+            return
         self.last_active = time.monotonic()
         seat = self.seat_of(conn)
         if (
@@ -750,7 +764,7 @@ class Room:
 
     def start_away_timer(self, seat: int) -> None:
         """Hand ``seat`` to a bot unless its person reconnects within ``away_seconds``."""
-        if seat not in self.away_tasks:
+        if seat not in self.away_tasks and not self.stale:
             loop = asyncio.get_running_loop()
             self.away_tasks[seat] = loop.create_task(self.hand_to_bot_later(seat))
 
@@ -769,10 +783,22 @@ class Room:
             self._plan()
             self.broadcast()
 
+    def moved(self) -> None:
+        """Another process has taken this room over (its copy here is stale): stop it,
+        forget it, and close its connections so that they reconnect and load it anew."""
+        self.stale = True
+        for conn in list(self.conns):
+            conn.drop("ROOM_MOVED")
+        self.conns.clear()
+        if self.on_moved is not None:
+            self.on_moved(self)
+        self.close()
+
     def busy(self) -> bool:
         """Whether the room has connections or tasks running (not to be unloaded)."""
         tasks = [self.driver, self.timer, *self.away_tasks.values()]
-        return bool(self.conns) or any(t is not None and not t.done() for t in tasks)
+        busy = bool(self.conns) or self.attached > 0
+        return busy or any(t is not None and not t.done() for t in tasks)
 
     def close(self) -> None:
         """Stop the room's tasks (it is being unloaded)."""

@@ -30,7 +30,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 SNAPSHOT_EVERY = 100
@@ -44,6 +44,13 @@ class StoreError(Exception):
     code = "STORE_UNAVAILABLE"
 
 
+class StoreConflict(StoreError):
+    """Another server process has written this room's next action first: the copy in
+    this process's memory is stale."""
+
+    code = "ROOM_MOVED"
+
+
 def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
     """Database faults become :class:`StoreError`."""
 
@@ -51,6 +58,8 @@ def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
+        except IntegrityError as e:
+            raise StoreConflict("another server process has changed this room") from e
         except SQLAlchemyError as e:
             raise StoreError(f"the database is unavailable ({type(e).__name__})") from e
 

@@ -1,0 +1,78 @@
+"""Two server processes over one database: a room is reachable from both, and a process
+whose copy of a room has gone stale refuses to write and hands the room over."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from shengji.server.launch import free_port, start_server
+
+from .client import Client, play_to_end, sync
+from .test_restart import _Sock
+
+FAST = ("commands_burst=1000000",)
+
+
+def _post(port: int, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/rooms",
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json"},
+    )
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def _my_turn(c: Client) -> None:
+    for _ in range(2000):
+        sync(c)
+        view = c.state["view"]
+        if view["phase"] == "play" and view["to_act"] == c.seat:
+            return
+        time.sleep(0.01)
+    raise AssertionError("never my turn")
+
+
+def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    pa, pb = free_port(), free_port()
+    a_proc, b_proc = start_server(pa, db, limits=FAST), start_server(pb, db, limits=FAST)
+    try:
+        made = _post(
+            pa, {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+        )
+        rid = made["id"]
+        on_b = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))  # made on A, played on B
+        token = on_b.request({"type": "join", "name": "ann", "host_key": made["host_key"]})["token"]
+        on_b.request({"type": "ready"})
+        started = on_b.request({"type": "start"})
+        assert started["type"] == "ack", started
+        play_to_end([on_b], until="play")
+        _my_turn(on_b)
+        on_a = Client(_Sock(f"ws://127.0.0.1:{pa}/ws/{rid}"))
+        assert on_a.request({"type": "join", "token": token})["seat"] == 0
+        sync(on_a)
+        assert on_a.state["view"] == on_b.state["view"]  # A read B's game from the store
+        # both hold the room now; A writes first, so B's copy is stale
+        play = on_a.choose()
+        assert on_a.request({"type": "act", "action": play})["type"] == "ack"
+        with pytest.raises(ConnectionClosed) as closed:  # B's write is refused: B lets go
+            on_b.request({"type": "act", "action": play})
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+        again = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))  # B loads the room anew
+        assert again.request({"type": "join", "token": token})["seat"] == 0
+        sync(again)
+        sync(on_a)
+        assert again.state["view"]["hand"] == on_a.state["view"]["hand"]
+        played, before = play["cards"].split(), on_b.state["view"]["hand"].split()
+        assert len(again.state["view"]["hand"].split()) == len(before) - len(played)
+    finally:
+        for p in (a_proc, b_proc):
+            p.kill()
+            p.wait(10)
