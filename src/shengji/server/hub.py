@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import time
@@ -34,6 +35,7 @@ class Hub:
         self.creations: dict[str, TokenBucket] = {}
         self.connections: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
 
     # -- rooms -----------------------------------------------------------------------------
     def create(
@@ -180,18 +182,38 @@ class Hub:
         return len(idle)
 
     def start(self) -> None:
-        """Start unloading idle rooms in the background."""
+        """Start unloading idle rooms, and tending the garbage collector, in the background."""
 
         async def sweeper() -> None:
             while True:
                 await asyncio.sleep(max(1.0, min(30.0, self.limits.idle_seconds / 4)))
                 self.sweep()
 
-        self._sweeper = asyncio.get_running_loop().create_task(sweeper())
+        async def collector() -> None:
+            # A full collection walks every live object (rooms, sockets): hundreds of
+            # milliseconds with a thousand players, which would stall every table. So
+            # objects that survived the young generations are frozen (never walked again)
+            # every few seconds, and the whole heap is collected only now and then.
+            last_full = time.monotonic()
+            while True:
+                await asyncio.sleep(5.0)
+                if time.monotonic() - last_full >= self.limits.full_gc_seconds:
+                    gc.unfreeze()
+                    gc.collect()
+                    last_full = time.monotonic()
+                else:
+                    gc.collect(1)
+                gc.freeze()
+
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(sweeper())
+        self._collector = loop.create_task(collector())
 
     def stop(self) -> None:
         """Stop every room's tasks."""
-        if self._sweeper:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._collector):
+            if task:
+                task.cancel()
+        gc.unfreeze()
         for room in self.rooms.values():
             room.close()

@@ -41,6 +41,8 @@ class Limits:
     next_seconds: float = 60.0
     #: Seconds a room with no connection stays in memory before it is unloaded.
     idle_seconds: float = 120.0
+    #: Seconds between full garbage collections (young objects are collected every 5 s).
+    full_gc_seconds: float = 600.0
 
     def with_overrides(self, pairs: list[str]) -> Limits:
         """A copy with ``name=value`` overrides (raises ``BAD_OPTION`` for bad ones)."""

@@ -130,6 +130,10 @@ def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{p}"
 
 
+#: Built once: a statement made per action would leave garbage for the collector.
+_INSERT_ACTION = insert(ActionRow)
+
+
 def _private_file(p: Path) -> None:
     """Create ``p`` readable by its owner only (SQLite gives its -wal and -shm files the
     same mode): the database holds the deal secrets and every hand."""
@@ -202,8 +206,7 @@ class Store:
         match's record) in one commit: a plain insert, as cheap as a commit gets."""
         with self.engine.begin() as conn:
             conn.execute(
-                insert(ActionRow),
-                {"room_id": room_id, "seq": seq, "seat": seat, "action": action},
+                _INSERT_ACTION, {"room_id": room_id, "seq": seq, "seat": seat, "action": action}
             )
             if snapshot is not None:
                 conn.execute(
