@@ -196,7 +196,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _cmd_loadtest(args: argparse.Namespace) -> int:
     from .loadtest import run_loadtest
 
-    for line in run_loadtest(args.rooms, args.duration, args.think, args.url, args.preset):
+    lines = run_loadtest(args.rooms, args.duration, args.think, args.url, args.preset, args.db)
+    for line in lines:
         print(line, flush=True)
     return 0
 
@@ -305,6 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
     p.add_argument("--url", help="an existing server (default: start one on loopback)")
     p.add_argument("--preset", default="shuangsheng")
+    p.add_argument("--db", help="database of the server it starts (default: a new SQLite file)")
     p.set_defaults(func=_cmd_loadtest)
     p = sub.add_parser("bench", help="print benchmark figures")
     p.add_argument("what", nargs="?", default="all", help="what to measure: all or rules")

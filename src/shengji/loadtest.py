@@ -189,12 +189,14 @@ def run_loadtest(
     think: float = 1.0,
     url: str | None = None,
     preset: str = "shuangsheng",
+    db: str | None = None,
 ) -> list[str]:
-    """Run the load and return the report lines (``name: value unit``)."""
+    """Run the load and return the report lines (``name: value unit``). Without ``url``
+    a server is started on loopback over ``db`` (default: a fresh SQLite file)."""
     proc = None
     if url is None:
         port = free_port()
-        db = f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
+        db = db or f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
         proc = start_server(port, db, limits=LOAD_LIMITS)
         url = f"http://127.0.0.1:{port}"
     try:
