@@ -270,7 +270,7 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
         c.request({"type": "start"})
         play_to_end([c], until="play")
         calls = {"n": 0}
-        real = store.append_action
+        real = store.append_actions
 
         def flaky(*args: Any, **kwargs: Any) -> None:
             calls["n"] += 1
@@ -278,7 +278,7 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
                 raise StoreError("restarting")
             real(*args, **kwargs)
 
-        monkeypatch.setattr(store, "append_action", flaky)
+        monkeypatch.setattr(store, "append_actions", flaky)
         done, codes = len(room.recorder.actions), []
         deadline = time.time() + 30  # the bot driver retries with back-off, then goes on
         while time.time() < deadline and len(room.recorder.actions) < done + 8:

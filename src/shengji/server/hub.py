@@ -17,7 +17,7 @@ from typing import Any
 
 from .limits import Limits, TokenBucket
 from .rooms import BOTS, Room, RoomError, RoomSettings, bot_seat, token_hash
-from .store import Store, StoreError
+from .store import GroupWriter, Store, StoreError
 
 log = logging.getLogger("shengji.server")
 
@@ -34,6 +34,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.creations: dict[str, TokenBucket] = {}
         self.connections: dict[str, int] = {}
+        self.writer = GroupWriter(store)
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
 
@@ -75,6 +76,7 @@ class Hub:
         except StoreError as e:
             raise RoomError(e.code, "the server could not save the room: try again") from e
         room.on_moved = self.forget
+        room.writer = self.writer
         self.rooms[room_id] = room
         return room, host_key
 
@@ -116,6 +118,7 @@ class Hub:
                 if seat.kind == "human" and not seat.away:
                     room.start_away_timer(i)  # until they come back
         room.on_moved = self.forget
+        room.writer = self.writer
         self.rooms[room_id] = room
         return room
 
@@ -214,6 +217,7 @@ class Hub:
         for task in (self._sweeper, self._collector):
             if task:
                 task.cancel()
-        gc.unfreeze()
         for room in self.rooms.values():
             room.close()
+        self.writer.close()
+        gc.unfreeze()

@@ -53,7 +53,7 @@ from .protocol import (
     Start,
     message,
 )
-from .store import SNAPSHOT_EVERY, Store, StoreConflict, StoreError
+from .store import SNAPSHOT_EVERY, ActionWrite, GroupWriter, Store, StoreConflict, StoreError
 
 log = logging.getLogger("shengji.server")
 
@@ -148,6 +148,8 @@ class Room:
         self.away_tasks: dict[int, asyncio.Task[None]] = {}
         self.last_active = time.monotonic()
         self.stale = False
+        #: Commits actions off the event loop (the hub's); None: commit in place.
+        self.writer: GroupWriter | None = None
         #: Sockets holding this room (joined or not yet): while any, it stays in memory.
         self.attached = 0
         #: Called when the room is found stale (the hub forgets it).
@@ -374,7 +376,7 @@ class Room:
             elif isinstance(cmd, Check):
                 return self._check(conn, cmd.action, cmd.id)
             elif isinstance(cmd, Act):
-                reply = self._act(conn, cmd)
+                reply = await self._act(conn, cmd)
             else:
                 reply = self._lobby(conn, cmd)
             self._plan()
@@ -563,7 +565,7 @@ class Room:
             raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
         return message("ack", id=rid, rev=self.rev, legal=True)
 
-    def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
+    async def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
         if self.state is None or self.status != "playing":
             raise RoomError("NOT_PLAYING", "the match is not being played")
         seat = self.seat_of(conn)
@@ -581,11 +583,12 @@ class Room:
                 "STALE_REVISION",
                 f"you acted on revision {cmd.rev}, the table is at {self.rev}: look again",
             )
-        self._apply(seat, action)
+        await self._apply(seat, action)
         return message("ack", id=cmd.id, rev=self.rev)
 
-    def _apply(self, seat: int, action: Action) -> None:
-        """Apply and persist in one commit, then update memory (the caller broadcasts)."""
+    async def _apply(self, seat: int, action: Action) -> None:
+        """Apply, persist (in the writer thread when there is one), then update memory;
+        the caller broadcasts. Holds the room's lock, so a room's writes keep their order."""
         assert self.state is not None and self.recorder is not None
         try:
             st, _ = apply(self.state, seat, action)
@@ -594,31 +597,31 @@ class Room:
         seq = len(self.recorder.actions)
         self.recorder.add(seat, action)
         finished = st.phase == "match_over"
-        snapshot = self.recorder.record(st) if (seq + 1) % SNAPSHOT_EVERY == 0 else None
+        write = ActionWrite(
+            self.id,
+            seq,
+            seat,
+            action_to_json(action),
+            snapshot=self.recorder.record(st) if (seq + 1) % SNAPSHOT_EVERY == 0 else None,
+            status="finished" if finished else None,
+            record=self.recorder.record(st) if finished else None,
+        )
         try:
-            self.rev += 1
-            self.store.append_action(
-                self.id,
-                seq,
-                seat,
-                action_to_json(action),
-                snapshot=snapshot,
-                status="finished" if finished else None,
-                record=self.recorder.record(st) if finished else None,
-            )
+            if self.writer is not None:
+                await self.writer.write(write)
+            else:
+                self.store.append_actions([write])
         except StoreConflict as e:
             self.recorder.actions.pop()
-            self.rev -= 1
             self.moved()
             raise RoomError(e.code, "the room was changed elsewhere: reconnecting") from e
         except StoreError as e:
             self.recorder.actions.pop()
-            self.rev -= 1
             raise RoomError(e.code, "the server could not save that: try again") from e
         except BaseException:
             self.recorder.actions.pop()
-            self.rev -= 1
             raise
+        self.rev += 1
         self.state = st
         self.continued.clear()
         if finished:
@@ -693,7 +696,7 @@ class Room:
                 if self.state is not st or seat is None:
                     continue  # someone acted meanwhile
                 try:
-                    self._bot_move(seat)
+                    await self._bot_move(seat)
                     failures = 0
                 except Exception as e:  # the driver survives: the store may come back
                     failures += 1
@@ -703,14 +706,14 @@ class Room:
             if failures:
                 await asyncio.sleep(min(30.0, 0.5 * 2**failures))
 
-    def _bot_move(self, seat: int) -> None:
+    async def _bot_move(self, seat: int) -> None:
         assert self.state is not None
         if self.state.phase == "hand_over":
-            self._apply(seat, Continue())
+            await self._apply(seat, Continue())
             return
         bot = self.bots.get(seat) or HeuristicBot(seat, derived_seed(self.seed, "bots"))
         action = bot.act(seat_view(self.state, seat))
-        self._apply(seat, action)
+        await self._apply(seat, action)
 
     def _start_timer(self, st: GameState, seconds: float) -> None:
         self._cancel_timer()
@@ -735,9 +738,9 @@ class Room:
                 if st.phase == "hand_over":
                     if self.paused:
                         return
-                    self._apply(min(self.continued, default=0), Continue())
+                    await self._apply(min(self.continued, default=0), Continue())
                 else:
-                    self._bot_move(st.to_act if st.to_act is not None else 0)
+                    await self._bot_move(st.to_act if st.to_act is not None else 0)
             except RoomError as e:
                 log.warning("room %s: timer move failed (%s)", self.id[:8], e.message)
                 self.timer_for = None  # try again with a fresh timer
