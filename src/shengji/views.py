@@ -11,8 +11,9 @@ an event for a seat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .cards import Card, deck, format_cards, rank_text
 from .declaring import DeclareState
@@ -83,14 +84,11 @@ class SeatView(TableFacts):
             else None,
             # every card that is a trump now, so clients group and mark hands without rules
             "trumps": trump_cards(self.ctx),
-            "tricks": [
-                {"plays": [_play_json(p) for p in t.plays], "winner": t.winner, "points": t.points}
-                for t in self.tricks
-            ],
+            "tricks": [_trick_json(t) for t in self.tricks],
             "collector_points": self.trick_points,
             "penalties": self.penalties,
             "coins": list(self.coins),
-            "score_sheet": [_result(r) for r in self.results],
+            "score_sheet": [_shared(r, _result) for r in self.results],
             "winner": self.winner,
         }
         if self.seat is not None:
@@ -103,17 +101,36 @@ class SeatView(TableFacts):
         return view
 
 
-_TRUMP_CARDS: dict[int, tuple[TrumpContext, str]] = {}
-
-
 def trump_cards(ctx: TrumpContext) -> str:
     """The cards (one deck's worth) that are trumps in ``ctx``, as notation."""
-    hit = _TRUMP_CARDS.get(id(ctx))
-    if hit is None or hit[0] is not ctx:
-        if len(_TRUMP_CARDS) > 4096:
-            _TRUMP_CARDS.clear()
-        hit = _TRUMP_CARDS[id(ctx)] = (ctx, format_cards(c for c in deck(1) if ctx.is_trump(c)))
-    return hit[1]
+    return _shared(ctx, lambda ctx: format_cards(c for c in deck(1) if ctx.is_trump(c)))
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+_SHARED: dict[int, tuple[object, Any]] = {}
+
+
+def _shared(value: T, build: Callable[[T], R]) -> R:
+    """``build(value)`` for an immutable ``value``, built once and shared by every view
+    that shows it (finished tricks and hand results are in every later view)."""
+    hit = _SHARED.get(id(value))
+    if hit is None or hit[0] is not value:
+        if len(_SHARED) > 65_536:
+            _SHARED.clear()
+        hit = _SHARED[id(value)] = (value, build(value))
+    return cast(R, hit[1])
+
+
+def _trick_json(t: Trick) -> dict[str, Any]:
+    return _shared(
+        t,
+        lambda t: {
+            "plays": [_play_json(p) for p in t.plays],
+            "winner": t.winner,
+            "points": t.points,
+        },
+    )
 
 
 def _play_json(p: TrickPlay) -> dict[str, Any]:
@@ -156,7 +173,8 @@ def seat_view(st: GameState, seat: int | None) -> SeatView:
 
 
 def observe(st: GameState, seat: int | None) -> dict[str, Any]:
-    """:func:`seat_view` as JSON-ready data."""
+    """:func:`seat_view` as JSON-ready data. Parts that never change (finished tricks,
+    hand results) are shared between calls: copy before changing them."""
     return seat_view(st, seat).to_json()
 
 
