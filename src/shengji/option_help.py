@@ -17,16 +17,12 @@ and the browser builds its rules form from it (one labelled control per option).
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from dataclasses import fields
-from importlib import resources
 from typing import Any
 
 from .cards import rank_text
-from .errors import OptionError
 from .options import _CHOICES, RuleOptions
-from .presets import load_preset, preset_names
+from .presets import load_preset, preset_description, preset_seed
 
 Text = dict[str, str]
 LEVELS = [rank_text(r) for r in range(2, 15)]
@@ -236,18 +232,6 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
 }
 
 
-@functools.cache
-def _preset_header(name: str) -> tuple[str, str]:
-    if name not in preset_names():
-        raise OptionError(
-            f"unknown preset {name!r}; presets: {', '.join(preset_names())}",
-            code="UNKNOWN_PRESET",
-        )
-    text = (resources.files("shengji") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    return str(data.get("description", "")), str(data.get("seed", ""))
-
-
 def option_fields() -> list[str]:
     """Names of every rule option (every field of RuleOptions but ``name``)."""
     return [f.name for f in fields(RuleOptions) if f.name != "name"]
@@ -262,7 +246,7 @@ def option_schema(preset: str, lang_independent: bool = True, lang: str = "en") 
     choices or range, label and help (``{"en", "zh"}``; with ``lang_independent=False``
     plain strings in ``lang``). Raises OptionError ``UNKNOWN_PRESET``."""
     opts = load_preset(preset)
-    description, seed = _preset_header(preset)
+    description, seed = preset_description(preset), preset_seed(preset)
     values = opts.to_dict()
     out: list[dict[str, Any]] = []
     for name in option_fields():

@@ -31,15 +31,18 @@ def preset_names() -> list[str]:
 
 
 @functools.cache
-def _preset_data(name: str) -> dict[str, Any]:
+def _preset_file(name: str) -> dict[str, Any]:
     if name not in preset_names():
         raise OptionError(
             f"unknown preset {name!r}; presets: {', '.join(preset_names())}",
             code="UNKNOWN_PRESET",
         )
     text = (resources.files("shengji") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    return {k: v for k, v in data.items() if k not in ("description", "seed")}
+    return tomllib.loads(text)
+
+
+def _preset_data(name: str) -> dict[str, Any]:
+    return {k: v for k, v in _preset_file(name).items() if k not in ("description", "seed")}
 
 
 @functools.cache
@@ -55,6 +58,9 @@ def load_preset(name: str, overrides: Mapping[str, Any] | None = None) -> RuleOp
 
 def preset_description(name: str) -> str:
     """The one-line description stored with a preset."""
-    _preset_data(name)
-    text = (resources.files("shengji") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
-    return str(tomllib.loads(text).get("description", ""))
+    return str(_preset_file(name).get("description", ""))
+
+
+def preset_seed(name: str) -> str:
+    """The seed texts a preset follows (``"000, 004"``: ../shared/seeds)."""
+    return str(_preset_file(name).get("seed", ""))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -24,7 +23,7 @@ from typing import Any
 import pytest
 
 from shengji.server.autoplay import choose_action
-from shengji.server.launch import free_port, start_server
+from shengji.server.launch import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("SHENGJI_ARTIFACTS", "var/test-artifacts"))
@@ -53,24 +52,12 @@ def require_chromium() -> None:
         )
 
 
-class Server:
-    """``shengji serve`` on a free port over a SQLite file; can be killed and restarted."""
+class Server(ServerProcess):
+    """``shengji serve`` on a free port over a SQLite file, with HTTP helpers."""
 
     def __init__(self, db: Path) -> None:
-        self.port = free_port()
-        self.db = f"sqlite:///{db}"
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = start_server(self.port, self.db)
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(10)
-            self.proc = None
-
-    def restart(self) -> None:
-        self.kill()
-        self.proc = start_server(self.port, self.db)
+        super().__init__(f"sqlite:///{db}")
+        self.base = self.url
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         req = urllib.request.Request(

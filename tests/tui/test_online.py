@@ -22,7 +22,7 @@ import pytest
 
 from shengji.cli import build_parser
 from shengji.server.autoplay import choose_action
-from shengji.server.launch import free_port, start_server
+from shengji.server.launch import ServerProcess
 from shengji.tui import plain as plain_mode
 from shengji.tui.main import run_play
 from shengji.tui.online import Target, TokenStore, create_room, open_room, parse_target
@@ -31,27 +31,11 @@ from shengji.tui.text import my_turn
 ROOT = Path(__file__).parents[2]
 
 
-class Server:
-    """A ``shengji serve`` subprocess that can be killed and started again."""
+class Server(ServerProcess):
+    """A ``shengji serve`` subprocess over a SQLite file in ``tmp``."""
 
     def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.db = f"sqlite:///{tmp / 'tui.db'}"
-        self.proc: subprocess.Popen[bytes] | None = start_server(self.port, self.db)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(10)
-            self.proc = None
-
-    def restart(self) -> None:
-        self.kill()
-        self.proc = start_server(self.port, self.db)
+        super().__init__(f"sqlite:///{tmp / 'tui.db'}")
 
 
 @pytest.fixture

@@ -59,3 +59,27 @@ def cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return None
+
+
+class ServerProcess:
+    """``shengji serve`` on a free loopback port over ``db``, that can be killed and
+    started again (tests and tools)."""
+
+    def __init__(self, db: str, limits: Sequence[str] = ()) -> None:
+        self.port = free_port()
+        self.db = db
+        self.limits = tuple(limits)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = start_server(self.port, db, limits=limits)
+
+    def kill(self) -> None:
+        """Stop the process at once (SIGKILL)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def restart(self) -> None:
+        """Kill and start again on the same port and database."""
+        self.kill()
+        self.proc = start_server(self.port, self.db, limits=self.limits)
