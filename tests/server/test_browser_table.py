@@ -15,6 +15,7 @@ from shengji.option_help import option_fields
 from shengji.presets import load_preset
 
 from .browser_support import (
+    DESKTOP,
     PHONE,
     Server,
     act,
@@ -196,3 +197,21 @@ def test_rules_form_in_chinese(server: Server, browser: Any) -> None:  # noqa: F
     assert status == 200
     assert not page.watch.errors, page.watch.errors
     page.context.close()
+
+
+def test_the_app_runs_under_its_own_content_security_policy(server: Server, browser: Any) -> None:  # noqa: F811
+    """The other browser tests bypass the CSP (Playwright's waits need eval); this one
+    keeps it: the page loads, connects its WebSocket and seats a person, with no
+    violation reported."""
+    made = server.post("/api/rooms", {"bots": [None, "heuristic", "heuristic", "heuristic"]})
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text))
+    page.goto(server.base + made["url"])
+    page.get_by_text("Sit down").click()
+    page.get_by_text("(you)").wait_for()
+    page.get_by_text("connected").first.wait_for()
+    assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console
+    ctx.close()
