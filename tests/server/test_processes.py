@@ -4,6 +4,7 @@ whose copy of a room has gone stale refuses to write and hands the room over."""
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.request
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from shengji.server.launch import free_port, start_server
+from shengji.server.launch import ServerProcess, free_port, start_server
 
 from .client import Client, play_to_end, sync
 from .test_restart import _Sock
@@ -76,3 +77,46 @@ def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
         for p in (a_proc, b_proc):
             p.kill()
             p.wait(10)
+
+
+PG = os.environ.get("SHENGJI_TEST_PG")
+
+
+@pytest.mark.skipif(not PG, reason="SHENGJI_TEST_PG is not set: no PostgreSQL to test against")
+def test_a_spectator_on_another_process_follows_the_game() -> None:
+    """Players on B, a spectator on A: PostgreSQL LISTEN/NOTIFY carries B's changes to A,
+    which sends its spectator every new table and chat line without a reconnect."""
+    assert PG is not None
+    a_proc, b_proc = ServerProcess(PG, FAST), ServerProcess(PG, FAST)
+    try:
+        made = _post(
+            b_proc.port,
+            {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]},
+        )
+        rid = made["id"]
+        player = Client(_Sock(f"ws://127.0.0.1:{b_proc.port}/ws/{rid}"))
+        player.request({"type": "join", "name": "ann", "host_key": made["host_key"]})
+        watcher = Client(_Sock(f"ws://127.0.0.1:{a_proc.port}/ws/{rid}"))
+        assert watcher.request({"type": "join", "name": "eve", "spectate": True})["type"] == "ack"
+        player.request({"type": "ready"})
+        player.request({"type": "start"})
+        play_to_end([player], until="play")
+        player.request({"type": "chat", "text": "hello from B"})
+        _my_turn(player)
+        player.request({"type": "act", "action": player.choose()})
+        _my_turn(player)  # the bots on B have moved: the table stays put now
+        want = player.state["view"]["tricks"], player.state["view"]["trick"]
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            msg = watcher.recv()
+            view = watcher.state["view"] if watcher.state and "view" in watcher.state else None
+            if view and (view["tricks"], view["trick"]) == want and watcher.chat:
+                break
+        else:
+            raise AssertionError("the spectator on A never saw B's table")
+        assert watcher.state["view"]["seat"] is None and "hand" not in watcher.state["view"]
+        assert [line["text"] for line in watcher.chat] == ["hello from B"]
+        assert msg is not None
+    finally:
+        a_proc.kill()
+        b_proc.kill()

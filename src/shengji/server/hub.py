@@ -15,6 +15,7 @@ import secrets
 import time
 from typing import Any
 
+from .bus import PgBus
 from .limits import Limits, TokenBucket
 from .rooms import BOTS, Room, RoomError, RoomSettings, bot_seat, token_hash
 from .store import GroupWriter, Store, StoreError
@@ -37,6 +38,8 @@ class Hub:
         self.writer = GroupWriter(store)
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
+        self._bus: PgBus | None = None
+        self._following: set[asyncio.Task[None]] = set()
 
     # -- rooms -----------------------------------------------------------------------------
     def create(
@@ -211,6 +214,17 @@ class Hub:
         loop = asyncio.get_running_loop()
         self._sweeper = loop.create_task(sweeper())
         self._collector = loop.create_task(collector())
+        if self.store.engine.dialect.name == "postgresql":
+            url = self.store.engine.url.render_as_string(hide_password=False)
+            self._bus = PgBus(url, loop, self.remote_change)
+
+    def remote_change(self, room_id: str) -> None:
+        """Another process changed ``room_id``: if it is in memory here, follow it."""
+        room = self.rooms.get(room_id)
+        if room is not None and not room.stale:
+            task = asyncio.get_running_loop().create_task(room.follow())
+            self._following.add(task)
+            task.add_done_callback(self._following.discard)
 
     def stop(self) -> None:
         """Stop every room's tasks."""
@@ -220,4 +234,6 @@ class Hub:
         for room in self.rooms.values():
             room.close()
         self.writer.close()
+        if self._bus is not None:
+            self._bus.close()
         gc.unfreeze()

@@ -114,6 +114,21 @@ def bot_seat(bot: str) -> SeatInfo:
     return SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
 
 
+#: What a room takes from a fresh copy when another process changed it.
+_FOLLOWED = (
+    "seats",
+    "spectators",
+    "host_hash",
+    "host_key_hash",
+    "public_listing",
+    "chat",
+    "rev",
+    "status",
+    "state",
+    "recorder",
+)
+
+
 class Room:
     """One table."""
 
@@ -148,6 +163,8 @@ class Room:
         self.away_tasks: dict[int, asyncio.Task[None]] = {}
         self.last_active = time.monotonic()
         self.stale = False
+        #: Another process plays this room (its bots are not moved from here).
+        self.following = False
         #: Commits actions off the event loop (the hub's); None: commit in place.
         self.writer: GroupWriter | None = None
         #: Sockets holding this room (joined or not yet): while any, it stays in memory.
@@ -379,6 +396,8 @@ class Room:
                 reply = await self._act(conn, cmd)
             else:
                 reply = self._lobby(conn, cmd)
+            if self.seat_of(conn) is not None:
+                self.following = False  # a player is here: this process plays the room
             self._plan()
             self.broadcast()
             if isinstance(cmd, Join):
@@ -640,7 +659,7 @@ class Room:
     def _bot_turn(self) -> int | None:
         """The seat a bot moves for now (hand over: the seat that continues), or None."""
         st = self.state
-        if st is None or self.status != "playing":
+        if st is None or self.status != "playing" or self.following:
             return None
         if st.phase == "hand_over":
             if self.paused or self.waiting():
@@ -652,6 +671,10 @@ class Room:
     def _plan(self) -> None:
         """After every change, before the broadcast: timers, deadlines, and the bots."""
         if self.stale:
+            return
+        if self.following:  # the process that plays the room keeps its timers
+            self._cancel_timer()
+            self.deadlines = [None] * 4
             return
         st = self.state
         if st is None or self.status != "playing":
@@ -785,6 +808,32 @@ class Room:
                 return  # the store is down: the seat stays the person's
             self._plan()
             self.broadcast()
+
+    async def follow(self) -> None:
+        """Another process changed this room: read it again from the store and send the
+        people here the new table (and any new chat lines)."""
+        async with self.lock:
+            if self.stale:
+                return
+            try:
+                row = self.store.load_room(self.id)
+                if row is None:
+                    return
+                fresh = Room.restore(self.id, row[0], row[1], row[2], self.store, self.limits)
+            except Exception as e:
+                log.warning("room %s: cannot follow another process (%s)", self.id[:8], e)
+                self.moved()
+                return
+            seen = self.chat[-1]["time"] if self.chat else 0.0
+            new_lines = [line for line in fresh.chat if line["time"] > seen]
+            for name in _FOLLOWED:
+                setattr(self, name, getattr(fresh, name))
+            self.following = True
+            self.make_bots()
+            self._plan()
+            self.broadcast()
+            if new_lines:
+                self.send_chat(new_lines)
 
     def moved(self) -> None:
         """Another process has taken this room over (its copy here is stale): stop it,

@@ -33,9 +33,11 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from .bus import CHANNEL, payload
 
 SNAPSHOT_EVERY = 100
 P = ParamSpec("P")
@@ -206,6 +208,12 @@ class Store:
             done = conn.execute(update(RoomRow).where(RoomRow.id == room_id), values)
             if done.rowcount == 0:
                 conn.execute(insert(RoomRow), {"id": room_id, "created": now, **values})
+            self._notify(conn, room_id)
+
+    def _notify(self, conn: Connection, room_id: str) -> None:
+        """Tell the other server processes (PostgreSQL only) when this commits."""
+        if self.engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload(room_id)})
 
     def append_action(
         self,
@@ -225,6 +233,8 @@ class Store:
     def append_actions(self, writes: Sequence[ActionWrite]) -> None:
         """Append several rooms' actions in one commit (all or none)."""
         with self.engine.begin() as conn:
+            for room_id in {w.room_id for w in writes}:
+                self._notify(conn, room_id)
             for w in writes:
                 conn.execute(
                     _INSERT_ACTION,
