@@ -59,6 +59,10 @@ class SeatView(TableFacts):
             raise ShengjiError(f"seat {self.seat} cannot see seat {seat}'s hand", code="HIDDEN")
         return self.hand
 
+    def _winning(self, trick: tuple[TrickPlay, ...]) -> int:
+        """The seat whose play wins ``trick`` so far (the same for every seat's view)."""
+        return trick[trick_winner(self.ctx, [p.cards for p in trick], self.lead)].seat
+
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as notation strings)."""
         view: dict[str, Any] = {
@@ -77,11 +81,7 @@ class SeatView(TableFacts):
             "leader": self.leader,
             "trick": [_play_json(p) for p in self.trick],
             # the seat whose play wins the trick so far (the rules decide; clients mark it)
-            "winning": self.trick[
-                trick_winner(self.ctx, [p.cards for p in self.trick], self.lead)
-            ].seat
-            if self.trick
-            else None,
+            "winning": _shared(self.trick, self._winning) if self.trick else None,
             # every card that is a trump now, so clients group and mark hands without rules
             "trumps": trump_cards(self.ctx),
             "tricks": [_trick_json(t) for t in self.tricks],

@@ -267,13 +267,14 @@ class Room:
     # -- who is who ------------------------------------------------------------------------
     def seat_of(self, conn: Connection) -> int | None:
         """The seat of ``conn``'s token now (None: a spectator or not joined)."""
-        h = conn.token_hash
-        if h is None:
-            return None
-        for i, s in enumerate(self.seats):
-            if s.token_hash == h:
-                return i
-        return None
+        return None if conn.token_hash is None else self.seat_of_hash(conn.token_hash)
+
+    def seat_of_hash(self, h: str) -> int | None:
+        """The seat of a token hash (None: no seat)."""
+        return next((i for i, s in enumerate(self.seats) if s.token_hash == h), None)
+
+    def _is_host(self, conn: Connection) -> bool:
+        return conn.token_hash is not None and conn.token_hash == self.host_hash
 
     def _connected_seats(self) -> set[int]:
         return {s for c in self.conns if (s := self.seat_of(c)) is not None}
@@ -297,14 +298,7 @@ class Room:
     # -- views -----------------------------------------------------------------------------
     def public(self) -> dict[str, Any]:
         """The lobby as everyone may see it."""
-        host = next(
-            (
-                i
-                for i, s in enumerate(self.seats)
-                if s.token_hash and s.token_hash == self.host_hash
-            ),
-            None,
-        )
+        host = None if self.host_hash is None else self.seat_of_hash(self.host_hash)
         connected = self._connected_seats()
         return {
             "id": self.id,
@@ -333,18 +327,12 @@ class Room:
             "waiting": self.waiting(),
         }
 
-    def state_for(self, conn: Connection) -> dict[str, Any]:
-        """The ``state`` message for one connection: its own view only."""
+    def state_for(self, conn: Connection, room: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for one connection: its own view only (``room``: the
+        lobby as :meth:`public` gives it, when already made)."""
         seat = self.seat_of(conn)
-        msg = message(
-            "state",
-            rev=self.rev,
-            room=self.public(),
-            you={
-                "seat": seat,
-                "host": conn.token_hash is not None and conn.token_hash == self.host_hash,
-            },
-        )
+        you = {"seat": seat, "host": self._is_host(conn)}
+        msg = message("state", rev=self.rev, room=room or self.public(), you=you)
         if self.state is not None:
             msg.update(seat_message(self.state, seat))
         return msg
@@ -354,14 +342,10 @@ class Room:
         texts: dict[tuple[int | None, bool], str] = {}
         room = self.public()
         for conn in list(self.conns):
-            seat = self.seat_of(conn)
-            host = conn.token_hash is not None and conn.token_hash == self.host_hash
-            text = texts.get((seat, host))
+            key = (self.seat_of(conn), self._is_host(conn))
+            text = texts.get(key)
             if text is None:
-                msg = message("state", rev=self.rev, room=room, you={"seat": seat, "host": host})
-                if self.state is not None:
-                    msg.update(seat_message(self.state, seat))
-                text = texts[seat, host] = dumps(msg)
+                text = texts[key] = dumps(self.state_for(conn, room))
             conn.push(text)
             if conn.dropped:
                 self.conns.discard(conn)
@@ -415,7 +399,7 @@ class Room:
         with self.saving():
             if cmd.token:
                 h = token_hash(cmd.token)
-                seat = next((i for i, s in enumerate(self.seats) if s.token_hash == h), None)
+                seat = self.seat_of_hash(h)
                 if seat is None and h not in self.spectators:
                     raise RoomError("BAD_TOKEN", "that resume token does not belong to this room")
                 if seat is not None:
@@ -465,15 +449,11 @@ class Room:
             rev=self.rev,
             seat=self.seat_of(conn),
             token=token,
-            host=conn.token_hash == self.host_hash,
+            host=self._is_host(conn),
         )
 
-    def seat_of_hash(self, h: str) -> int | None:
-        """The seat of a token hash."""
-        return next((i for i, s in enumerate(self.seats) if s.token_hash == h), None)
-
     def _need_host(self, conn: Connection) -> None:
-        if conn.token_hash is None or conn.token_hash != self.host_hash:
+        if not self._is_host(conn):
             raise RoomError("NOT_HOST", "only the host can do that")
 
     def _need_lobby(self) -> None:
