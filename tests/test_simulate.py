@@ -85,7 +85,7 @@ def test_cli_writes_json_plot_and_records(tmp_path: Path, capsys) -> None:
 
 def test_cli_rejects_bad_arguments(capsys) -> None:
     assert main(["simulate", "--hands", "2", "--players", "heuristic,nobody", "--quiet"]) == 2
-    assert "unknown bot" in capsys.readouterr().err
+    assert "UNKNOWN_BOT: no bot called 'nobody'" in capsys.readouterr().err
     assert main(["simulate", "--quiet"]) == 2
     assert main(["simulate", "--hands", "2", "--players", "random", "--quiet"]) == 2
 

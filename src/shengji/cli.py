@@ -8,6 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from .bots.registry import bot_kinds
 from .errors import ShengjiError
 from .options import RuleOptions, load_overrides_file, parse_override
 from .presets import DEFAULT_PRESET, load_preset, preset_description, preset_names
@@ -80,6 +81,14 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     opts = options_from_args(args.preset, args.set or [], args.options or [])
     print(f"preset {opts.name}: {preset_description(opts.name)}")
     print(format_options(opts))
+    return 0
+
+
+def _cmd_bots(args: argparse.Namespace) -> int:
+    for kind in bot_kinds():
+        level = kind.difficulty or "-"
+        arg = f"  [:{kind.argument}]" if kind.argument else ""
+        print(f"{kind.name:12} {level:7} {kind.en} / {kind.zh}{arg}")
     return 0
 
 
@@ -239,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_args(p, positional=True)
     p.add_argument("--list", action="store_true", help="list the presets")
     p.set_defaults(func=_cmd_rules)
+    p = sub.add_parser("bots", help="list the bots a player spec can name (机器人)")
+    p.set_defaults(func=_cmd_bots)
     p = sub.add_parser("conformance", help="answer rule conformance case files")
     p.add_argument("files", nargs="+", help="case files ({'cases': [...]})")
     p.set_defaults(func=_cmd_conformance)
@@ -288,7 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rule_args(p)
     p.add_argument("--seed", type=int, help="random seed (default: random)")
     p.add_argument("--seat", type=int, choices=range(4), help="your seat (default 0; online: any)")
-    p.add_argument("--bots", default="heuristic", choices=["heuristic", "random"])
+    p.add_argument(
+        "--bots",
+        default="heuristic",
+        help="the bots' player spec (`shengji bots` lists them; default heuristic)",
+    )
     p.add_argument(
         "--connect",
         metavar="URL",

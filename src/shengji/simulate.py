@@ -17,18 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots.heuristic import HeuristicBot
-from .bots.random_bot import RandomBot
-from .errors import ShengjiError
+from .bots.registry import check_spec, make_player
 from .options import RuleOptions
-from .players import Player, run_match
+from .players import run_match
 from .record import save_record
 from .stats import ratio_ci
-
-BOTS: dict[str, Callable[[int, int], Player]] = {
-    "random": RandomBot,
-    "heuristic": HeuristicBot,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +88,7 @@ def seat_bots(settings: Settings, job: Job) -> list[str]:
 def run_job(settings: Settings, job: Job) -> JobResult:
     """Play one job; deterministic for (settings, job)."""
     seed = deal_seed(settings.seed, job.index)
-    players = [BOTS[name](seat, seed) for seat, name in enumerate(seat_bots(settings, job))]
+    players = [make_player(name, seat, seed) for seat, name in enumerate(seat_bots(settings, job))]
     a_team = 1 if job.mirrored else 0
     st, rec = run_match(
         settings.options,
@@ -132,8 +125,7 @@ def run_jobs(
 ) -> list[JobResult]:
     """Run every job (in ``workers`` processes) and return the results in deal order."""
     for name in settings.players:
-        if name not in BOTS:
-            raise ShengjiError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}", code="UNKNOWN_BOT")
+        check_spec(name)
     if settings.records:
         Path(settings.records).mkdir(parents=True, exist_ok=True)
     jobs = settings.jobs()

@@ -15,9 +15,10 @@ import secrets
 import time
 from typing import Any
 
+from ..bots.registry import bot_names
 from .bus import PgBus
 from .limits import Limits, TokenBucket
-from .rooms import BOTS, Room, RoomError, RoomSettings, bot_seat, token_hash
+from .rooms import Room, RoomError, RoomSettings, bot_seat, token_hash
 from .store import GroupWriter, Store, StoreError
 
 log = logging.getLogger("shengji.server")
@@ -52,8 +53,8 @@ class Hub:
         """A new room and its host key; nothing is made if anything is refused."""
         settings.options()  # raises for a bad preset or option
         for bot in bots or []:
-            if bot is not None and bot not in BOTS:
-                raise RoomError("UNKNOWN_BOT", f"no bot called {bot!r}: {', '.join(BOTS)}")
+            if bot is not None and bot not in bot_names():
+                raise RoomError("UNKNOWN_BOT", f"no bot called {bot!r}: {', '.join(bot_names())}")
         bucket = self.creations.get(peer)
         if bucket is None:
             if len(self.creations) > 10_000:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..bots.registry import bot_names
 from .limits import Limits, json_depth
 
 PROTOCOL_VERSION = 1
@@ -22,7 +23,16 @@ MAX_NAME_CHARS = 32
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
 Seat = Annotated[int, Field(ge=0, le=3)]
-BotName = Literal["random", "heuristic"]
+
+
+def _known_bot(name: str) -> str:
+    if name not in bot_names():
+        raise ValueError(f"no bot called {name!r}; bots: {', '.join(bot_names())}")
+    return name
+
+
+BotName = Annotated[str, Field(max_length=64), AfterValidator(_known_bot)]
+"""A registered bot's plain name (clients cannot pass arguments or commands)."""
 
 
 class _Command(BaseModel):

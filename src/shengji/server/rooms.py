@@ -25,8 +25,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from ..actions import Action, Continue, action_from_json, action_to_json
-from ..bots.heuristic import HeuristicBot
-from ..bots.random_bot import RandomBot
+from ..bots.registry import make_player
 from ..errors import ShengjiError
 from ..game import GameState, apply, new_match
 from ..options import RuleOptions
@@ -57,7 +56,6 @@ from .store import SNAPSHOT_EVERY, ActionWrite, GroupWriter, Store, StoreConflic
 
 log = logging.getLogger("shengji.server")
 
-BOTS: dict[str, Callable[[int, int], Player]] = {"random": RandomBot, "heuristic": HeuristicBot}
 CHAT_TAIL = 50
 
 
@@ -630,7 +628,7 @@ class Room:
     def make_bots(self) -> None:
         """One bot per seat that a bot plays (or may play while its person is away)."""
         bot_seed = derived_seed(self.seed, "bots")
-        self.bots = {i: BOTS[s.bot](i, bot_seed) for i, s in enumerate(self.seats) if s.bot in BOTS}
+        self.bots = {i: make_player(s.bot, i, bot_seed) for i, s in enumerate(self.seats) if s.bot}
 
     def _bot_controls(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -714,7 +712,7 @@ class Room:
         if self.state.phase == "hand_over":
             await self._apply(seat, Continue())
             return
-        bot = self.bots.get(seat) or HeuristicBot(seat, derived_seed(self.seed, "bots"))
+        bot = self.bots.get(seat) or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
         action = bot.act(seat_view(self.state, seat))
         await self._apply(seat, action)
 

@@ -26,15 +26,13 @@ from typing import Any, Protocol
 
 from ..actions import action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
-from ..bots.random_bot import RandomBot
+from ..bots.registry import check_spec, make_player
 from ..errors import ShengjiError
 from ..game import GameState, apply, new_match
 from ..i18n import error_text
 from ..options import RuleOptions
 from ..players import Player
 from ..views import seat_message, seat_view
-
-BOTS: dict[str, Callable[[int, int], Player]] = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
 @dataclass(frozen=True)
@@ -107,16 +105,13 @@ class LocalSession:
     def __init__(
         self, options: RuleOptions, seed: int, seat: int = 0, bots: str = "heuristic"
     ) -> None:
-        if bots not in BOTS:
-            raise ShengjiError(
-                f"unknown bot {bots!r}; bots: heuristic, random",
-                code="UNKNOWN_BOT",
-                params={"bot": bots},
-            )
+        check_spec(bots)
         self.options = options
         self.seat = seat
         self.st: GameState = new_match(options, seed)
-        self.players: dict[int, Player] = {s: BOTS[bots](s, seed) for s in range(4) if s != seat}
+        self.players: dict[int, Player] = {
+            s: make_player(bots, s, seed) for s in range(4) if s != seat
+        }
         self.adviser = HeuristicBot(seat, seed)
         self.rev = 0
         self.bots = bots

@@ -1,0 +1,129 @@
+"""The one list of bots: name → factory, descriptions in both languages, difficulty.
+
+Every adapter (simulate, the terminal client, the web server, the CLI) reads this
+registry; a new bot is added here and nowhere else. A player is named by a *spec*:
+the bot's name, optionally followed by ``:`` and an argument the bot understands
+(``search:100ms``).
+
+>>> from shengji.bots.registry import make_player, parse_spec
+>>> parse_spec("heuristic")
+('heuristic', None)
+>>> type(make_player("random", seat=1, seed=7)).__name__
+'RandomBot'
+>>> parse_spec("nobody")
+Traceback (most recent call last):
+...
+shengji.errors.ShengjiError: UNKNOWN_BOT: no bot called 'nobody'; bots: random, heuristic
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from ..errors import ShengjiError
+from ..players import Player
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+
+Difficulty = Literal["easy", "normal", "strong"]
+
+BotFactory = Callable[[int, int, str | None], Player]
+"""Builds a player from (seat, seed, argument after the ``:`` or None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotKind:
+    """One registered bot."""
+
+    name: str
+    make: BotFactory
+    en: str
+    zh: str
+    difficulty: Difficulty | None = None
+    #: What the argument after ``:`` means (None: the bot takes none).
+    argument: str | None = None
+
+    def text(self, lang: str) -> str:
+        """The description in ``lang`` (``"zh"`` or English)."""
+        return self.zh if lang == "zh" else self.en
+
+
+_REGISTRY: dict[str, BotKind] = {}
+
+
+def register(kind: BotKind) -> None:
+    """Add (or replace) a bot under its name."""
+    _REGISTRY[kind.name] = kind
+
+
+def bot_kinds() -> list[BotKind]:
+    """Every registered bot, in registration order."""
+    return list(_REGISTRY.values())
+
+
+def bot_names() -> list[str]:
+    """The names of every registered bot."""
+    return list(_REGISTRY)
+
+
+def by_difficulty(level: Difficulty) -> BotKind:
+    """The bot offered to people as ``level``."""
+    for kind in _REGISTRY.values():
+        if kind.difficulty == level:
+            return kind
+    raise ShengjiError(f"no bot has difficulty {level!r}", code="UNKNOWN_BOT")
+
+
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """Split and check a player spec: ``(name, argument or None)``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ShengjiError("a bot must be named", code="UNKNOWN_BOT", params={"bot": ""})
+    name, sep, arg = spec.strip().partition(":")
+    kind = _REGISTRY.get(name)
+    if kind is None:
+        raise ShengjiError(
+            f"no bot called {name!r}; bots: {', '.join(_REGISTRY)}",
+            code="UNKNOWN_BOT",
+            params={"bot": name},
+        )
+    if sep and kind.argument is None:
+        raise ShengjiError(
+            f"bot {name!r} takes no argument (got {arg!r})",
+            code="BAD_BOT_SPEC",
+            params={"bot": name},
+        )
+    return name, (arg if sep else None)
+
+
+def make_player(spec: str, seat: int, seed: int) -> Player:
+    """A player for ``seat`` from its spec, seeded with ``seed``."""
+    name, arg = parse_spec(spec)
+    return _REGISTRY[name].make(seat, seed, arg)
+
+
+def check_spec(spec: str) -> str:
+    """``spec`` unchanged if it names a registered bot (and its argument parses)."""
+    make_player(spec, 0, 0)
+    return spec
+
+
+register(
+    BotKind(
+        "random",
+        lambda seat, seed, _arg: RandomBot(seat, seed),
+        "random bot: any legal play",
+        "随机机器人:任意合法出牌",
+        difficulty="easy",
+    )
+)
+register(
+    BotKind(
+        "heuristic",
+        lambda seat, seed, _arg: HeuristicBot(seat, seed),
+        "heuristic bot: rule-of-thumb play, instant",
+        "智能机器人:经验打法,即时出牌",
+        difficulty="normal",
+    )
+)
