@@ -263,8 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(
             f"{pos['id']:28} {pos['kind']:8} lead {len(pos['lead'].split()):2} "
-            f"follows {pos['legal_follows']:>10} leads {pos['unit_leads']:>4} "
-            f"winner {pos['winner']}{' (brute-forced)' if brute else ''}"
+            f"follows {pos['legal_follows']:>10}{' (brute-forced)' if brute else ' ' * 15} "
+            f"leads {pos['unit_leads']:>4} winner {pos['winner']} (the engine's answer)"
         )
         for note in notes:
             bad += 1

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
+from shengji.actions import Action, Continue, Declare, Pass
+from shengji.bots.random_bot import random_action
 from shengji.cards import Card, deck, parse_cards
+from shengji.game import GameState, apply, new_match, stack_deck
 from shengji.leads import unit_leads
+from shengji.options import RuleOptions
 from shengji.presets import load_preset
 from shengji.trump import TrumpContext, parse_trump, trump_context
 from shengji.units import classify_lead
@@ -186,3 +191,61 @@ def sub_multiset_count(cards: Sequence[Card], size: int) -> int:
                 new[i + j] += a
         poly = new
     return poly[size] if size < len(poly) else 0
+
+
+# -- scripted deals ---------------------------------------------------------------
+
+Script = list[tuple[str, int, str]]  # (phase, seat, cards) shows to make, in order
+
+
+def build_deck(
+    opts: RuleOptions, wants: dict[int, str], kitty: str = "", seed: int = 0, start: int = 0
+) -> tuple[Card, ...]:
+    """A deck order dealing the wanted cards first to each seat (from seat ``start``)."""
+    rng = random.Random(seed)
+    pool = Counter(deck(opts.decks))
+    hands: list[list[Card]] = [[], [], [], []]
+    for seat, text in wants.items():
+        for c in parse_cards(text):
+            pool[c] -= 1
+            hands[seat].append(c)
+    kit = list(parse_cards(kitty))
+    for c in kit:
+        pool[c] -= 1
+    rest = list(pool.elements())
+    rng.shuffle(rest)
+    for h in hands:
+        while len(h) < opts.hand_size:
+            h.append(rest.pop())
+    kit += rest
+    assert len(kit) == opts.kitty_size
+    return stack_deck(hands, kit, start)
+
+
+def run(st: GameState, script: Script, until: str = "play", seed: int = 1) -> GameState:
+    """Drive the game: make the scripted shows when offered, pass otherwise, bury randomly;
+    stop when ``until`` is reached (``play`` or ``hand_over``)."""
+    rng = random.Random(seed)
+    todo = list(script)
+    while st.phase != until:
+        seat = st.to_act if st.to_act is not None else 0
+        action: Action
+        if st.phase in ("deal", "before_kitty", "after_burial"):
+            action = Pass()
+            if todo and todo[0][0] == st.phase and todo[0][1] == seat:
+                action = Declare(parse_cards(todo.pop(0)[2]))
+        else:
+            action = random_action(st, seat, rng)
+        st, _ = apply(st, seat, action)
+    assert not todo, f"scripted shows never offered: {todo}"
+    return st
+
+
+def later_hand(opts: RuleOptions, wants: dict[int, str], kitty: str = "") -> GameState:
+    """A state at the start of hand 2 with a stacked deck (hand 1 played randomly)."""
+    st = run(new_match(opts, 1), [], until="hand_over")
+    banker = st.results[-1].outcome.next_banker
+    d = build_deck(opts, wants, kitty, start=banker)
+    st = dataclasses.replace(st, stacked=(st.deck_order, d))
+    st, _ = apply(st, 0, Continue())
+    return st

@@ -3,82 +3,27 @@ last, and the coin multiplier."""
 
 from __future__ import annotations
 
-import dataclasses
-import random
-from collections import Counter
 from collections.abc import Sequence
 
-from shengji.actions import Action, Continue, Declare, Pass
-from shengji.bots.random_bot import random_action
-from shengji.cards import Card, deck, parse_cards
-from shengji.game import GameState, apply, new_match, stack_deck
-from shengji.options import RuleOptions
+import pytest
+
+from helpers import build_deck, later_hand, run
+from shengji.actions import Pass
+from shengji.cards import Card, deck
+from shengji.game import apply, new_match
 from shengji.presets import load_preset
 
-Script = list[tuple[str, int, str]]  # (phase, seat, cards) shows to make, in order
 
-
-def build_deck(
-    opts: RuleOptions, wants: dict[int, str], kitty: str = "", seed: int = 0, start: int = 0
-) -> tuple[Card, ...]:
-    """A deck order dealing the wanted cards first to each seat (from seat ``start``)."""
-    rng = random.Random(seed)
-    pool = Counter(deck(opts.decks))
-    hands: list[list[Card]] = [[], [], [], []]
-    for seat, text in wants.items():
-        for c in parse_cards(text):
-            pool[c] -= 1
-            hands[seat].append(c)
-    kit = list(parse_cards(kitty))
-    for c in kit:
-        pool[c] -= 1
-    rest = list(pool.elements())
-    rng.shuffle(rest)
-    for h in hands:
-        while len(h) < opts.hand_size:
-            h.append(rest.pop())
-    kit += rest
-    assert len(kit) == opts.kitty_size
-    return stack_deck(hands, kit, start)
-
-
-def run(st: GameState, script: Script, until: str = "play", seed: int = 1) -> GameState:
-    """Drive the game: make the scripted shows when offered, pass otherwise, bury randomly;
-    stop when ``until`` is reached (``play`` or ``hand_over``)."""
-    rng = random.Random(seed)
-    todo = list(script)
-    while st.phase != until:
-        seat = st.to_act if st.to_act is not None else 0
-        action: Action
-        if st.phase in ("deal", "before_kitty", "after_burial"):
-            action = Pass()
-            if todo and todo[0][0] == st.phase and todo[0][1] == seat:
-                action = Declare(parse_cards(todo.pop(0)[2]))
-        else:
-            action = random_action(st, seat, rng)
-        st, _ = apply(st, seat, action)
-    assert not todo, f"scripted shows never offered: {todo}"
-    return st
-
-
-def later_hand(opts: RuleOptions, wants: dict[int, str], kitty: str = "") -> GameState:
-    """A state at the start of hand 2 with a stacked deck (hand 1 played randomly)."""
-    st = run(new_match(opts, 1), [], until="hand_over")
-    banker = st.results[-1].outcome.next_banker
-    d = build_deck(opts, wants, kitty, start=banker)
-    st = dataclasses.replace(st, stacked=(st.deck_order, d))
-    st, _ = apply(st, 0, Continue())
-    return st
-
-
-def test_shuangsheng_first_hand_counter_takes_banker_and_doubles_coins() -> None:
-    opts = load_preset("shuangsheng")
+@pytest.mark.parametrize(("preset", "factor"), [("shuangsheng", 1), ("shuangsheng-super", 2)])
+def test_shuangsheng_first_hand_counter_takes_banker_and_coins(preset: str, factor: int) -> None:
+    """Seed 000: only the super version doubles the coins per 反主."""
+    opts = load_preset(preset)
     d = build_deck(opts, {0: "H2", 1: "S2 S2"})
     st = run(new_match(opts, 1, [d]), [("deal", 0, "H2"), ("before_kitty", 1, "S2 S2")])
     assert (st.banker, st.trump, st.buried_by, st.declare.counters) == (1, "S", (1,), 1)
     st = run(st, [], until="hand_over")
     res = st.results[-1]
-    assert res.stake == opts.base_stake * 2 and sum(res.coins) == 0
+    assert res.stake == opts.base_stake * factor and sum(res.coins) == 0
 
 
 def test_shuangsheng_first_hand_reinforced_blocks_lower_counter() -> None:
@@ -92,8 +37,9 @@ def test_shuangsheng_first_hand_reinforced_blocks_lower_counter() -> None:
     assert (st.banker, st.trump, st.declare.counters) == (2, "NT", 1)
 
 
-def test_shuangsheng_later_hand_chaodi_keeps_banker() -> None:
-    opts = load_preset("shuangsheng")
+@pytest.mark.parametrize(("preset", "factor"), [("shuangsheng", 1), ("shuangsheng-super", 4)])
+def test_shuangsheng_later_hand_chaodi_keeps_banker(preset: str, factor: int) -> None:
+    opts = load_preset(preset)
     base = later_hand(opts, {})
     lvl = base.level
     lv = {2: "2", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(lvl, str(lvl))
@@ -106,7 +52,7 @@ def test_shuangsheng_later_hand_chaodi_keeps_banker() -> None:
     assert st.banker == banker and st.trump == "NT" and st.declare.counters == 2
     assert st.buried_by == (banker, 1, 2)
     st = run(st, [], until="hand_over")
-    assert st.results[-1].stake == opts.base_stake * 4
+    assert st.results[-1].stake == opts.base_stake * factor
 
 
 def test_shuangsheng_later_hand_nobody_declares_turns_kitty_card_3() -> None:
@@ -193,3 +139,15 @@ def test_stacked_deck_must_be_complete() -> None:
     with pytest.raises(ShengjiError) as e:
         new_match(opts, 1, [bad])
     assert e.value.code == "BAD_DECK"
+
+
+def test_coins_do_not_depend_on_the_throw_penalty() -> None:
+    """Stakes are their own options: with no throw penalty the hand is still played for
+    coins, and with ``coins = false`` nothing is settled."""
+    for overrides, stake in (({"throw_penalty": "none"}, 100), ({"coins": False}, 0)):
+        opts = load_preset("shuangsheng", overrides)
+        st = run(new_match(opts, 1), [], until="hand_over")
+        res = st.results[-1]
+        assert res.stake == stake
+        won = res.banker % 2 if res.outcome.side == "banker" else 1 - res.banker % 2
+        assert (res.coins[won], res.coins[1 - won]) == (stake, -stake)

@@ -161,15 +161,22 @@ def apply_show(
         new = _tuolaji(options, state, seat, show, phase)
     elif style == "shuangkou":
         new = _shuangkou(state, seat, show, phase)
+    elif style == "botzone":
+        new = _botzone(options, state, seat, show, phase)
     else:
         new = _shuangsheng(state, seat, show, phase)
     return evolve(new, shows=(*state.shows, (seat, tuple(cards))))
 
 
 def _initial(
-    state: DeclareState, seat: int, show: Show, phase: Phase | None, jokers_ok: bool
+    state: DeclareState,
+    seat: int,
+    show: Show,
+    phase: Phase | None,
+    jokers_ok: bool,
+    after_deal: bool = False,
 ) -> DeclareState:
-    if phase not in (None, "deal"):
+    if phase not in (None, "deal") and not (after_deal and phase == "before_kitty"):
         raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
     if show.is_joker and not jokers_ok:
         raise _fail(
@@ -211,6 +218,14 @@ def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) 
 def _outranks(state: DeclareState, show: Show) -> bool:
     """A pair beats an unbacked single declaration, or a pair of lower priority."""
     return show.count >= 2 and (state.rung <= 1 or show.priority > state.priority)
+
+
+def _standing_priority(state: DeclareState) -> int:
+    """The priority of the current trump (``BJ > LJ > S > H > C > D`` as 5..0), whether a
+    pair or a single card declared it."""
+    if state.priority >= 0:
+        return state.priority
+    return -1 if state.trump is None else 3 - int(state.trump)
 
 
 def _countered(
@@ -271,10 +286,18 @@ def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) 
             "the trump came from the kitty card: only joker pairs may counter now", "flipped_jokers"
         )
     if phase == "after_burial":
+        # seed 002: 其他玩傢 … 高級可以反低級,低級不能反高級 — the others, and only a higher
+        # suit than the standing trump, even when that was shown by a single card.
+        if seat == state.banker:
+            raise _fail("the banker buried the kitty: 反底 is for the other players", "banker")
         if seat in state.pair_seats:
             raise _fail("each player may 反底 once, and not after a 定主 of their own", "once_each")
-        if not _outranks(state, show):
-            raise _fail(_priority_msg(), "outranked")
+        if show.priority <= _standing_priority(state):
+            raise _fail(
+                "after the kitty is buried only a higher pair may 反底 "
+                "(BJ > LJ > S > H > C > D), whatever backs the current trump",
+                "outranked",
+            )
         return _countered(state, seat, show, takes_banker=False)
     if phase == "before_kitty":
         raise _fail(
@@ -291,7 +314,8 @@ def _classic(
     options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
 ) -> DeclareState:
     if not state.declared:
-        return _initial(state, seat, show, phase, jokers_ok=True)
+        # seed 001: 在发牌结束后,每方都可以根据牌情翻出级牌 — also after the deal
+        return _initial(state, seat, show, phase, jokers_ok=True, after_deal=True)
     if phase == "after_burial":
         raise _fail("no declaring once the kitty is buried", "after_burial")
     if show.rung <= state.rung:
@@ -324,6 +348,25 @@ def _tuolaji(
         raise _fail("trump is locked by a pair (自保); only a joker pair can change it", "locked")
     if show.trump == state.trump:
         return _reinforce(state, seat, show, phase)
+    return _countered(state, seat, show, takes_banker=takes)
+
+
+def _botzone(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    """Botzone's Tractor: one single level card declares, then one pair (level cards of any
+    suit, or jokers: NT) by any seat overrides it; only while the cards are dealt."""
+    if phase not in (None, "deal"):
+        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
+    if not state.declared:
+        if show.count != 1:
+            raise _fail("the first declaration is one level card", "single_first")
+        return _initial(state, seat, show, phase, jokers_ok=False)
+    if show.count != 2:
+        raise _fail("trump is already declared: only a pair can change it", "needs_pair")
+    if state.counters:
+        raise _fail("trump was already overridden by a pair; it cannot change again", "once_only")
+    takes = state.first_hand and options.counter_takes_banker
     return _countered(state, seat, show, takes_banker=takes)
 
 

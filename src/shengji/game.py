@@ -28,7 +28,14 @@ from .follow import check_follow, legal_follows
 from .immutable import evolve
 from .leads import check_lead, unit_leads
 from .options import RuleOptions
-from .scoring import HandOutcome, hand_outcome, j_hook_width, kitty_bonus
+from .scoring import (
+    HandOutcome,
+    hand_outcome,
+    hand_stake,
+    j_hook_width,
+    kitty_bonus,
+    settle_coins,
+)
 from .shuffle import shuffled
 from .throws import check_throw
 from .tricks import trick_winner
@@ -220,6 +227,7 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         cards = shuffled(deck(st.options.decks), st.seed, st.hand_number, redeals)
     first = st.hand_number == 0
     start = 0 if banker is None else banker
+    level = st.options.fixed_level or level
     return evolve(
         st,
         phase="deal",
@@ -478,10 +486,8 @@ def _open_after_burial(st: GameState) -> GameState:
     style = st.options.declaring
     banker = st.banker
     assert banker is not None
-    if style == "shuangsheng" and not st.declare.first_hand:
+    if (style == "shuangsheng" and not st.declare.first_hand) or style == "shuangkou":
         order = tuple((banker + i) % 4 for i in range(4))
-    elif style == "shuangkou":
-        order = tuple((banker + i) % 4 for i in range(1, 5))
     else:
         return _begin_play(st)
     return evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
@@ -607,16 +613,10 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
         progress[bteam] += outcome.moved
     else:
         progress[1 - bteam] += outcome.moved
-    coins = list(st.coins)
-    stake = opts.base_stake * 2**st.declare.counters if opts.throw_penalty == "stake" else 0
-    if stake:
-        win_team = bteam if outcome.side == "banker" else 1 - bteam
-        coins[win_team] += stake
-        coins[1 - win_team] -= stake
-        for team in (0, 1):
-            half = st.stake_penalties[team] * opts.base_stake // 2
-            coins[team] -= half
-            coins[1 - team] += half
+    stake = hand_stake(opts, st.declare.counters)
+    win_team = bteam if outcome.side == "banker" else 1 - bteam
+    change = settle_coins(opts, stake, win_team, st.stake_penalties)
+    coins = [st.coins[0] + change[0], st.coins[1] + change[1]]
     result = HandResult(
         number=st.hand_number,
         banker=banker,
@@ -630,7 +630,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
         outcome=outcome,
         counters=st.declare.counters,
         stake=stake,
-        coins=(coins[0] - st.coins[0], coins[1] - st.coins[1]),
+        coins=change,
         kitty=st.kitty,
     )
     events.append(
@@ -701,7 +701,9 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
         card = st.deck_order[dealt]
         hands[seat].append(card)
         dealt += 1
-        if card.rank == st.level or card.rank > 14:
+        # A level card may be shown at any time during the deal (随时): the seat is asked at
+        # each of its draws while it has a legal show, not only when it draws one.
+        if _holds_show_cards(hands[seat], st.level):
             cand = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
             if legal_shows(cand, seat):
                 events.append({"type": "deal", "count": dealt})
@@ -710,6 +712,12 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
     st = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
     order = tuple((st.start_seat + i) % 4 for i in range(4))
     return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
+
+
+def _holds_show_cards(hand: Sequence[Card], level: int) -> bool:
+    """Whether ``hand`` has a level card or a joker pair (the cards a show is made of)."""
+    jokers = [c for c in hand if c.is_joker]
+    return any(c.rank == level for c in hand) or len(jokers) != len(set(jokers))
 
 
 def _window_step(st: GameState, events: list[Event]) -> GameState:
@@ -726,7 +734,9 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
     opts = st.options
     if not st.declare.declared:
         mode = opts.no_declaration
-        redeal = mode == "redeal" or (st.declare.first_hand and mode != "no_trump")
+        # Seeds 000/004 turn the 3rd kitty card only after the first hand; seed 003's 4th
+        # kitty card is turned in the first hand too (the dealer seat is then banker).
+        redeal = mode == "redeal" or (st.declare.first_hand and mode == "kitty_card_3")
         if redeal and st.redeals < _MAX_REDEALS:
             events.append({"type": "redeal"})
             return _start_hand(st, st.declare.banker, st.level, st.redeals + 1)
@@ -754,12 +764,8 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
 
 
 def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
-    one_round = st.options.declaring == "shuangkou"
-    while True:
-        if one_round and st.window_pos >= 4:
-            break
-        if not one_round and st.passes >= 4:
-            break
+    """Offer counter-declarations in turn from the banker until four seats in a row pass."""
+    while st.passes < 4:
         seat = st.window_order[st.window_pos % 4]
         if legal_shows(st, seat):
             return evolve(st, to_act=seat)

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic_core import from_json
 from websockets.asyncio.client import connect
 
-from .server.autoplay import choose_action
+from .autoplay import choose_action
 from .server.launch import cpu_seconds, free_port, start_server
 
 

@@ -41,18 +41,20 @@ PRESET_TITLES: dict[str, Text] = {
     "classic-3deck": _t("经典升级 Classic, 3 decks", "经典升级 (三副)"),
     "shuangkou": _t("双抠 Shuangkou", "双抠"),
     "tuolaji": _t("拖拉机 Tuolaji", "拖拉机"),
+    "botzone": _t("Botzone 双升 (Tractor)", "Botzone 双升"),
 }
 
 #: One line about each preset, in both languages.
 PRESET_ABOUT: dict[str, Text] = {
     "shuangsheng": _t(
         "Two decks; 抢报, 上保险, 反主反打 in the first hand, 反主炒底 later; "
-        "coins double with each 反主; 10 hands.",
-        "两副牌; 抢报, 上保险, 首局反主反打, 之后反主炒底; 每次反主底金翻倍; 共 10 局。",
+        "played for coins; 10 hands.",
+        "两副牌; 抢报, 上保险, 首局反主反打, 之后反主炒底; 输赢金币; 共 10 局。",
     ),
     "shuangsheng-super": _t(
-        "双升 with the super level table: up to 6 levels in one hand; 10 hands.",
-        "双升, 用超级升级表: 一局最多升 6 级; 共 10 局。",
+        "双升 with the super level table: up to 6 levels in one hand; coins double with "
+        "each 反主; 10 hands.",
+        "双升, 用超级升级表: 一局最多升 6 级; 每次反主金币翻番; 共 10 局。",
     ),
     "classic": _t(
         "Two decks; the first level card takes the banker, only stronger shows after.",
@@ -74,6 +76,11 @@ PRESET_ABOUT: dict[str, Text] = {
         "The first level card sets trump; pairs override or lock; no declaration plays 无主.",
         "先亮级牌定主; 对子可反或锁主; 无人亮主则打无主。",
     ),
+    "botzone": _t(
+        "Botzone's Tractor: always level 2, one single declaration and one pair override, "
+        "no tractors of level cards, a failed throw plays one card.",
+        "Botzone 双升: 总是打 2, 一次单张亮主和一次对子反主, 级牌不连拖拉机, 甩牌失败只出一张。",
+    ),
 }
 
 _TYPES: dict[str, str] = {
@@ -92,7 +99,12 @@ _TYPES: dict[str, str] = {
     "counter_takes_banker": "bool",
     "declaring": "choice",
     "match_hands": "optional_int",
+    "coins": "bool",
     "base_stake": "int",
+    "stake_doubling": "bool",
+    "level_cards_link": "bool",
+    "throw_forced": "choice",
+    "fixed_level": "optional_int",
 }
 
 _RANGES: dict[str, tuple[int, int | None]] = {
@@ -100,6 +112,7 @@ _RANGES: dict[str, tuple[int, int | None]] = {
     "max_gain": (1, None),
     "match_hands": (1, None),
     "base_stake": (0, None),
+    "fixed_level": (2, 14),
 }
 
 _LABELS: dict[str, Text] = {
@@ -118,7 +131,12 @@ _LABELS: dict[str, Text] = {
     "counter_takes_banker": _t("Counter takes the banker (反主反台)", "反主反台"),
     "declaring": _t("Declaring rules (亮主规则)", "亮主规则"),
     "match_hands": _t("Hands in the match (局数)", "局数"),
+    "coins": _t("Play for coins (金币)", "金币"),
     "base_stake": _t("Coins per hand (底金)", "底金"),
+    "stake_doubling": _t("Stake doubles per 反主 (反主翻番)", "反主金币翻番"),
+    "level_cards_link": _t("Level cards link in tractors (级牌连拖拉机)", "级牌连拖拉机"),
+    "throw_forced": _t("What a failed throw plays (甩牌失败出牌)", "甩牌失败出牌"),
+    "fixed_level": _t("Fixed level (固定级)", "固定打几"),
 }
 
 _HELP: dict[str, Text] = {
@@ -141,9 +159,10 @@ _HELP: dict[str, Text] = {
     "kitty_multiplier": _t(
         "Collectors who win the last trick take the kitty's points times a multiplier set by "
         "the lead's largest unit: linear ×2 per card (3-link tractor ×12), "
-        "doubling ×2·2^links (3-link tractor ×16).",
+        "doubling ×2·2^links (3-link tractor ×16); widest: doubling, counted on the widest "
+        "unit (a triple before a tractor).",
         "闲家赢最后一轮时, 底分乘以倍数, 由最后一手最大牌型决定: 按张数每张 ×2 (三连对 ×12), "
-        "或按连数加倍 (三连对 ×16)。",
+        "或按连数加倍 (三连对 ×16); 先看同张数: 按连数加倍, 3同张先于拖拉机。",
     ),
     "throw_penalty": _t(
         "What a failed throw (甩牌) costs: nothing, 10 points per beaten card, "
@@ -188,9 +207,34 @@ _HELP: dict[str, Text] = {
         "Hands in a match that never ends by levels (wrap); empty = no limit.",
         "不以升级结束的比赛 (循环) 打几局; 留空 = 不限。",
     ),
+    "coins": _t(
+        "Each hand is played for coins: the losing team pays the stake to the winners.",
+        "每局输赢金币: 输方付给赢方底金。",
+    ),
     "base_stake": _t(
-        "Coins a hand is played for; doubled with each 反主.",
-        "每局的底金; 每次反主翻倍。",
+        "Coins a hand is played for (with coins on); a coin throw penalty costs half of it.",
+        "每局的底金 (开启金币时); 甩牌失败罚底金时罚一半。",
+    ),
+    "stake_doubling": _t(
+        "The stake doubles with each 反主 (超级双升).",
+        "每次反主, 底金翻倍 (超级双升)。",
+    ),
+    "level_cards_link": _t(
+        "Level cards (and 2s that are trumps) link in tractors with the trump suit, each "
+        "other and the jokers; off: among trumps only the trump suit's plain cards and the "
+        "joker pair (LJ LJ BJ BJ) make tractors.",
+        "级牌 (和常主 2) 可以和主花色、彼此以及王连成拖拉机; 关闭时主牌里只有主花色的普通牌和"
+        "大小王对 (小王对 + 大王对) 能连。",
+    ),
+    "throw_forced": _t(
+        "After a failed throw (甩牌): play the lowest beaten unit of the largest kind, "
+        "or just one card (the lowest card of the lowest beaten unit).",
+        "甩牌失败后: 出被管住的最大牌型中最小的一组, 或只出一张 (被管住的最小一组中最小的牌)。",
+    ),
+    "fixed_level": _t(
+        "Every hand is played at this level, whatever the teams' levels; empty = the banker "
+        "team's level.",
+        "每局都打这个级, 不管双方打到几; 留空 = 打庄家方的级。",
     ),
 }
 
@@ -198,12 +242,20 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
     "kitty_multiplier": {
         "linear": _t("linear (×2 per card)", "按张数 (每张 ×2)"),
         "doubling": _t("doubling (×2 per link)", "按连数加倍"),
+        "widest": _t(
+            "doubling, widest unit first (Titanic, triple, tractor, pair)",
+            "按连数加倍, 先看同张数 (Titanic, 3同张, 拖拉机, 对)",
+        ),
+        "card_count": _t(
+            "cards of the lead (a throw: ×2 its largest unit)", "按首家出牌张数 (甩牌: 最大一组 ×2)"
+        ),
     },
     "throw_penalty": {
         "none": _t("none", "不罚"),
         "per_card": _t("10 per beaten card", "每张罚 10 分"),
         "per_attempt": _t("10 per failed throw", "每次罚 10 分"),
         "stake": _t("coins (half the stake)", "罚底金 (一半)"),
+        "flat_per_card": _t("10 per card of the beaten units", "被管住的每张牌罚 10 分"),
     },
     "level_table": {
         "standard": _t("standard (40-point steps)", "标准 (每 40 分一级)"),
@@ -211,6 +263,10 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
         "classic": _t("classic, 2 decks", "经典 (两副)"),
         "classic-1deck": _t("classic, 1 deck", "经典 (一副)"),
         "classic-3deck": _t("classic, 3 decks", "经典 (三副)"),
+        "classic-1deck-45": _t(
+            "classic, 1 deck: 45 points or the last trick", "经典 (一副): 抢够 45 分或最后一手"
+        ),
+        "botzone": _t("Botzone (40-point steps, up to 3)", "Botzone (每 40 分一级, 最多 3 级)"),
     },
     "match_end": {
         "defend_ace": _t("defend A (守 A)", "守 A"),
@@ -228,6 +284,11 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
         "shuangkou": _t("双抠", "双抠"),
         "classic": _t("经典 classic", "经典"),
         "tuolaji": _t("拖拉机", "拖拉机"),
+        "botzone": _t("Botzone: one single, one pair override", "Botzone: 单张亮主, 对子反一次"),
+    },
+    "throw_forced": {
+        "unit": _t("the lowest beaten unit", "被管住的最小一组"),
+        "single": _t("one card", "只出一张"),
     },
 }
 

@@ -24,12 +24,21 @@ from typing import Any, Literal, get_args
 from .cards import kitty_size, parse_rank, rank_text
 from .errors import CardError, OptionError
 
-KittyMultiplier = Literal["linear", "doubling"]
-ThrowPenalty = Literal["none", "per_card", "per_attempt", "stake"]
-LevelTable = Literal["standard", "super", "classic", "classic-1deck", "classic-3deck"]
+KittyMultiplier = Literal["linear", "doubling", "widest", "card_count"]
+ThrowPenalty = Literal["none", "per_card", "per_attempt", "stake", "flat_per_card"]
+LevelTable = Literal[
+    "standard",
+    "super",
+    "classic",
+    "classic-1deck",
+    "classic-3deck",
+    "classic-1deck-45",
+    "botzone",
+]
 MatchEnd = Literal["defend_ace", "reach_ace", "wrap"]
 NoDeclaration = Literal["kitty_card_3", "kitty_card_4", "no_trump", "redeal"]
-Declaring = Literal["shuangsheng", "shuangkou", "classic", "tuolaji"]
+Declaring = Literal["shuangsheng", "shuangkou", "classic", "tuolaji", "botzone"]
+ThrowForced = Literal["unit", "single"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "kitty_multiplier": get_args(KittyMultiplier),
@@ -38,6 +47,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "match_end": get_args(MatchEnd),
     "no_declaration": get_args(NoDeclaration),
     "declaring": get_args(Declaring),
+    "throw_forced": get_args(ThrowForced),
 }
 
 
@@ -66,8 +76,20 @@ class RuleOptions:
     declaring: Declaring = "tuolaji"
     #: Project option: hands in a match that never ends by levels (``wrap``); None = no limit.
     match_hands: int | None = None
-    #: Project option: coins a hand is played for (seed 000's stake); doubled per 反主.
+    #: Coins (金币, seed 000) are settled after each hand.
+    coins: bool = False
+    #: Coins a hand is played for (底金).
     base_stake: int = 100
+    #: The stake doubles with each counter-declaration (反主金币翻番, seed 000's super version).
+    stake_doubling: bool = False
+    #: Level cards (and constant 2s) link in tractors; false: among trumps only the plain
+    #: trump-suit cards and the joker pair (LJ LJ BJ BJ) link.
+    level_cards_link: bool = True
+    #: What a failed throw plays: the lowest beaten unit of the largest kind, or
+    #: ``single``: one card, the lowest card of the beaten unit with the lowest top.
+    throw_forced: ThrowForced = "unit"
+    #: Every hand is played at this level whatever the teams' levels; None = the banker's.
+    fixed_level: int | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -163,7 +185,14 @@ def _coerce(name: str, v: Any) -> Any:
         return _int(name, v, 1, 4)
     if name == "start_level":
         return _level(name, v)
-    if name in ("constant_twos", "joker_links_level", "j_hook", "counter_takes_banker"):
+    if name in (
+        "constant_twos",
+        "joker_links_level",
+        "j_hook",
+        "counter_takes_banker",
+        "coins",
+        "stake_doubling",
+    ):
         return _bool(name, v)
     if name in ("max_gain", "match_hands"):
         return _optional_int(name, v, 1)
@@ -175,6 +204,11 @@ def _coerce(name: str, v: Any) -> Any:
         if not isinstance(v, list | tuple):
             raise _bad(name, "a list of level ranks", v)
         return tuple(sorted({_level(name, r) for r in v}))
+    if name == "level_cards_link":
+        return _bool(name, v)
+    if name == "fixed_level":
+        none = v is None or (isinstance(v, str) and v.strip().lower() in ("null", "none", ""))
+        return None if none else _level(name, v)
     if name in _CHOICES:
         if v not in _CHOICES[name]:
             raise _bad(name, "one of " + ", ".join(_CHOICES[name]), v)

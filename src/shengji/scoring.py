@@ -27,19 +27,28 @@ Side = Literal["banker", "collectors"]
 def kitty_multiplier(options: RuleOptions, shape: Shape) -> int:
     """Multiplier for a last trick won with a unit of ``shape`` = (links, width).
 
-    ``linear``: single 2, pair 4, k-link tractor 4k (2·w·k); ``doubling``: single 2, pair
-    4, k-link tractor 2^(k+1), triple 6, Titanic 2·3^k (2·w^k).
+    ``linear``: single 2, pair 4, k-link tractor 4k (2·w·k); ``doubling`` and ``widest``:
+    single 2, pair 4, k-link tractor 2^(k+1), triple 6, Titanic 2·3^k (2·w^k).
     """
     k, w = shape
     if options.kitty_multiplier == "linear":
         return 2 * w * k
+    if options.kitty_multiplier == "card_count":
+        return k * w
     return int(2 * w**k)
 
 
 def kitty_bonus(options: RuleOptions, lead: Lead, kitty: Sequence[Card]) -> tuple[int, int]:
     """``(multiplier, bonus)`` when the collectors win the last trick: the multiplier is set
-    by the largest unit of the lead, the structure the winning play matched."""
-    m = kitty_multiplier(options, lead.units[0].shape)
+    by the largest unit of the lead, the structure the winning play matched (``widest``:
+    the widest unit, then the longest — seed 001's list: Titanic, triple, tractor, pair)."""
+    if options.kitty_multiplier == "widest":
+        shape = max(lead.shapes, key=lambda sh: (sh[1], sh[0]))
+    else:
+        shape = lead.units[0].shape
+    m = kitty_multiplier(options, shape)
+    if options.kitty_multiplier == "card_count" and len(lead.units) > 1:
+        m *= 2  # card_count (Botzone): a throw counts twice its largest unit's cards
     return m, points(kitty) * m
 
 
@@ -54,13 +63,24 @@ class TableResult:
     gain: int
 
 
-def level_change(options: RuleOptions, pts: int) -> TableResult:
+def level_change(
+    options: RuleOptions, pts: int, last_trick_collectors: bool = False
+) -> TableResult:
     """Look up the collectors' points (<= 0 counts as 0) in ``options.level_table``.
 
     ``standard`` thresholds scale with the decks (steps of 20 points per deck).
+    ``classic-1deck-45`` (seed 001's one-deck passage) also needs who won the last trick:
+    45 points or the last trick wins the hand for the collectors, both win two levels.
     """
     p = max(0, pts)
     table = options.level_table
+    if table == "botzone":
+        if p < 80:
+            return TableResult("banker", 3 if p == 0 else 2 if p < 40 else 1)
+        return TableResult("collectors", min(3, 1 + (p - 80) // 40))
+    if table == "classic-1deck-45":
+        wins = (p >= 45) + last_trick_collectors
+        return TableResult("collectors", wins) if wins else TableResult("banker", 1)
     if table == "super":
         if p == 0:
             return TableResult("banker", 6)
@@ -203,7 +223,7 @@ def hand_outcome(
     ``hook_width``: when the collectors won the last trick with a J as the top card of the
     winning play, 1 for a single J and 2 or more for a pair (or longer) of Js.
     """
-    res = level_change(options, points)
+    res = level_change(options, points, last_trick_collectors)
     gain = res.gain
     capped = options.max_gain is not None and gain > options.max_gain
     if capped:
@@ -251,6 +271,37 @@ def hand_outcome(
         collector_level=new_c,
         winner=winner,
     )
+
+
+def hand_stake(options: RuleOptions, counters: int) -> int:
+    """Coins a hand is played for (0 when ``coins`` is off): ``base_stake``, doubled per
+    counter-declaration (反主) with ``stake_doubling``."""
+    if not options.coins:
+        return 0
+    return options.base_stake * (2**counters if options.stake_doubling else 1)
+
+
+def settle_coins(
+    options: RuleOptions, stake: int, winner_team: int, stake_penalties: tuple[int, int]
+) -> tuple[int, int]:
+    """The coin change of teams 0 and 1 after a hand: the losers pay ``stake`` to
+    ``winner_team``, and each failed throw under ``throw_penalty = stake`` costs the
+    thrower's team half of ``base_stake``, paid to the other team.
+
+    >>> from shengji.presets import load_preset
+    >>> settle_coins(load_preset("shuangsheng"), 100, 1, (1, 0))
+    (-150, 150)
+    """
+    if not options.coins:
+        return (0, 0)
+    change = [0, 0]
+    change[winner_team] += stake
+    change[1 - winner_team] -= stake
+    for team in (0, 1):
+        half = stake_penalties[team] * options.base_stake // 2
+        change[team] -= half
+        change[1 - team] += half
+    return change[0], change[1]
 
 
 def j_hook_width(ctx: TrumpContext, winning_play: Sequence[Card]) -> int | None:

@@ -3,7 +3,7 @@ a subprocess (bots without delay), rooms, and a driver that plays a person's tur
 clicking in the page.
 
 Every browser test module calls :func:`require_chromium` first: without chromium the
-module is skipped loudly. Screenshots go to ``$SHENGJI_ARTIFACTS`` (default
+module is skipped loudly (and fails in CI, where ``SHENGJI_REQUIRE_BROWSER=1``). Screenshots go to ``$SHENGJI_ARTIFACTS`` (default
 ``var/test-artifacts``), each at desktop (1280x800) and phone (360x740) size.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from shengji.server.autoplay import choose_action
+from shengji.autoplay import choose_action
 from shengji.server.launch import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -42,8 +42,15 @@ DECLARING = ("deal", "before_kitty", "after_burial")
 
 
 def require_chromium() -> None:
-    """Skip the calling module loudly when no chromium is installed."""
+    """Skip the calling module loudly when no chromium is installed; fail instead where
+    ``SHENGJI_REQUIRE_BROWSER=1`` (CI), so the browser tests never pass by not running."""
     if CHROMIUM is None:  # pragma: no cover - depends on the machine
+        if os.environ.get("SHENGJI_REQUIRE_BROWSER") == "1":
+            pytest.fail(
+                "no chromium installed and SHENGJI_REQUIRE_BROWSER=1: the browser tests "
+                "cannot run (scripts/ensure-browser installs Debian's chromium as root)",
+                pytrace=False,
+            )
         warnings.warn("NO CHROMIUM: the browser tests are SKIPPED", stacklevel=2)
         pytest.skip(
             "!!! browser tests SKIPPED: no chromium installed "

@@ -7,7 +7,7 @@ import itertools
 import json
 from typing import Any
 
-from shengji.server.autoplay import choose_action
+from shengji.autoplay import choose_action
 
 _ids = itertools.count()
 

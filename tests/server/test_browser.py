@@ -341,7 +341,7 @@ def _check_rule_error(page: Any, st: dict[str, Any], lang: str) -> None:
 
 def _keyboard_turn(page: Any, st: dict[str, Any]) -> bool:
     """Play a one-card move with the keyboard: arrows to the card, space, Enter."""
-    from shengji.server.autoplay import choose_action
+    from shengji.autoplay import choose_action
 
     action = choose_action(st)
     cards = action["cards"].split()

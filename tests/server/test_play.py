@@ -65,6 +65,11 @@ def test_four_people_play_a_whole_match_with_a_spectator(http: TestClient) -> No
         host = clients[0]
         assert clients[1].request({"type": "start"})["code"] == "NOT_HOST"
         assert host.request({"type": "start"})["type"] == "ack"
+        # a spectator is told the same thing whether it checks or makes an action
+        watcher = clients[4]
+        for kind in ("check", "act"):
+            reply = watcher.request({"type": kind, "action": {"type": "pass"}})
+            assert reply["code"] == "NOT_SEATED"
         play_to_end(clients)
         sync(clients[4])
         assert clients[4].state["view"]["phase"] == "match_over"
@@ -98,11 +103,13 @@ def test_people_with_bots_and_a_reconnect(http: TestClient) -> None:
             b2 = Client(w2b)
             reply = b2.request({"type": "join", "token": token})
             assert reply["type"] == "ack" and reply["seat"] == 2 and reply["token"] is None
-            bad = Client(w2b)
-            assert bad.request({"type": "join", "token": "forged"})["code"] in (
-                "ALREADY_JOINED",
-                "BAD_TOKEN",
-            )
+            # a second join on a joined connection is refused, whatever the token
+            again = b2.request({"type": "join", "token": "forged"})
+            assert again["code"] == "ALREADY_JOINED"
+            with http.websocket_connect(f"/ws/{rid}") as w3:
+                assert Client(w3).request({"type": "join", "token": "forged"})["code"] == (
+                    "BAD_TOKEN"
+                )
             play_to_end([a, b2])
             record = http.get(f"/api/rooms/{rid}/record").json()
             assert len(verify(record).results) == 2

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 
 from shengji.i18n import t
 from shengji.presets import load_preset
-from shengji.server.autoplay import choose_action
+from shengji.autoplay import choose_action
 from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
 from shengji.tui.session import LocalSession, Refusal
 from shengji.tui.text import my_turn

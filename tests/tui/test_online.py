@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from shengji.cli import build_parser
-from shengji.server.autoplay import choose_action
+from shengji.autoplay import choose_action
 from shengji.server.launch import ServerProcess
 from shengji.tui import plain as plain_mode
 from shengji.tui.main import run_play

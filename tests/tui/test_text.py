@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from shengji.presets import load_preset
-from shengji.server.autoplay import choose_action
+from shengji.autoplay import choose_action
 from shengji.tui.session import LocalSession
 from shengji.tui.text import Tracker, prompt, status_lines, who
 

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic_core import to_json
 
 from ..actions import Action, Continue, action_from_json, action_to_json
+from ..bots.external import ExternalBot
 from ..bots.registry import make_player
 from ..errors import ShengjiError
 from ..game import GameState, apply, new_match
@@ -52,7 +53,7 @@ from .protocol import (
     Start,
     message,
 )
-from .store import SNAPSHOT_EVERY, ActionWrite, GroupWriter, Store, StoreConflict, StoreError
+from .store import ActionWrite, GroupWriter, Store, StoreConflict, StoreError
 
 log = logging.getLogger("shengji.server")
 
@@ -552,9 +553,11 @@ class Room:
             raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
 
     def _check(self, conn: Connection, body: ActionBody, rid: str) -> dict[str, Any]:
-        seat = self.seat_of(conn)
-        if self.state is None or seat is None:
+        if self.state is None:
             raise RoomError("NOT_PLAYING", "no match to act in")
+        seat = self.seat_of(conn)
+        if seat is None:
+            raise RoomError("NOT_SEATED", "spectators cannot play")
         action = self._parse_action(body)
         try:
             apply(self.state, seat, action)
@@ -599,7 +602,6 @@ class Room:
             seq,
             seat,
             action_to_json(action),
-            snapshot=self.recorder.record(st) if (seq + 1) % SNAPSHOT_EVERY == 0 else None,
             status="finished" if finished else None,
             record=self.recorder.record(st) if finished else None,
         )
@@ -628,7 +630,18 @@ class Room:
     def make_bots(self) -> None:
         """One bot per seat that a bot plays (or may play while its person is away)."""
         bot_seed = derived_seed(self.seed, "bots")
-        self.bots = {i: make_player(s.bot, i, bot_seed) for i, s in enumerate(self.seats) if s.bot}
+        for bot in self.bots.values():
+            if isinstance(bot, ExternalBot):
+                bot.close()  # its program is stopped
+        self.bots = {}
+        for i, s in enumerate(self.seats):
+            if not s.bot:
+                continue
+            try:
+                self.bots[i] = make_player(s.bot, i, bot_seed)
+            except ShengjiError:  # an external bot the server no longer registers
+                log.warning("room %s: no bot %r now; heuristic plays it", self.id[:8], s.bot)
+                self.bots[i] = make_player("heuristic", i, bot_seed)
 
     def _bot_controls(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -713,7 +726,11 @@ class Room:
             await self._apply(seat, Continue())
             return
         bot = self.bots.get(seat) or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
-        action = bot.act(seat_view(self.state, seat))
+        st = self.state
+        if isinstance(bot, ExternalBot):  # a program: asked off the event loop, checked
+            action = await bot.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
+        else:
+            action = bot.act(seat_view(st, seat))
         await self._apply(seat, action)
 
     def _start_timer(self, st: GameState, seconds: float) -> None:
@@ -835,3 +852,7 @@ class Room:
         for t in [self.driver, self.timer, *self.away_tasks.values()]:
             if t is not None:
                 t.cancel()
+        self.bots, old = {}, self.bots
+        for bot in old.values():
+            if isinstance(bot, ExternalBot):
+                bot.close()  # its program is stopped

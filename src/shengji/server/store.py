@@ -1,5 +1,5 @@
 """Persistence through SQLAlchemy (SQLite by default, PostgreSQL with a URL): rooms, the
-append-only action log, periodic snapshots and finished records. Every applied action
+append-only action log and finished records. Every applied action
 is committed before it is broadcast; a database fault is a :class:`StoreError` and the
 caller changes nothing in memory."""
 
@@ -39,7 +39,6 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .bus import CHANNEL, payload
 
-SNAPSHOT_EVERY = 100
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -101,16 +100,6 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-class SnapshotRow(Base):
-    """A periodic snapshot: the match record up to ``seq`` actions."""
-
-    __tablename__ = "snapshots"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
-    seq: Mapped[int] = mapped_column(Integer)
-    record: Mapped[dict[str, Any]] = mapped_column(JSON)
-
-
 class RecordRow(Base):
     """The record of a finished match."""
 
@@ -154,7 +143,6 @@ class ActionWrite(NamedTuple):
     seq: int
     seat: int
     action: dict[str, Any]
-    snapshot: dict[str, Any] | None = None
     status: str | None = None
     record: dict[str, Any] | None = None
 
@@ -221,13 +209,12 @@ class Store:
         seq: int,
         seat: int,
         action: dict[str, Any],
-        snapshot: dict[str, Any] | None = None,
         status: str | None = None,
         record: dict[str, Any] | None = None,
     ) -> None:
-        """Append one action (and optionally a snapshot, a new status and the finished
-        match's record) in one commit."""
-        self.append_actions([ActionWrite(room_id, seq, seat, action, snapshot, status, record)])
+        """Append one action (and optionally a new status and the finished match's record)
+        in one commit."""
+        self.append_actions([ActionWrite(room_id, seq, seat, action, status, record)])
 
     @_guarded
     def append_actions(self, writes: Sequence[ActionWrite]) -> None:
@@ -240,11 +227,6 @@ class Store:
                     _INSERT_ACTION,
                     {"room_id": w.room_id, "seq": w.seq, "seat": w.seat, "action": w.action},
                 )
-                if w.snapshot is not None:
-                    conn.execute(
-                        insert(SnapshotRow),
-                        {"room_id": w.room_id, "seq": w.seq + 1, "record": w.snapshot},
-                    )
                 if w.record is not None:
                     conn.execute(
                         insert(RecordRow),

@@ -32,7 +32,16 @@ from ..game import GameState, apply, new_match
 from ..i18n import error_text
 from ..options import RuleOptions
 from ..players import Player
+from ..presets import load_preset, preset_names
 from ..views import seat_message, seat_view
+
+
+def _overrides_of(options: RuleOptions) -> dict[str, Any]:
+    """The options that differ from their preset, as a room message carries them."""
+    if options.name not in preset_names():
+        return {k: v for k, v in options.to_dict().items() if k != "name"}
+    base = load_preset(options.name).to_dict()
+    return {k: v for k, v in options.to_dict().items() if base.get(k) != v}
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,7 @@ class LocalSession:
     ) -> None:
         check_spec(bots)
         self.options = options
+        self.overrides = _overrides_of(options)
         self.seat = seat
         self.st: GameState = new_match(options, seed)
         self.players: dict[int, Player] = {
@@ -137,7 +147,7 @@ class LocalSession:
             "room": {
                 "id": None,
                 "preset": self.options.name,
-                "overrides": {},
+                "overrides": self.overrides,
                 "options": self.options.to_dict(),
                 "seats": seats,
                 "host_seat": self.seat,

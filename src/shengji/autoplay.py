@@ -1,5 +1,8 @@
 """Choosing a legal action from a ``state`` message alone (what a protocol client sees),
-with the rules library: used by scripted clients, the load generator and tests."""
+with the rules library: used by scripted clients, the load generator and tests.
+
+The rules come from the room's ``options`` in the message (the options the server plays
+by, overrides applied), never rebuilt from the preset name."""
 
 from __future__ import annotations
 
@@ -8,18 +11,17 @@ import json
 import random
 from typing import Any
 
-from ..cards import Suit, parse_cards, parse_rank
-from ..follow import random_legal_follow
-from ..leads import unit_lead_list
-from ..options import RuleOptions
-from ..presets import load_preset
-from ..trump import trump_context
-from ..units import classify_lead
+from .cards import Suit, parse_cards, parse_rank
+from .follow import legal_follows, random_legal_follow
+from .leads import unit_lead_list
+from .options import RuleOptions
+from .trump import trump_context
+from .units import classify_lead
 
 
 @functools.lru_cache(maxsize=64)
-def _options(preset: str, overrides: str) -> RuleOptions:
-    return load_preset(preset, json.loads(overrides) or None)
+def _options(options: str) -> RuleOptions:
+    return RuleOptions(**json.loads(options))
 
 
 def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
@@ -35,7 +37,7 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
             return {"type": "declare", "cards": shows[0]}
         return {"type": "pass"}
     room = state["room"]
-    opts = _options(room["preset"], json.dumps(room["overrides"] or {}, sort_keys=True))
+    opts = _options(json.dumps(room["options"], sort_keys=True))
     trump = view["trump"]
     ctx = trump_context(
         opts, parse_rank(view["level"]), None if trump in (None, "NT") else Suit[trump]
@@ -49,8 +51,6 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
         if rng is not None:
             play = random_legal_follow(ctx, lead, hand, rng)
         else:
-            from ..follow import legal_follows
-
             play = next(legal_follows(ctx, lead, hand))
     else:
         leads = unit_lead_list(ctx, hand)
