@@ -8,11 +8,14 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run demo test lint typecheck conformance bench loadtest clean
 
-$(STAMP): pyproject.toml
+# Exact versions from requirements.lock (scripts/lock.py writes it), then the project
+# itself without resolving anything again; the lock holds its build tools too.
+$(STAMP): pyproject.toml requirements.lock
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is required"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
 run: $(STAMP)

@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-_COMMON = {
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-    "print_blob": True,
-}
+_COMMON = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
 
-settings.register_profile("default", max_examples=100, **_COMMON)
-settings.register_profile("ci", max_examples=100, derandomize=True, **_COMMON)
-settings.register_profile("thorough", max_examples=1000, **_COMMON)
+settings.register_profile("default", _COMMON, max_examples=100)
+settings.register_profile("ci", _COMMON, max_examples=100, derandomize=True)
+settings.register_profile("thorough", _COMMON, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -115,3 +115,36 @@ def test_safe_throw_only_with_boss_units() -> None:
         from shengji.units import decompose
 
         assert all(know.is_boss(u) for u in decompose(view.ctx, throw))
+
+
+def _second_seat_view() -> SeatView:
+    """Seat 1 to follow a low spade lead holding S10 and S4 (and no other spade), with
+    the spade jacks to aces unseen."""
+    from helpers import C, build_deck, run
+    from shengji.actions import Bury, Play
+
+    opts = load_preset("shuangsheng")
+    wants = {
+        0: "H2 S3",
+        1: "S10 S4 H3 H4 H5 H6 H7 H8 H9 H10 HJ HQ HK C3 C4 C5 C6 C7 C8 C9 C10 CJ CQ CK CA",
+    }
+    kitty = "D3 D3 D4 D4 D6 D6 D7 D7"
+    st = run(new_match(opts, 1, [build_deck(opts, wants, kitty)]), [("deal", 0, "H2")], "bury")
+    st, _ = apply(st, 0, Bury(C(kitty)))
+    st, _ = apply(st, 0, Play(C("S3")))
+    return seat_view(st, 1)
+
+
+def test_heuristic_does_not_risk_points_on_a_win_that_will_not_hold() -> None:
+    from shengji.actions import Play
+    from shengji.bots.heuristic_v1 import HeuristicV1Bot
+    from shengji.cards import parse_cards
+
+    view = _second_seat_view()
+    assert HeuristicV1Bot(1, 0).act(view) == Play(parse_cards("S10"))
+    assert HeuristicBot(1, 0).act(view) == Play(parse_cards("S4"))
+    assert view.lead is not None
+    know = Knowledge(view)
+    # eight unseen spades beat S10 and seat 3 (the later opponent) may hold any of them
+    assert know.hold_chance(parse_cards("S10"), view.lead, [3]) < 0.1
+    assert know.hold_chance(parse_cards("S10"), view.lead, []) == 1.0

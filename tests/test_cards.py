@@ -149,7 +149,7 @@ def test_parse_cards_reports_the_bad_card() -> None:
 def test_card_is_immutable_and_not_constructible() -> None:
     c = Card.parse("S10")
     with pytest.raises(AttributeError):
-        c.rank = 3  # type: ignore[misc]
+        c.rank = 3
     with pytest.raises(TypeError):
         Card(Suit.S, 10)
 

@@ -16,10 +16,10 @@ CASE_FILES = sorted(CASES_DIR.glob("*.json"))
 
 
 def test_conformance_suite_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert len(CASE_FILES) == 8
+    assert len(CASE_FILES) == 9
     code = main(["conformance", *map(str, CASE_FILES)])
     out = capsys.readouterr().out
-    assert out.strip().splitlines()[-1] == "176 passed, 0 failed"
+    assert out.strip().splitlines()[-1] == "229 passed, 0 failed"
     assert "FAIL" not in out
     assert code == 0
 
@@ -268,6 +268,7 @@ def test_rules_list(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     names = [line.split()[0] for line in out.splitlines()]
     assert names == [
+        "botzone",
         "classic",
         "classic-1deck",
         "classic-3deck",

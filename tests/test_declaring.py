@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from helpers import C
+from shengji.cards import Card
 from shengji.declaring import (
     DeclareState,
+    Phase,
     apply_show,
     flipped_state,
     kitty_card_trump,
@@ -23,19 +25,19 @@ from shengji.presets import load_preset
 
 # A scenario step: (seat, cards, phase, expected) where expected is None for an illegal
 # show, else a dict of state attributes after it (trump_text, banker, counters, ...).
-Step = tuple[int, str, str, dict[str, Any] | None]
+Step = tuple[int, str, Phase, dict[str, Any] | None]
 
 
 def run(opts: RuleOptions, level: int, state: DeclareState, steps: Sequence[Step]) -> DeclareState:
-    accepted: list[tuple[int, tuple]] = list(state.shows)
+    accepted: list[tuple[int, tuple[Card, ...]]] = list(state.shows)
     for seat, cards, phase, expected in steps:
         if expected is None:
             with pytest.raises(DeclarationError) as exc:
-                apply_show(opts, level, state, seat, C(cards), phase)  # type: ignore[arg-type]
+                apply_show(opts, level, state, seat, C(cards), phase)
             assert exc.value.code == "ILLEGAL_DECLARATION"
             assert exc.value.message.strip()
             continue
-        state = apply_show(opts, level, state, seat, C(cards), phase)  # type: ignore[arg-type]
+        state = apply_show(opts, level, state, seat, C(cards), phase)
         accepted.append((seat, C(cards)))
         for attr, value in expected.items():
             assert getattr(state, attr) == value, (seat, cards, attr)
@@ -370,10 +372,12 @@ def test_common_rejections(preset: str) -> None:
         assert exc.value.code == "ILLEGAL_DECLARATION"
         assert exc.value.message
     # the first declaration is made while the cards are dealt (seed 001: also after the deal)
-    late = ("after_burial",) if preset == "classic" else ("before_kitty", "after_burial")
+    late: tuple[Phase, ...] = (
+        ("after_burial",) if preset == "classic" else ("before_kitty", "after_burial")
+    )
     for phase in late:
         with pytest.raises(DeclarationError):
-            apply_show(opts, level, st, 0, C(f"S{lv}"), phase)  # type: ignore[arg-type]
+            apply_show(opts, level, st, 0, C(f"S{lv}"), phase)
     if preset == "classic":
         after = apply_show(opts, level, st, 0, C(f"S{lv}"), "before_kitty")
         assert (after.trump_text, after.banker) == ("S", 0)

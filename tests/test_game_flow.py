@@ -121,7 +121,7 @@ def test_apply_rejects_without_changing_state() -> None:
     assert e.value.code == "BAD_SEAT"
     snapshot = (st.hands, st.phase, st.to_act, st.declare)
     with pytest.raises(ShengjiError):
-        apply(st, seat, Declare(deck(1)[:1] * 2))
+        apply(st, seat, Declare(tuple(deck(1)[:1] * 2)))
     assert (st.hands, st.phase, st.to_act, st.declare) == snapshot
 
 

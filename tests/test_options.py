@@ -375,9 +375,14 @@ def test_rule_options_are_frozen() -> None:
 
 
 def test_text_values_are_coerced() -> None:
-    opts = RuleOptions(
-        decks="3", start_level="J", constant_twos="yes", max_gain="none", j_hook="off"
-    )  # type: ignore[arg-type]
+    text: dict[str, Any] = {
+        "decks": "3",
+        "start_level": "J",
+        "constant_twos": "yes",
+        "max_gain": "none",
+        "j_hook": "off",
+    }
+    opts = RuleOptions(**text)
     assert (opts.decks, opts.start_level, opts.constant_twos, opts.max_gain, opts.j_hook) == (
         3,
         11,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,12 +17,12 @@ from shengji.record import RecordError, replay, verify
 
 
 @pytest.fixture(scope="module")
-def record() -> dict:
+def record() -> dict[str, Any]:
     _, rec = play_match(load_preset("shuangkou", {"match_hands": 2}), seed=7, max_hands=2)
     return rec
 
 
-def _first_follow(rec: dict) -> int:
+def _first_follow(rec: dict[str, Any]) -> int:
     """Index of the first play that follows (not a lead)."""
     plays = 0
     for i, a in enumerate(rec["actions"]):
@@ -58,14 +59,14 @@ def test_demo_records_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         assert "第1局" in capsys.readouterr().out
 
 
-def test_record_matches_schema_shape(record: dict) -> None:
+def test_record_matches_schema_shape(record: dict[str, Any]) -> None:
     schema = json.loads(Path(__file__).parents[1].joinpath("docs/record.schema.json").read_text())
     assert set(schema["required"]) <= set(record)
     assert set(record["rules"]) == set(schema["properties"]["rules"]["properties"])
     verify(record)
 
 
-def test_changed_card_is_rejected(record: dict) -> None:
+def test_changed_card_is_rejected(record: dict[str, Any]) -> None:
     bad = copy.deepcopy(record)
     i = _first_follow(bad)
     cards = bad["actions"][i]["cards"].split()
@@ -78,7 +79,7 @@ def test_changed_card_is_rejected(record: dict) -> None:
     assert f"action #{e.value.index}" in str(e.value)
 
 
-def test_illegal_play_is_rejected(record: dict) -> None:
+def test_illegal_play_is_rejected(record: dict[str, Any]) -> None:
     bad = copy.deepcopy(record)
     i = _first_follow(bad)
     bad["actions"][i]["seat"] = (bad["actions"][i]["seat"] + 1) % 4
@@ -87,7 +88,7 @@ def test_illegal_play_is_rejected(record: dict) -> None:
     assert e.value.index == i and "NOT_YOUR_TURN" in str(e.value)
 
 
-def test_truncated_record_is_rejected(record: dict) -> None:
+def test_truncated_record_is_rejected(record: dict[str, Any]) -> None:
     bad = copy.deepcopy(record)
     n = len(bad["actions"])
     bad["actions"] = bad["actions"][: n - 5]
@@ -96,7 +97,7 @@ def test_truncated_record_is_rejected(record: dict) -> None:
     assert e.value.code == "TRUNCATED_RECORD" and e.value.index == n - 5
 
 
-def test_wrong_version_and_altered_result_are_rejected(record: dict) -> None:
+def test_wrong_version_and_altered_result_are_rejected(record: dict[str, Any]) -> None:
     bad = copy.deepcopy(record)
     bad["version"] = 99
     with pytest.raises(RecordError) as e:
@@ -109,7 +110,7 @@ def test_wrong_version_and_altered_result_are_rejected(record: dict) -> None:
     assert "points" in str(e.value)
 
 
-def test_cli_verify_reports_index(tmp_path: Path, record: dict, capsys) -> None:
+def test_cli_verify_reports_index(tmp_path: Path, record: dict[str, Any], capsys) -> None:
     bad = copy.deepcopy(record)
     i = _first_follow(bad)
     bad["actions"][i]["seat"] = (bad["actions"][i]["seat"] + 1) % 4
@@ -123,7 +124,7 @@ def test_cli_verify_reports_index(tmp_path: Path, record: dict, capsys) -> None:
     assert "not JSON" in capsys.readouterr().err
 
 
-def test_replay_reproduces_states(record: dict) -> None:
+def test_replay_reproduces_states(record: dict[str, Any]) -> None:
     seen = []
     final = replay(record, lambda st, *_: seen.append(st))
     assert len(seen) == len(record["actions"]) and seen[-1] is final

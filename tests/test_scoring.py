@@ -11,6 +11,7 @@ from helpers import C, ctx_for
 from shengji.presets import load_preset, preset_names
 from shengji.scoring import (
     HandOutcome,
+    Side,
     TableResult,
     climb,
     hand_outcome,
@@ -161,8 +162,8 @@ TABLES: dict[str, list[tuple[int, str, int]]] = {
     ("preset", "points", "side", "gain"),
     [(p, pts, side, gain) for p, rows in TABLES.items() for pts, side, gain in rows],
 )
-def test_level_table_boundaries(preset: str, points: int, side: str, gain: int) -> None:
-    assert level_change(load_preset(preset), points) == TableResult(side, gain)  # type: ignore[arg-type]
+def test_level_table_boundaries(preset: str, points: int, side: Side, gain: int) -> None:
+    assert level_change(load_preset(preset), points) == TableResult(side, gain)
 
 
 @pytest.mark.parametrize("decks", [1, 3, 4])
@@ -300,7 +301,13 @@ def test_match_end() -> None:
 
 
 def _hooked(
-    preset: str, banker_level: int, points: int, trick_points: int, **kw: object
+    preset: str,
+    banker_level: int,
+    points: int,
+    trick_points: int,
+    *,
+    last_trick_collectors: bool,
+    hook_width: int | None = None,
 ) -> HandOutcome:
     return hand_outcome(
         load_preset(preset),
@@ -309,7 +316,8 @@ def _hooked(
         collector_level=8,
         points=points,
         trick_points=trick_points,
-        **kw,  # type: ignore[arg-type]
+        last_trick_collectors=last_trick_collectors,
+        hook_width=hook_width,
     )
 
 

@@ -34,8 +34,8 @@ def test_mirror_plays_every_deal_twice_with_seats_swapped(tmp_path: Path) -> Non
         assert first_a == first_b  # the same cards in both seatings
     summary = summarise(s, results)
     assert summary.hands == 6
-    a, b = summary.teams
-    assert a.win_rate + b.win_rate == pytest.approx(1.0)
+    team_a, team_b = summary.teams
+    assert team_a.win_rate + team_b.win_rate == pytest.approx(1.0)
 
 
 def test_workers_do_not_change_results() -> None:

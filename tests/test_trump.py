@@ -7,13 +7,13 @@ from itertools import pairwise
 import pytest
 
 from helpers import C, ctx_for
-from shengji.cards import ALL_CARDS, Suit
+from shengji.cards import ALL_CARDS, Card, Suit
 from shengji.errors import CardError
 from shengji.trump import TRUMP, TrumpContext, parse_trump, trump_context, trump_text
 from shengji.units import classify_lead
 
 
-def groups(text: str) -> list[tuple]:
+def groups(text: str) -> list[tuple[Card, ...]]:
     """``"BJ > LJ > S3 > H3=C3=D3"`` into groups of equal cards, high to low."""
     return [C(g.replace("=", " ")) for g in text.split(">")]
 
@@ -174,9 +174,10 @@ def test_every_context_is_consistent(preset: str, level: int, trump: str) -> Non
         expect_trump = c.is_joker or c.rank == level or (ct and c.rank == 2) or c.suit == t
         assert ctx.is_trump(c) == expect_trump, c
         if not expect_trump:
-            assert ctx.effective_suit(c) == int(c.suit)
+            assert ctx.effective_suit(c) == c.suit
     # the big joker is the unique top; strengths are dense inside each effective suit
-    assert all(ctx.compare(*C("BJ"), c) == 1 for c in ALL_CARDS if c.text != "BJ")
+    (big,) = C("BJ")
+    assert all(ctx.compare(big, c) == 1 for c in ALL_CARDS if c.text != "BJ")
     for suit in (0, 1, 2, 3, TRUMP):
         ss = sorted({ctx.strength[c.index] for c in ALL_CARDS if ctx.suit_of[c.index] == suit})
         if not ss:

@@ -76,8 +76,8 @@ def test_kitty_is_public_only_at_the_end() -> None:
         seat = st.to_act if st.to_act is not None else 0
         st, _ = apply(st, seat, random_action(st, seat, rng))
     kitty = st.results[-1].kitty
-    for seat in (0, 1, 2, 3, None):
-        assert sorted(observe(st, seat)["kitty"].split()) == sorted(c.text for c in kitty)
+    for viewer in (0, 1, 2, 3, None):
+        assert sorted(observe(st, viewer)["kitty"].split()) == sorted(c.text for c in kitty)
     banker = st.results[-1].banker
     assert observe(st, banker)["seen_kitty"]
     assert not observe(st, (banker + 1) % 4)["seen_kitty"]

@@ -3,6 +3,8 @@
 The public rules API is re-exported here; see ``docs/api.md`` for worked examples.
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
 from .cards import ALL_CARDS, Card, Suit, deck, format_cards, parse_card, parse_cards, points
 from .declaring import DeclareState, apply_show, replay_shows, start_state
 from .errors import CardError, DeclarationError, OptionError, PlayError, ShengjiError
@@ -22,7 +24,10 @@ from .tricks import trick_winner
 from .trump import TRUMP, TrumpContext
 from .units import Lead, Unit, classify_lead, decompose, lead_kind
 
-__version__ = "0.1.0"
+try:  # the one version is in pyproject.toml; installed metadata carries it here
+    __version__ = version("shengji")
+except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "ALL_CARDS",

@@ -1,14 +1,17 @@
 """``shengji bench``: speed and memory figures, one per line as ``name: value unit``.
 
 Benchmarks print figures; they are not tests. ``rules`` times the rules core on fixed
-positions; ``all`` (the default) adds full random hands, legal-follow enumerations and
-heuristic-bot decisions per second, and peak memory.
+positions; ``kernel`` compares full random hands and mid-hand rollouts per CPU second on
+the kernel (compiled and pure) and on today's engine, interleaved; ``all`` (the default)
+adds heuristic-bot decisions per second and peak memory. ``kernel-check`` runs the
+kernel's equality gate on ``--hands`` random hands over every preset.
 """
 
 from __future__ import annotations
 
 import random
 import resource
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -17,9 +20,11 @@ from .bots.heuristic import HeuristicBot
 from .bots.random_bot import random_action
 from .cards import Card, deck
 from .follow import count_legal_follows, legal_follows, random_legal_follow
-from .game import apply, new_match
+from .game import GameState, apply, new_match
+from .kernel import Kernel
+from .kernel.equality import Report, check_hands, to_play
 from .leads import unit_leads
-from .presets import load_preset
+from .presets import load_preset, preset_names
 from .tricks import trick_winner
 from .trump import TrumpContext
 from .views import seat_view
@@ -57,22 +62,9 @@ def _best(fn: Callable[[], int], repeat: int) -> tuple[float, int]:
     return best, units
 
 
-def random_hands(preset: str, n: int, seed: int = 0) -> int:
-    """Play ``n`` full hands (shuffle, deal, declare, kitty, tricks with throws, scoring)
-    with a uniformly random legal action at every turn; returns ``n``."""
-    opts = load_preset(preset)
-    rng = random.Random(seed)
-    for i in range(n):
-        st = new_match(opts, seed * 1_000_003 + i)
-        while st.phase not in ("hand_over", "match_over"):
-            seat = st.to_act
-            assert seat is not None
-            st, _ = apply(st, seat, random_action(st, seat, rng))
-    return n
-
-
 def heuristic_decisions(preset: str, hands: int, seed: int = 0) -> tuple[int, float]:
-    """Play ``hands`` hands with four heuristic bots; (decisions, seconds spent deciding)."""
+    """Play ``hands`` hands with four heuristic bots; (decisions, CPU seconds spent
+    deciding)."""
     opts = load_preset(preset)
     decisions, spent = 0, 0.0
     for i in range(hands):
@@ -82,9 +74,9 @@ def heuristic_decisions(preset: str, hands: int, seed: int = 0) -> tuple[int, fl
             seat = st.to_act
             assert seat is not None
             view = seat_view(st, seat)
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             action = bots[seat].act(view)
-            spent += time.perf_counter() - t0
+            spent += time.process_time() - t0
             decisions += 1
             st, _ = apply(st, seat, action)
     return decisions, spent
@@ -137,17 +129,200 @@ def bench_rules(repeat: int = 3) -> Iterator[str]:
         yield f"legal-follow enumerations/s ({preset}): {calls / secs:.0f} enumerations/s"
 
 
-def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
-    """Every figure of ``shengji bench``."""
+THROW_RATE = 0.3
+"""Probability that a random lead tries a throw in the hand figures: about 25% of leads
+are then throw attempts (the other tries find no multi-unit set in the suit drawn)."""
+
+
+def reference_hands(preset: str, n: int, seed: int = 0) -> int:
+    """Play ``n`` full hands (shuffle, deal, declare, kitty, tricks with throws, scoring)
+    on today's engine with a random legal action at every turn (throw attempts at
+    :data:`THROW_RATE`); returns ``n``."""
+    opts = load_preset(preset)
+    rng = random.Random(seed)
+    for i in range(n):
+        st = new_match(opts, seed * 1_000_003 + i)
+        while st.phase not in ("hand_over", "match_over"):
+            seat = st.to_act
+            assert seat is not None
+            st, _ = apply(st, seat, random_action(st, seat, rng, THROW_RATE))
+    return n
+
+
+def kernel_hands(kernel: Kernel, preset: str, n: int, seed: int = 0) -> int:
+    """Full random hands: deal, declare and bury on the game engine, then the play phase
+    and the result on the kernel (same random policy as :func:`reference_hands`)."""
+    opts = load_preset(preset)
+    rng = random.Random(seed)
+    for i in range(n):
+        st = to_play(new_match(opts, seed * 1_000_003 + i), rng, THROW_RATE)
+        kernel.play_out(kernel.from_table(st), rng=rng, throw_rate=THROW_RATE)
+    return n
+
+
+def play_positions(preset: str, n: int, tricks: int, seed: int = 0) -> list[GameState]:
+    """``n`` game states of random hands in the play phase after ``tricks`` tricks (and,
+    when ``tricks`` > 0, one card of the next)."""
+    opts = load_preset(preset)
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    for i in range(n):
+        st = to_play(new_match(opts, seed * 1_000_003 + i), rng, THROW_RATE)
+        while len(st.tricks) < tricks or (tricks and not st.trick):
+            seat = st.to_act
+            assert seat is not None
+            st, _ = apply(st, seat, random_action(st, seat, rng, THROW_RATE))
+        out.append(st)
+    return out
+
+
+def reference_rollouts(
+    positions: list[GameState], per: int, throw_rate: float = 0.0, seed: int = 0
+) -> int:
+    """Random play-outs of each position on the game engine (throw attempts at
+    ``throw_rate``), ``per`` from each."""
+    rng = random.Random(seed)
+    for st0 in positions:
+        for _ in range(per):
+            st = st0
+            while st.phase == "play":
+                seat = st.to_act
+                assert seat is not None
+                st, _ = apply(st, seat, random_action(st, seat, rng, throw_rate))
+    return len(positions) * per
+
+
+def kernel_rollouts(
+    kernel: Kernel, positions: list[GameState], per: int, throw_rate: float = 0.0, seed: int = 0
+) -> int:
+    """Random play-outs of each position on the kernel, ``per`` from each: one kernel
+    state per position, copied for each play-out, and the hand's score."""
+    rng = random.Random(seed)
+    for st in positions:
+        ks = kernel.from_table(st)
+        for _ in range(per):
+            kernel.play_out(ks.copy(), rng=rng, throw_rate=throw_rate)
+    return len(positions) * per
+
+
+def interleaved(runs: dict[str, Callable[[], int]], repeat: int) -> dict[str, list[float]]:
+    """Rates (units per CPU second) of each run, ``repeat`` rounds, runs interleaved."""
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, fn in runs.items():
+            t0 = time.process_time()
+            units = fn()
+            rates[name].append(units / max(time.process_time() - t0, 1e-9))
+    return rates
+
+
+def _rate_lines(title: str, unit: str, rates: dict[str, list[float]]) -> Iterator[str]:
+    """One line per engine: the best rate and the median of its runs."""
+    runs = "interleaved runs" if len(rates) > 1 else "runs"
+    for name, rs in rates.items():
+        yield (
+            f"{title}: {max(rs):.0f} {unit} [{name}; best of {len(rs)} {runs}, "
+            f"median {statistics.median(rs):.0f}]"
+        )
+
+
+def _engines() -> list[tuple[str, Kernel]]:
+    fast = Kernel()
+    if fast.is_compiled:
+        return [("kernel, compiled", fast), ("kernel, pure Python", Kernel(pure=True))]
+    return [("kernel, pure Python (not compiled)", fast)]
+
+
+def bench_kernel(hands: int = 300, repeat: int = 3) -> Iterator[str]:
+    """Full random hands, play phases alone and mid-hand rollouts: the kernel against
+    today's engine."""
+    engines = _engines()
     for preset in ("shuangsheng", "classic-3deck"):
         n = hands if preset == "shuangsheng" else max(1, hands // 2)
-        secs, done = _best(lambda p=preset, k=n: random_hands(p, k), repeat)  # type: ignore[misc]
-        yield f"random full hands/s ({preset}, 1 core): {done / secs:.0f} hands/s"
+        runs: dict[str, Callable[[], int]] = {
+            "today's engine": lambda p=preset, k=n: reference_hands(p, k),  # type: ignore[misc]
+        }
+        for name, kern in engines:
+            runs[name] = lambda p=preset, k=n, e=kern: kernel_hands(e, p, k)  # type: ignore[misc]
+        title = f"random full hands/s ({preset}, 1 core, 25% throw leads)"
+        yield from _rate_lines(title, "hands/s", interleaved(runs, repeat))
+    starts = play_positions("shuangsheng", hands, 0)
+    runs = {"today's engine": lambda: reference_rollouts(starts, 1, THROW_RATE)}
+    for name, kern in engines:
+        runs[name] = lambda e=kern: kernel_rollouts(e, starts, 1, THROW_RATE)  # type: ignore[misc]
+    title = "play phases/s (shuangsheng, 1 core, 25% throw leads, first lead on)"
+    yield from _rate_lines(title, "hands/s", interleaved(runs, repeat))
+    positions = play_positions("shuangsheng", 20, 12)
+    per = max(1, hands // 20)
+    runs = {"today's engine": lambda: reference_rollouts(positions, max(1, per // 4))}
+    for name, kern in engines:
+        runs[name] = lambda e=kern: kernel_rollouts(e, positions, per)  # type: ignore[misc]
+    title = "rollouts/s (shuangsheng, from mid-hand, random legal plays, scored)"
+    yield from _rate_lines(title, "rollouts/s", interleaved(runs, repeat))
+
+
+def kernel_check(hands: int, seed: int = 0) -> Iterator[str]:
+    """The equality gate on ``hands`` random hands spread over every preset, compiled and
+    pure kernels against the game engine; one line per preset and a total."""
+    kernels = [k for _, k in _engines()]
+    names = preset_names()
+    total = Report()
+    for i, preset in enumerate(names):
+        count = hands // len(names) + (1 if i < hands % len(names) else 0)
+        seeds = range(seed * 1_000_003, seed * 1_000_003 + count)
+        rep = check_hands(load_preset(preset), seeds, kernels, THROW_RATE, move_every=8)
+        total.add(rep)
+        yield (
+            f"kernel equality ({preset}): {rep.hands} hands, {rep.plays} plays, "
+            f"{rep.failed_throws} failed throws, {rep.move_checks} move checks, "
+            f"{len(rep.mismatches)} mismatches"
+        )
+        yield from (f"  {m}" for m in rep.mismatches[:5])
+    engines = ", ".join(name for name, _ in _engines())
+    yield (
+        f"kernel equality (all presets, {engines}): {total.hands} hands, "
+        f"{total.failed_throws} failed throws, {len(total.mismatches)} mismatches"
+    )
+
+
+def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
+    """Every figure of ``shengji bench``."""
+    yield from bench_kernel(hands, repeat)
     yield from bench_rules(repeat)
     for preset in ("shuangsheng", "classic-3deck"):
-        decisions, spent = heuristic_decisions(preset, 20 if preset == "shuangsheng" else 10)
-        yield f"heuristic bot decisions/s ({preset}): {decisions / spent:.0f} decisions/s"
-        yield f"heuristic bot mean decision time ({preset}): {spent / decisions * 1e3:.2f} ms"
+        hands_n = 20 if preset == "shuangsheng" else 10
+        rates = []
+        for _ in range(repeat):
+            decisions, spent = heuristic_decisions(preset, hands_n)
+            rates.append(decisions / spent)
+        title = f"heuristic bot decisions/s ({preset})"
+        yield from _rate_lines(title, "decisions/s", {"today's engine": rates})
+        yield f"heuristic bot mean decision time ({preset}): {1e3 / max(rates):.2f} ms"
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
     yield f"peak memory: {peak * scale / 2**20:.0f} MiB"
+
+
+BENCHMARKS = ("all", "rules", "kernel", "kernel-check")
+
+
+def run(what: str, hands: int, repeat: int) -> int:
+    """``shengji bench WHAT``: print the figures one per line; 2 for an unknown name, 1
+    when the kernel check found a mismatch."""
+    if what not in BENCHMARKS:
+        print(f"unknown benchmark {what!r}; available: {', '.join(BENCHMARKS)}", file=sys.stderr)
+        return 2
+    if what == "rules":
+        lines = bench_rules(repeat)
+    elif what == "kernel":
+        lines = bench_kernel(hands, repeat)
+    elif what == "kernel-check":
+        lines = kernel_check(hands)
+    else:
+        lines = bench_all(hands, repeat)
+    failed = False
+    for line in lines:
+        total = line.startswith("kernel equality (all")
+        failed = failed or (total and not line.endswith(" 0 mismatches"))
+        print(line, flush=True)
+    return 1 if failed else 0

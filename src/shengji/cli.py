@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 from collections.abc import Sequence
@@ -10,8 +11,21 @@ from typing import Any
 
 from .bots.registry import bot_kinds
 from .errors import ShengjiError
+from .i18n import t
 from .options import RuleOptions, load_overrides_file, parse_override
 from .presets import DEFAULT_PRESET, load_preset, preset_description, preset_names
+
+
+def need_extra(extra: str, *modules: str) -> None:
+    """Raise ``MISSING_EXTRA`` (in English and Chinese, naming the extra to install) if a
+    module that the ``extra`` of the package brings is not installed."""
+    missing = ", ".join(m for m in modules if importlib.util.find_spec(m) is None)
+    if missing:
+        text = "\n".join(
+            t("cli.missing_extra", lang, extra=extra, missing=missing) for lang in ("en", "zh")
+        )
+        raise ShengjiError(text, code="MISSING_EXTRA", params={"extra": extra, "missing": missing})
+
 
 _OPTION_HELP: dict[str, tuple[str, str]] = {
     "decks": ("副数", "number of decks"),
@@ -29,7 +43,12 @@ _OPTION_HELP: dict[str, tuple[str, str]] = {
     "counter_takes_banker": ("反主反台", "a counter-declarer becomes banker"),
     "declaring": ("亮主规则", "declaring system"),
     "match_hands": ("局数", "hands in a wrap match (none = unlimited)"),
+    "coins": ("金币", "hands are played for coins"),
     "base_stake": ("底金", "coins a hand is played for"),
+    "stake_doubling": ("反主翻番", "the stake doubles per 反主"),
+    "level_cards_link": ("级牌连拖拉机", "level cards link in tractors"),
+    "throw_forced": ("甩牌失败出牌", "what a failed throw plays: its lowest unit or one card"),
+    "fixed_level": ("固定级", "every hand is played at this level (none = the banker's)"),
 }
 
 
@@ -84,12 +103,51 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_botzone(args: argparse.Namespace) -> int:
+    import json
+
+    from .botzone import answer_line, referee
+
+    if args.referee is None:
+        print(answer_line(sys.stdin.readline(), args.player, args.seed))
+        return 0
+    specs = args.players.split(",") if args.players else [args.player] * 4
+    if len(specs) != 4:
+        raise ShengjiError("--players needs four bots, comma-separated", code="BAD_BOT_SPEC")
+    game = referee(args.referee, specs)
+    text = json.dumps(game, ensure_ascii=False, separators=(",", ":"))
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        print(json.dumps(game["result"]))
+    else:
+        print(text)
+    return 0
+
+
 def _cmd_bots(args: argparse.Namespace) -> int:
     for kind in bot_kinds():
         level = kind.difficulty or "-"
         arg = f"  [:{kind.argument}]" if kind.argument else ""
         print(f"{kind.name:12} {level:7} {kind.en} / {kind.zh}{arg}")
     return 0
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from .botproto import run_bot
+
+    return run_bot(args.player, sys.stdin, sys.stdout)
+
+
+def _bot_pairs(items: Sequence[str], what: str) -> dict[str, str]:
+    """``NAME=VALUE`` arguments as a mapping."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ShengjiError(f"{what} takes NAME=VALUE, not {item!r}", code="BAD_BOT_SPEC")
+        out[name.strip()] = value.strip()
+    return out
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
@@ -126,6 +184,20 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    from .bots.search import Budget
+    from .record import load_record
+    from .review import review
+
+    marks = 0
+    for mark in review(load_record(args.record), args.seat, Budget.parse(args.budget)):
+        print(mark.text(args.lang))
+        marks += 1
+    en, zh = f"{marks} play(s) marked", f"标出 {marks} 步"
+    print(en if args.lang == "en" else zh if args.lang == "zh" else f"{en} | {zh}")
+    return 0
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .record import RecordError, load_record, verify
 
@@ -142,6 +214,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    need_extra("plot", "rich", *(["matplotlib"] if args.plot else []))
+    if args.backend == "ray":
+        need_extra("ray", "ray")
     from .simulate import (
         Progress,
         Settings,
@@ -159,6 +234,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if len(players) != 2:
         print("error: --players takes two bots, e.g. heuristic,random", file=sys.stderr)
         return 2
+    if args.backend == "ray":
+        need_extra("ray", "ray")
     opts = options_from_args(args.preset, args.set or [], args.options or [])
     settings = Settings(
         options=opts,
@@ -168,16 +245,24 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         seed=args.seed,
         mirror=args.mirror,
         records=args.records,
+        bot_time=args.bot_time,
+        bot_options=tuple(_bot_pairs(args.bot_option or [], "--bot-option").items()),
     )
     t0 = time.perf_counter()
     with Progress(len(settings.jobs()), enabled=not args.quiet) as progress:
-        results = run_jobs(settings, workers=args.workers, progress=progress)
+        results = run_jobs(
+            settings,
+            workers=args.workers,
+            progress=progress,
+            backend=args.backend,
+            address=args.address,
+        )
     elapsed = time.perf_counter() - t0
     summary = summarise(settings, results)
     print(format_summary(summary))
     print(
         f"{summary.hands} hands in {elapsed:.1f} s ({summary.hands / elapsed:.1f} hands/s, "
-        f"{args.workers} worker(s))"
+        f"{'ray' if args.backend == 'ray' else f'{args.workers} worker(s)'})"
     )
     if args.json:
         write_json(summary, args.json)
@@ -189,6 +274,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
     from .server.app import create_app
     from .server.limits import Limits
     from .server.serving import serve
@@ -197,12 +283,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     limits = Limits().with_overrides(args.limit or [])
     url = args.db or sqlite_url("var/shengji.db")
     print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
-    app = create_app(url, bot_delay=args.bot_delay, limits=limits, api_docs=args.api_docs)
+    app = create_app(
+        url,
+        bot_delay=args.bot_delay,
+        limits=limits,
+        api_docs=args.api_docs,
+        bots=_bot_pairs(args.bot or [], "--bot"),
+        bot_time=args.bot_time,
+    )
     serve(app, args.host, args.port, args.log_level, limits.message_bytes)
     return 0
 
 
 def _cmd_loadtest(args: argparse.Namespace) -> int:
+    need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
     from .loadtest import run_loadtest
 
     lines = run_loadtest(args.rooms, args.duration, args.think, args.url, args.preset, args.db)
@@ -212,21 +306,18 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    need_extra("tui", *([] if args.plain else ["textual", "rich"]))
+    if args.connect:
+        need_extra("tui", "websockets")
     from .tui.main import run_play
 
     return run_play(args)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import bench_all, bench_rules
+    from .bench import run
 
-    if args.what not in ("all", "rules"):
-        print(f"unknown benchmark {args.what!r}; available: all, rules", file=sys.stderr)
-        return 2
-    lines = bench_rules(args.repeat) if args.what == "rules" else bench_all(args.hands, args.repeat)
-    for line in lines:
-        print(line, flush=True)
-    return 0
+    return run(args.what, args.hands, args.repeat)
 
 
 def _add_rule_args(p: argparse.ArgumentParser, positional: bool = False) -> None:
@@ -250,6 +341,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_rules)
     p = sub.add_parser("bots", help="list the bots a player spec can name (机器人)")
     p.set_defaults(func=_cmd_bots)
+    p = sub.add_parser("botzone", help="answer one Botzone Tractor (双升) turn read from stdin")
+    p.add_argument("--player", default="heuristic", help="the bot that answers")
+    p.add_argument("--seed", type=int, default=0, help="the bot's random seed")
+    p.add_argument("--referee", type=int, metavar="SEED", help="play a local hand instead")
+    p.add_argument("--players", metavar="A,B,C,D", help="the four bots of --referee")
+    p.add_argument("--record", metavar="FILE.json", help="write the --referee histories here")
+    p.set_defaults(func=_cmd_botzone)
+    p = sub.add_parser("bot", help="be a bot speaking the bot protocol on stdin/stdout")
+    p.add_argument("--player", default="heuristic", help="the registry bot that plays")
+    p.set_defaults(func=_cmd_bot)
     p = sub.add_parser("conformance", help="answer rule conformance case files")
     p.add_argument("files", nargs="+", help="case files ({'cases': [...]})")
     p.set_defaults(func=_cmd_conformance)
@@ -268,6 +369,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="re-play a record and check every action and result")
     p.add_argument("record", help="record file (JSON)")
     p.set_defaults(func=_cmd_verify)
+    p = sub.add_parser("review", help="mark a seat's plays the search bot finds clearly worse")
+    p.add_argument("record", help="record file (JSON)")
+    p.add_argument("--seat", type=int, required=True, help="the seat to review (0-3)")
+    p.add_argument("--budget", default="300it", help="search budget per play (300it, 1s)")
+    p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
+    p.set_defaults(func=_cmd_review)
     p = sub.add_parser("simulate", help="play many hands or matches between bots")
     _add_rule_args(p)
     p.add_argument("--hands", type=int, help="number of hands (independent deals)")
@@ -280,6 +387,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="plot collectors' points per team")
     p.add_argument("--records", metavar="DIR", help="save every match record here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--bot-time", type=float, default=5.0, help="seconds an exec: bot has per decision"
+    )
+    p.add_argument(
+        "--bot-option", action="append", metavar="NAME=VALUE", help="an option of the exec: bots"
+    )
+    p.add_argument(
+        "--backend", choices=["processes", "ray"], default="processes", help="where deals run"
+    )
+    p.add_argument("--address", help="--backend ray: the cluster (default: a local Ray)")
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("serve", help="run the multiplayer web server")
     p.add_argument("--host", default="127.0.0.1")
@@ -294,6 +411,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="change a server limit (docs/server.md lists them), e.g. spectators_per_room=100",
     )
     p.add_argument("--api-docs", action="store_true", help="serve /docs and /openapi.json")
+    p.add_argument(
+        "--bot",
+        action="append",
+        metavar="NAME=CMD",
+        help="an external bot rooms can seat by NAME (docs/bot-protocol.md); repeatable",
+    )
+    p.add_argument("--bot-time", type=float, default=5.0, help="seconds per external decision")
     p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("play", help="play in the terminal against bots or on a server")
     _add_rule_args(p)
@@ -302,7 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         default="heuristic",
-        help="the bots' player spec (`shengji bots` lists them; default heuristic)",
+        help="easy, normal, strong or a bot's name (`shengji bots`); one for all, or one per "
+        "seat after yours: strong,normal,easy (default heuristic)",
     )
     p.add_argument(
         "--connect",
@@ -324,7 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database of the server it starts (default: a new SQLite file)")
     p.set_defaults(func=_cmd_loadtest)
     p = sub.add_parser("bench", help="print benchmark figures")
-    p.add_argument("what", nargs="?", default="all", help="what to measure: all or rules")
+    p.add_argument(
+        "what", nargs="?", default="all", help="all, rules, kernel or kernel-check (equality)"
+    )
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
     p.add_argument("--hands", type=int, default=300, help="random hands per timing run")
     p.set_defaults(func=_cmd_bench)

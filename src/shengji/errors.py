@@ -87,8 +87,14 @@ class Code(StrEnum):
     WRONG_CARD_COUNT = "WRONG_CARD_COUNT", "a follow must have as many cards as the lead"
     CARDS_NOT_IN_HAND = "CARDS_NOT_IN_HAND", "the play uses cards the hand does not hold"
     MIXED_SUITS = "MIXED_SUITS", "a lead must be of one effective suit"
-    MUST_FOLLOW_SUIT = "MUST_FOLLOW_SUIT", "the follower holds cards of the led suit that must be played"
-    MUST_FOLLOW_FORMAT = "MUST_FOLLOW_FORMAT", "the follower holds a pair/triple/tractor that must be played"
+    MUST_FOLLOW_SUIT = (
+        "MUST_FOLLOW_SUIT",
+        "the follower holds cards of the led suit that must be played",
+    )
+    MUST_FOLLOW_FORMAT = (
+        "MUST_FOLLOW_FORMAT",
+        "the follower holds a pair/triple/tractor that must be played",
+    )
     THROW_FAILED = "THROW_FAILED", "not a refusal: a throw failed (a unit could be beaten)"
     ILLEGAL_DECLARATION = "ILLEGAL_DECLARATION", "this declaration is not allowed now"
     BAD_CONFORMANCE_CASE = "BAD_CONFORMANCE_CASE", "a conformance case is malformed"
@@ -138,7 +144,10 @@ class Code(StrEnum):
     RATE_LIMITED = "RATE_LIMITED", "too many commands, chat lines or connections: slow down"
     TOO_MANY_ROOMS = "TOO_MANY_ROOMS", "too many rooms made from one address"
     TOO_MANY_SPECTATORS = "TOO_MANY_SPECTATORS", "the room has as many spectators as it takes"
-    STORE_UNAVAILABLE = "STORE_UNAVAILABLE", "the database refused or is unreachable: nothing was changed"
+    STORE_UNAVAILABLE = (
+        "STORE_UNAVAILABLE",
+        "the database refused or is unreachable: nothing was changed",
+    )
     ROOM_UNAVAILABLE = "ROOM_UNAVAILABLE", "the room's stored data is damaged: it was set aside"
     SLOW_CONSUMER = "SLOW_CONSUMER", "the connection fell too far behind and was closed (code 4008)"
     ROOM_MOVED = "ROOM_MOVED", "another server process took the room over: reconnect (code 4009)"
@@ -146,8 +155,14 @@ class Code(StrEnum):
     BAD_URL = "BAD_URL", "not a server or room link (http://host:port or http://host:port/room/ID)"
     TIMEOUT = "TIMEOUT", "the server did not answer"
     UNREACHABLE = "UNREACHABLE", "the server cannot be reached"
-    CONNECTION_LOST = "CONNECTION_LOST", "the connection to the server was lost and could not be restored"
-    RECONNECTING = "RECONNECTING", "the connection dropped and is being restored: try again in a moment"
+    CONNECTION_LOST = (
+        "CONNECTION_LOST",
+        "the connection to the server was lost and could not be restored",
+    )
+    RECONNECTING = (
+        "RECONNECTING",
+        "the connection dropped and is being restored: try again in a moment",
+    )
     SERVER_ERROR = "SERVER_ERROR", "the server answered with an error"
     INTERRUPTED = "INTERRUPTED", "stopped with Ctrl-C"
     # packaging

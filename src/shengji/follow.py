@@ -329,6 +329,15 @@ def legal_follows(
             yield ctx.sorted(core.fixed + extra)
 
 
+def follow_families(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
+    """The legal follows as disjoint families ``(fixed, pool, free)``: ``fixed`` plus any
+    ``free`` distinct cards of ``pool`` (how the RL environment's masks tell, card by card,
+    whether a selection can still become a legal follow)."""
+    return [(core.fixed, core.pool, core.free) for core in _cores(ctx, _as_lead(ctx, lead), hand)]
+
+
 def count_legal_follows(
     ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
 ) -> int:

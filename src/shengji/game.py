@@ -15,8 +15,9 @@ lists what a seat may do now. Dealing is seeded: the same seed gives the same ga
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -276,22 +277,42 @@ def legal_shows(st: Table, seat: int, phase: str | None = None) -> list[tuple[Ca
     ph = phase or st.phase
     if ph not in ("deal", "before_kitty", "after_burial"):
         return []
-    level = st.level
+    counts = _show_counts(st.hand_of(seat), st.level)
+    if not counts:
+        return []
+    return list(_shows_for(st.options, st.level, st.declare, seat, counts, ph))
+
+
+def _show_counts(hand: Iterable[Card], level: int) -> tuple[tuple[Card, int], ...]:
+    """The level cards and jokers of ``hand`` with their counts, in card order."""
     counts: dict[Card, int] = {}
-    for c in st.hand_of(seat):
+    for c in hand:
         if c.rank == level or c.is_joker:
             counts[c] = counts.get(c, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda cn: cn[0].index))
+
+
+@functools.lru_cache(maxsize=8192)
+def _shows_for(
+    options: RuleOptions,
+    level: int,
+    declare: DeclareState,
+    seat: int,
+    counts: tuple[tuple[Card, int], ...],
+    phase: str,
+) -> tuple[tuple[Card, ...], ...]:
+    """The legal shows from these show cards (cached: the deal asks at every draw)."""
     out = []
-    for c, n in counts.items():
+    for c, n in counts:
         for k in range(2 if c.is_joker else 1, n + 1):
             cards = (c,) * k
             try:
-                apply_show(st.options, level, st.declare, seat, cards, ph)  # type: ignore[arg-type]
+                apply_show(options, level, declare, seat, cards, phase)  # type: ignore[arg-type]
             except ShengjiError:
                 continue
             out.append(cards)
     out.sort(key=lambda cs: (len(cs), cs[0].index))
-    return out
+    return tuple(out)
 
 
 def legal_actions(st: Table, seat: int) -> Iterator[Action]:
@@ -695,29 +716,35 @@ def _advance(st: GameState, events: list[Event]) -> GameState:
 def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
     total = 4 * st.options.hand_size
     hands = [list(h) for h in st.hands]
+    level = st.level
+    shows = [dict(_show_counts(h, level)) for h in hands]
+    # Whether each seat has a legal show: nothing else changes during this loop, so it is
+    # worked out again only when the seat draws a level card or a joker.
+    can: list[bool | None] = [None] * 4
     dealt = st.dealt
     while dealt < total:
         seat = (st.start_seat + dealt) % 4
         card = st.deck_order[dealt]
         hands[seat].append(card)
         dealt += 1
+        mine = shows[seat]
+        if card.rank == level or card.is_joker:
+            mine[card] = mine.get(card, 0) + 1
+            can[seat] = None
+        if can[seat] is None:
+            counts = tuple(sorted(mine.items(), key=lambda cn: cn[0].index))
+            can[seat] = bool(mine) and bool(
+                _shows_for(st.options, level, st.declare, seat, counts, "deal")
+            )
         # A level card may be shown at any time during the deal (随时): the seat is asked at
         # each of its draws while it has a legal show, not only when it draws one.
-        if _holds_show_cards(hands[seat], st.level):
-            cand = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
-            if legal_shows(cand, seat):
-                events.append({"type": "deal", "count": dealt})
-                return evolve(cand, to_act=seat)
+        if can[seat]:
+            events.append({"type": "deal", "count": dealt})
+            return evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt, to_act=seat)
     events.append({"type": "deal", "count": dealt})
     st = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
     order = tuple((st.start_seat + i) % 4 for i in range(4))
     return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
-
-
-def _holds_show_cards(hand: Sequence[Card], level: int) -> bool:
-    """Whether ``hand`` has a level card or a joker pair (the cards a show is made of)."""
-    jokers = [c for c in hand if c.is_joker]
-    return any(c.rank == level for c in hand) or len(jokers) != len(set(jokers))
 
 
 def _window_step(st: GameState, events: list[Event]) -> GameState:

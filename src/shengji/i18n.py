@@ -92,9 +92,33 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "err.SHENGJI_ERROR": {"en": "something went wrong", "zh": "出错了"},
     "err.HIDDEN": {"en": "you cannot see that", "zh": "这个你看不到"},
+    "err.BAD_BOT_SPEC": {
+        "en": "That bot does not take that setting.",
+        "zh": "这个机器人不接受这个设置。",
+    },
+    "err.BOT_CRASHED": {"en": "the bot program stopped", "zh": "机器人程序停止了"},
+    "err.BOT_TIMEOUT": {"en": "the bot program took too long", "zh": "机器人程序超时了"},
+    "err.BOT_PROTOCOL": {
+        "en": "the bot program broke the bot protocol",
+        "zh": "机器人程序违反了机器人协议",
+    },
+    "err.BOT_ILLEGAL": {
+        "en": "the bot program made an illegal move",
+        "zh": "机器人程序出了不合规则的牌",
+    },
+    "err.UNKNOWN_BOT_OPTION": {
+        "en": "the bot program has no option of that name",
+        "zh": "机器人程序没有这个选项",
+    },
     "err.UNKNOWN_BOT": {
-        "en": "there is no bot of that name (heuristic or random)",
-        "zh": "没有这种机器人 (heuristic 或 random)",
+        "en": "there is no bot of that name",
+        "zh": "没有这种机器人",
+    },
+    "err.detail.bots_per_seat": {
+        "en": "--bots takes one bot for every seat or three, one per seat after yours "
+        "(e.g. strong,normal,easy), not {got}",
+        "zh": "--bots 要一个 (所有座位) 或三个 (你之后的座位依次, 如 strong,normal,easy), "
+        "不是 {got} 个",
     },
     # server protocol
     "err.BAD_MESSAGE": {
@@ -188,6 +212,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "err.SERVER_ERROR": {"en": "the server answered with an error", "zh": "服务器出错了"},
     "err.INTERRUPTED": {"en": "stopped (Ctrl-C)", "zh": "已中断 (Ctrl-C)"},
+    "err.MISSING_EXTRA": {
+        "en": "this needs an optional part that is not installed",
+        "zh": "需要的可选组件没有安装",
+    },
     # -- error details ------------------------------------------------------------------------
     "err.detail.BAD_CARD": {
         "en": "“{text}” is not a card: write the suit S/H/C/D and the rank (S10, HJ), or BJ/LJ",
@@ -333,6 +361,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "只能亮更大的: 单张 < 一对 < 一对王 < 三张 < 三个王",
     },
     "decl.already_nt": {"en": "trump is already no trump", "zh": "已经是无主了"},
+    "decl.single_first": {
+        "en": "the first declaration is one level card",
+        "zh": "第一次亮主只能亮一张级牌",
+    },
+    "decl.once_only": {
+        "en": "trump was already overridden by a pair: it cannot change again",
+        "zh": "已经有人用对子反过主, 不能再改",
+    },
     "decl.locked": {
         "en": "trump is locked by a pair: only a pair of jokers can change it",
         "zh": "主已经用对子保住了, 只有一对王能改",
@@ -348,6 +384,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "seat.owner": {"en": "{who}'s ", "zh": "{who}"},
     "bot.heuristic": {"en": "heuristic bot", "zh": "机器人(智能)"},
     "bot.random": {"en": "random bot", "zh": "机器人(随机)"},
+    "bot.search": {"en": "search bot", "zh": "机器人(搜索)"},
+    "bot.leveled": {"en": "{bot} ({level})", "zh": "{bot}·{level}"},
+    "level.easy": {"en": "easy", "zh": "简单"},
+    "level.normal": {"en": "normal", "zh": "普通"},
+    "level.strong": {"en": "strong", "zh": "强"},
     "seat.empty": {"en": "empty seat", "zh": "空位"},
     "team.ours": {"en": "your team", "zh": "我方"},
     "team.theirs": {"en": "opponents", "zh": "对方"},
@@ -610,6 +651,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "{url}: the port must be 1 to 65535",
         "zh": "{url}: 端口必须是 1 到 65535",
     },
+    "cli.missing_extra": {
+        "en": "this command needs the '{extra}' extra ({missing} not installed): "
+        "pip install 'shengji[{extra}]'",
+        "zh": "这个命令需要附加组件 '{extra}' (缺少 {missing}): pip install 'shengji[{extra}]'",
+    },
     "cli.lost": {
         "en": "lost the connection to {where} and could not get it back",
         "zh": "和 {where} 的连接断了, 重连没有成功",
@@ -724,6 +770,8 @@ def _shapes(required: Any, lang: str) -> tuple[str, int]:
 def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
     """The detailed text from params, or None when they are not enough."""
     zh = lang == "zh"
+    if code == "BAD_BOT_SPEC" and "seats" in p:
+        return t("err.detail.bots_per_seat", lang, got=p["seats"])
     if code == "BAD_CARD" and "text" in p:
         return t("err.detail.BAD_CARD", lang, text=p["text"])
     if code == "CARDS_NOT_IN_HAND" and p.get("cards"):
@@ -828,3 +876,18 @@ def error_text(code: str, params: Mapping[str, Any] | None, message: str, lang: 
     if f"err.{code}" in CATALOGUE:
         return t(f"err.{code}", lang)
     return message or code
+
+
+def code_table() -> str:
+    """Every stable code (:class:`shengji.errors.Code`) as a Markdown table: its meaning
+    and what players are shown in English and Chinese (``docs/errors.md`` is this table)."""
+    from .errors import Code
+
+    rows = ["| code | meaning | players see (en) | players see (zh) |", "|---|---|---|---|"]
+    for code in Code:
+        en, zh = (
+            CATALOGUE[f"err.{code}"][lang].replace("|", "\\|").replace("{", "").replace("}", "")
+            for lang in ("en", "zh")
+        )
+        rows.append(f"| `{code}` | {code.meaning} | {en} | {zh} |")
+    return "\n".join(rows) + "\n"

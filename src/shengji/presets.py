@@ -1,13 +1,13 @@
 """The seven presets of RULES.md §8, shipped as TOML files in ``shengji/presets/``.
 
 >>> " ".join(preset_names())
-'classic classic-1deck classic-3deck shuangkou shuangsheng shuangsheng-super tuolaji'
+'botzone classic classic-1deck classic-3deck shuangkou shuangsheng shuangsheng-super tuolaji'
 >>> load_preset("shuangsheng").throw_penalty
 'stake'
 >>> load_preset("bridge")
 Traceback (most recent call last):
 ...
-shengji.errors.OptionError: UNKNOWN_PRESET: unknown preset 'bridge'; presets: classic, ...
+shengji.errors.OptionError: UNKNOWN_PRESET: unknown preset 'bridge'; presets: botzone, ...
 """
 
 from __future__ import annotations

@@ -17,10 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots.registry import check_spec, make_player
+from .bots.external import (
+    POOL,
+    BotFailure,
+    BotLimits,
+    ExternalBot,
+    check_command_line_spec,
+    command_line_player,
+)
+from .errors import ShengjiError
+from .game import GameState, new_match
 from .options import RuleOptions
 from .players import run_match
 from .record import save_record
+from .scoring import level_change
 from .stats import ratio_ci
 
 
@@ -32,6 +42,27 @@ class HandFacts:
     a_up: bool  # A's team went up (or took over)
     levels: int  # levels climbed by the team that went up
     points: int  # collectors' points
+    forfeit: bool = False  # a bot failed: not played out (see Forfeit)
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A hand an external bot forfeited: it crashed, timed out or answered illegally.
+    The other team is counted as winning it by :func:`forfeit_levels`; its points are
+    left out of the mean collectors' points; with matches, the match is lost too."""
+
+    deal: int
+    mirrored: bool
+    hand: int  # 1 = the first hand of the match
+    seat: int
+    bot: str
+    code: str  # BOT_CRASHED, BOT_TIMEOUT, BOT_PROTOCOL or BOT_ILLEGAL
+    reason: str
+
+    def text(self) -> str:
+        """One line for people."""
+        where = f"deal {self.deal}{' (mirrored)' if self.mirrored else ''}, hand {self.hand}"
+        return f"forfeit: {where}, seat {self.seat} ({self.bot}): {self.code}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +81,7 @@ class JobResult:
     hands: tuple[HandFacts, ...]
     a_won_match: bool | None
     decisions: int
+    forfeit: Forfeit | None = None
 
 
 @dataclass
@@ -64,6 +96,10 @@ class Settings:
     mirror: bool = False
     records: str | None = None
     max_hands_per_match: int = 200
+    #: Seconds an ``exec:`` bot has for each decision.
+    bot_time: float = 5.0
+    #: ``(name, value)`` options sent to every ``exec:`` bot.
+    bot_options: tuple[tuple[str, str], ...] = ()
 
     def jobs(self) -> list[Job]:
         """Every job in deal order."""
@@ -85,57 +121,165 @@ def seat_bots(settings: Settings, job: Job) -> list[str]:
     return [a if (seat % 2 == 1) == job.mirrored else b for seat in range(4)]
 
 
+class _Seen:
+    """The last state of a match being played, and how many actions led to it."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.actions = 0
+
+    def __call__(self, state: GameState, _events: object) -> None:
+        self.state = state
+        self.actions += 1
+
+
+def forfeit_levels(options: RuleOptions) -> int:
+    """The levels a forfeited hand gives the other team: what a banker side climbs when
+    the collectors score nothing (the biggest banker win), within ``max_gain``."""
+    gain = level_change(options, 0).gain
+    return gain if options.max_gain is None else min(gain, options.max_gain)
+
+
 def run_job(settings: Settings, job: Job) -> JobResult:
-    """Play one job; deterministic for (settings, job)."""
+    """Play one job; deterministic for (settings, job). An ``exec:`` bot that fails
+    forfeits the hand it was playing (and, with matches, the match)."""
     seed = deal_seed(settings.seed, job.index)
-    players = [make_player(name, seat, seed) for seat, name in enumerate(seat_bots(settings, job))]
+    limits = BotLimits(decision=settings.bot_time)
+    bot_options = dict(settings.bot_options)
+    names = seat_bots(settings, job)
+    players = [
+        command_line_player(name, seat, seed, limits, bot_options)
+        for seat, name in enumerate(names)
+    ]
     a_team = 1 if job.mirrored else 0
-    st, rec = run_match(
-        settings.options,
-        seed,
-        players,
-        stop_after_hand=settings.matches is None,
-        max_hands=settings.max_hands_per_match,
-    )
+    seen = _Seen(new_match(settings.options, seed))
+    forfeit: Forfeit | None = None
+    rec = None
+    try:
+        st, rec = run_match(
+            settings.options,
+            seed,
+            players,
+            stop_after_hand=settings.matches is None,
+            max_hands=settings.max_hands_per_match,
+            on_event=seen,
+        )
+    except ShengjiError as e:
+        st = seen.state
+        seat = st.to_act if st.to_act is not None else 0
+        player = players[seat]
+        if not isinstance(player, ExternalBot) or e.code == "UNKNOWN_BOT_OPTION":
+            raise  # a bug of the engine or of an in-process bot, or a wrong option
+        if not isinstance(e, BotFailure):
+            player.refused(e)
+        code = e.code if isinstance(e, BotFailure) else "BOT_ILLEGAL"
+        reason = e.message if isinstance(e, BotFailure) else f"{e.code}: {e.message}"
+        if isinstance(e, BotFailure) and e.stderr:
+            reason += f"; its last words on stderr: {e.stderr.splitlines()[-1]}"
+        hand = st.hand_number + 1
+        forfeit = Forfeit(job.index, job.mirrored, hand, seat, names[seat], code, reason)
+    finally:
+        for p in players:
+            if isinstance(p, ExternalBot):
+                p.close()
     hands = []
     for r in st.results:
         o = r.outcome
         bteam = r.banker % 2
         up_team = bteam if o.side == "banker" else 1 - bteam
         hands.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
+    if forfeit is not None:
+        failed = forfeit.seat % 2
+        banker = st.banker % 2 if st.banker is not None else failed
+        levels = forfeit_levels(settings.options)
+        hands.append(HandFacts(banker == a_team, failed != a_team, levels, 0, forfeit=True))
     won = (
         None
         if settings.matches is None
         else (st.winner == a_team if st.winner is not None else None)
     )
-    if settings.records:
+    if forfeit is not None and settings.matches is not None:
+        won = forfeit.seat % 2 != a_team
+    if settings.records and rec is not None:
         path = (
             Path(settings.records) / f"deal{job.index:06d}{'-mirror' if job.mirrored else ''}.json"
         )
         save_record(rec.record(st), path)
-    return JobResult(job, tuple(hands), won, len(rec.actions))
+    return JobResult(job, tuple(hands), won, seen.actions, forfeit)
 
 
 def _worker(args: tuple[Settings, Job]) -> JobResult:
     return run_job(*args)
 
 
-def run_jobs(
-    settings: Settings, workers: int = 1, progress: Callable[[JobResult], None] | None = None
+def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:
+    """Jobs one after the other (a Ray task), external bots stopped at the end."""
+    try:
+        return [run_job(settings, job) for job in jobs]
+    finally:
+        POOL.close_all()
+
+
+def run_ray(
+    settings: Settings,
+    jobs: Sequence[Job],
+    address: str | None = None,
+    progress: Callable[[JobResult], None] | None = None,
+    chunk: int = 8,
 ) -> list[JobResult]:
-    """Run every job (in ``workers`` processes) and return the results in deal order."""
+    """Run ``jobs`` as Ray tasks of ``chunk`` jobs each, on the cluster at ``address``
+    (``"auto"``: the one this machine belongs to), on a Ray already started in this
+    process, or on a new local one; results in any order (the caller sorts them)."""
+    import ray  # type: ignore[import-not-found,unused-ignore]  # optional: this backend only
+
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        task = ray.remote(_run_chunk)
+        settings_ref = ray.put(settings)
+        pending = [
+            task.remote(settings_ref, list(jobs[i : i + chunk])) for i in range(0, len(jobs), chunk)
+        ]
+        results: list[JobResult] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for res in ray.get(done[0]):
+                results.append(res)
+                if progress:
+                    progress(res)
+        return results
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_jobs(
+    settings: Settings,
+    workers: int = 1,
+    progress: Callable[[JobResult], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
+) -> list[JobResult]:
+    """Run every job (in ``workers`` processes, or as Ray tasks with ``backend="ray"``
+    on the cluster at ``address``) and return the results in deal order."""
     for name in settings.players:
-        check_spec(name)
+        check_command_line_spec(name)
     if settings.records:
         Path(settings.records).mkdir(parents=True, exist_ok=True)
     jobs = settings.jobs()
     results: list[JobResult] = []
-    if workers <= 1:
-        for job in jobs:
-            res = run_job(settings, job)
-            results.append(res)
-            if progress:
-                progress(res)
+    if backend == "ray":
+        results = run_ray(settings, jobs, address, progress)
+    elif workers <= 1:
+        try:
+            for job in jobs:
+                res = run_job(settings, job)
+                results.append(res)
+                if progress:
+                    progress(res)
+        finally:
+            POOL.close_all()
     else:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(workers) as pool:
@@ -174,6 +318,7 @@ class Summary:
     seed: int
     decks: int = 2
     teams: list[TeamFigures] = field(default_factory=list)
+    forfeits: list[Forfeit] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The figures as JSON-ready data."""
@@ -188,6 +333,9 @@ class Summary:
             "teams": [
                 {k: (list(v) if isinstance(v, tuple) else v) for k, v in t.__dict__.items()}
                 for t in self.teams
+            ],
+            "forfeits": [
+                {f: getattr(x, f) for f in Forfeit.__dataclass_fields__} for x in self.forfeits
             ],
         }
 
@@ -215,6 +363,7 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
         matches=settings.matches,
         seed=settings.seed,
         decks=settings.options.decks,
+        forfeits=[r.forfeit for r in results if r.forfeit is not None],
     )
     for team_is_a, bot in ((True, settings.players[0]), (False, settings.players[1])):
         wins, n_hands, lv, lv_all, pts, n_coll = [], [], [], [], [], []
@@ -225,7 +374,7 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
             n_hands.append(len(hands))
             lv.append(sum(h.levels for h in hands if h.a_up == team_is_a))
             lv_all.append(sum(h.levels for h in hands))
-            collecting = [h for h in hands if h.a_banker != team_is_a]
+            collecting = [h for h in hands if h.a_banker != team_is_a and not h.forfeit]
             pts.append(sum(h.points for h in collecting))
             n_coll.append(len(collecting))
             decided = [r.a_won_match for r in unit if r.a_won_match is not None]
@@ -256,7 +405,8 @@ def collector_points(results: Sequence[JobResult]) -> tuple[list[int], list[int]
     b: list[int] = []
     for r in results:
         for h in r.hands:
-            (b if h.a_banker else a).append(h.points)
+            if not h.forfeit:
+                (b if h.a_banker else a).append(h.points)
     return a, b
 
 
@@ -290,20 +440,27 @@ def format_summary(summary: Summary) -> str:
     def pct(v: float, ci: tuple[float, float]) -> str:
         return f"{100 * v:5.1f}%  [{100 * ci[0]:5.1f}, {100 * ci[1]:5.1f}]"
 
+    w = max(10, *(len(p) for p in summary.players))  # exec: specs are long
     lines = [
         f"{summary.preset}: {summary.players[0]} (A) vs {summary.players[1]} (B), "
         f"{summary.hands} hands{', mirrored' if summary.mirror else ''}, seed {summary.seed}",
-        f"{'team':6} {'bot':10} {'hand win rate':26} {'level rate':26} {'mean collectors pts':24}",
+        f"{'team':6} {'bot':{w}} {'hand win rate':26} {'level rate':26} {'mean collectors pts':24}",
     ]
     for name, t in zip("AB", summary.teams, strict=True):
         lines.append(
-            f"{name:6} {t.bot:10} {pct(t.win_rate, t.win_rate_ci):26} "
+            f"{name:6} {t.bot:{w}} {pct(t.win_rate, t.win_rate_ci):26} "
             f"{pct(t.level_rate, t.level_rate_ci):26} "
             f"{t.mean_points:6.1f} [{t.mean_points_ci[0]:6.1f}, {t.mean_points_ci[1]:6.1f}]"
         )
         if t.match_win_rate is not None and t.match_win_rate_ci is not None:
             lines[-1] += f"  matches {pct(t.match_win_rate, t.match_win_rate_ci)}"
     lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
+    lines += [f.text() for f in summary.forfeits]
+    if summary.forfeits:
+        lines.append(
+            f"{len(summary.forfeits)} hand(s) forfeited: each counted as won by the other team "
+            "by the most levels a banker side wins, left out of the mean points"
+        )
     return "\n".join(lines)
 
 

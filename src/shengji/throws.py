@@ -52,6 +52,8 @@ def throw_penalty_points(options: RuleOptions, beaten: Sequence[Unit]) -> int:
     if mode == "per_card":
         # 10 per card beaten by a single, 20 by a pair, 20k by a k-link tractor: 10*w*k
         return sum(len(u.cards) * 10 * u.width * u.links for u in beaten)
+    if mode == "flat_per_card":
+        return sum(10 * len(u.cards) for u in beaten)
     if mode == "per_attempt":
         return 10
     return 0
@@ -67,7 +69,8 @@ def check_throw(
 
     A single-unit lead is always valid. A failed throw plays the beaten unit of the highest
     priority kind (longer tractor > shorter tractor > triple > pair > single), the lowest
-    of them.
+    of them; with ``throw_forced = single``, one card: the lowest card of the beaten unit
+    with the lowest top.
     """
     ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
     if len(ld.units) == 1:
@@ -81,12 +84,14 @@ def check_throw(
     if not beaten:
         return ThrowResult(True, ld.cards, (), 0, False)
     tiebreak = ctx.tiebreak
+    single = ctx.options.throw_forced == "single"
     forced = min(
         (u for u, _ in beaten),
-        key=lambda u: (-u.links, -u.width, u.top, tiebreak[u.cards[0].index]),
+        key=lambda u: (0, 0, u.top, tiebreak[u.cards[-1].index])
+        if single
+        else (-u.links, -u.width, u.top, tiebreak[u.cards[0].index]),
     )
+    played = forced.cards[-1:] if single else forced.cards
     pts = throw_penalty_points(ctx.options, [u for u, _ in beaten])
     signed = pts if thrower_is_banker_side else -pts
-    return ThrowResult(
-        False, forced.cards, tuple(beaten), signed, ctx.options.throw_penalty == "stake"
-    )
+    return ThrowResult(False, played, tuple(beaten), signed, ctx.options.throw_penalty == "stake")

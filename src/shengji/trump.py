@@ -93,19 +93,21 @@ class TrumpContext:
                 c = s * 13 + r - 2
                 suit_of[c] = TRUMP if s == t else s
                 strength[c] = i
-        n = len(plain_ranks) if t is not None else 0
+        # without level_cards_link, gaps keep level cards and constant 2s out of tractors
+        gap = 0 if options.level_cards_link else 1
+        n = (len(plain_ranks) if t is not None else 0) + gap
         if ct:
             for s in SUITS:
                 c = s * 13
                 suit_of[c] = TRUMP
-                strength[c] = n + 1 if s == t else n
-            n += 2 if t is not None else 1
+                strength[c] = n + 1 + gap if s == t else n
+            n += 2 + 2 * gap if t is not None else 1 + gap
         for s in SUITS:
             c = s * 13 + self.level - 2
             suit_of[c] = TRUMP
-            strength[c] = n + 1 if s == t else n
-        n += 2 if t is not None else 1
-        if not options.joker_links_level:
+            strength[c] = n + 1 + gap if s == t else n
+        n += 2 + gap if t is not None else 1
+        if gap or not options.joker_links_level:
             n += 1  # a gap: LJ is not adjacent to the trump-suit level card
         suit_of[52] = suit_of[53] = TRUMP
         strength[52] = n

@@ -3,8 +3,9 @@ a subprocess (bots without delay), rooms, and a driver that plays a person's tur
 clicking in the page.
 
 Every browser test module calls :func:`require_chromium` first: without chromium the
-module is skipped loudly (and fails in CI, where ``SHENGJI_REQUIRE_BROWSER=1``). Screenshots go to ``$SHENGJI_ARTIFACTS`` (default
-``var/test-artifacts``), each at desktop (1280x800) and phone (360x740) size.
+module is skipped loudly (and fails in CI, where ``SHENGJI_REQUIRE_BROWSER=1``).
+Screenshots go to ``$SHENGJI_ARTIFACTS`` (default ``var/test-artifacts``), each at desktop
+(1280x800) and phone (360x740) size.
 """
 
 from __future__ import annotations

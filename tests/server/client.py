@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import Any
 
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
 from shengji.autoplay import choose_action
+from shengji.server.hub import Hub
 
 _ids = itertools.count()
 
@@ -23,6 +28,18 @@ class Client:
         self.seat: int | None = None
         self.chat: list[dict[str, Any]] = []
 
+    @property
+    def latest(self) -> dict[str, Any]:
+        """The last state message received (the test fails if none has arrived)."""
+        assert self.state is not None, "no state message received yet"
+        return self.state
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The game view in the last state message."""
+        view: dict[str, Any] = self.latest["view"]
+        return view
+
     def send(self, cmd: dict[str, Any], rev: int | None = None) -> str:
         rid = f"q{next(_ids)}"
         body = {
@@ -34,7 +51,7 @@ class Client:
         return rid
 
     def recv(self) -> dict[str, Any]:
-        msg = json.loads(self.ws.receive_text())
+        msg: dict[str, Any] = json.loads(self.ws.receive_text())
         self.received.append(msg)
         if msg["type"] == "state":
             self.state = msg
@@ -53,7 +70,10 @@ class Client:
             if msg["type"] in ("ack", "error") and msg.get("id") == rid:
                 return msg
 
-    def drain_until(self, pred: Any, limit: int = 10_000) -> dict[str, Any]:
+    def drain_until(
+        self, pred: Callable[[dict[str, Any]], object], limit: int = 10_000
+    ) -> dict[str, Any]:
+        """Read messages until one satisfies ``pred``, and return that one."""
         for _ in range(limit):
             msg = self.recv()
             if pred(msg):
@@ -62,8 +82,16 @@ class Client:
 
     def choose(self) -> dict[str, Any]:
         """The first legal action from this client's own state."""
-        assert self.state is not None
-        return choose_action(self.state)
+        return choose_action(self.latest)
+
+
+def hub_of(http: TestClient) -> Hub:
+    """The room hub of the app behind a test client (``TestClient.app`` is typed as any
+    ASGI app)."""
+    app = http.app
+    assert isinstance(app, FastAPI)
+    hub: Hub = app.state.hub
+    return hub
 
 
 def sync(c: Client) -> None:
@@ -89,11 +117,11 @@ def play_to_end(clients: list[Client], until: str = "match_over", max_actions: i
     while taken < max_actions:
         for c in clients:
             sync(c)
-        view = next(iter(seated.values())).state["view"]
+        view = next(iter(seated.values())).view
         if view["phase"] == until or view["phase"] == "match_over":
             return taken
         if view["phase"] == "hand_over":  # every person presses "next hand"
-            waiting = next(iter(seated.values())).state["room"]["waiting"]
+            waiting = next(iter(seated.values())).latest["room"]["waiting"]
             actor = next((seated[s] for s in waiting if s in seated), None)
         else:
             actor = seated.get(view["to_act"])

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import fields
 from typing import Any
 
 import pytest
 
 from shengji.cards import parse_cards
 from shengji.follow import is_legal_follow
+from shengji.options import RuleOptions
 from shengji.presets import load_preset
 from shengji.trump import TrumpContext
 from shengji.units import classify_lead
@@ -96,7 +98,7 @@ def _create_with_form(page: Any, base: str, lang: str, match_hands: int) -> str:
     page.wait_for_selector("#rulesform")
     assert page.input_value("#preset") == "shuangsheng"
     page.click("#rulesform summary")
-    assert page.locator("#rulesform .opt").count() == 16
+    assert page.locator("#rulesform .opt").count() == len(fields(RuleOptions)) - 1  # not name
     seed = page.inner_text("#seednote")
     assert "000" in seed
     page.fill("#opt-match_hands", str(match_hands))
@@ -143,7 +145,9 @@ def test_two_people_play_a_hand(
     alice.wait_for_function("document.querySelector('#lobbymsg').textContent.length > 0")
     refused = alice.inner_text("#lobbymsg")
     assert not RAW_CODE.search(refused), refused
-    rev = state(alice)["rev"]  # type: ignore[index]
+    shown = state(alice)
+    assert shown is not None
+    rev = shown["rev"]
     bob.click("#ready")
     wait(alice, f"window.shengjiState.rev > {rev} && window.shengjiState.room.seats[1].ready")
     assert alice.inner_text("#lobbymsg") == refused, "the lobby error was wiped by an update"
@@ -234,7 +238,9 @@ def _chat_while_others_play(alice: Any, bob: Any, st: dict[str, Any]) -> None:
     """Alice types while Bob and the bots play: the draft and the focus survive."""
     alice.click("#chat")
     alice.keyboard.type("a draft that survives ")
-    rev = state(alice)["rev"]  # type: ignore[index]
+    shown = state(alice)
+    assert shown is not None
+    rev = shown["rev"]
     act(bob, st)  # Bob plays; the bots follow at once: several updates reach Alice
     wait(alice, f"window.shengjiState.rev > {rev}")
     alice.wait_for_timeout(150)

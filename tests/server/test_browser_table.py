@@ -97,7 +97,9 @@ def test_banker_buries_with_the_kitty_marked(server: Server, browser: Any) -> No
     shot(banker, "burying")
     act(banker, st)
     wait(banker, "window.shengjiState.view.phase !== 'bury'")
-    buried = [k for k in state(banker)["view"]["seen_kitty"] if k["kind"] == "buried"][-1]  # type: ignore[index]
+    shown = state(banker)
+    assert shown is not None
+    buried = [k for k in shown["view"]["seen_kitty"] if k["kind"] == "buried"][-1]
     banker.click("#kittybtn")
     banker.wait_for_selector("#kittydialog")
     assert banker.locator("#kittydialog .card").count() >= len(buried["cards"].split())

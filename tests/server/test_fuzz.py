@@ -64,7 +64,7 @@ def _snapshot(clients: list[Client]) -> list[tuple[int, str]]:
     out = []
     for c in clients:
         sync(c)
-        out.append((c.state["rev"], json.dumps(c.state["view"], sort_keys=True)))
+        out.append((c.latest["rev"], json.dumps(c.view, sort_keys=True)))
     return out
 
 
@@ -72,7 +72,7 @@ def test_fuzzed_messages_change_nothing(http: TestClient) -> None:
     with ExitStack() as stack:
         _, clients = _table(http, stack)
         before = _snapshot(clients)
-        to_act = clients[0].state["view"]["to_act"]
+        to_act = clients[0].view["to_act"]
         outsider = clients[(to_act + 1) % 4]
 
         @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
@@ -94,13 +94,13 @@ def test_oversized_out_of_turn_stale_duplicate_and_forged(http: TestClient) -> N
     with ExitStack() as stack:
         _, clients = _table(http, stack)
         before = _snapshot(clients)
-        view = clients[0].state["view"]
+        view = clients[0].view
         actor = next(c for c in clients if c.seat == view["to_act"])
         other = next(c for c in clients[1:] if c.seat != view["to_act"])  # not the host
         big = json.dumps({"v": 1, "id": "big", "type": "chat", "text": "x" * 20_000})
         other.ws.send_text(big)
         assert other.recv()["code"] == "MESSAGE_TOO_LARGE"
-        card = other.state["view"]["hand"].split()[0]
+        card = other.view["hand"].split()[0]
         reply = other.request({"type": "act", "action": {"type": "play", "cards": card}})
         assert reply["code"] == "NOT_YOUR_TURN"
         reply = actor.request({"type": "act", "action": {"type": "play", "cards": card}}, rev=0)

@@ -21,7 +21,7 @@ from shengji.server.limits import Limits
 from shengji.server.rooms import Room, RoomSettings
 from shengji.server.store import Store, StoreError
 
-from .client import Client, play_to_end, sync
+from .client import Client, hub_of, play_to_end, sync
 
 
 def _app(db_url: str, **limits: Any) -> TestClient:
@@ -133,7 +133,7 @@ def test_names_chat_spectators_and_rates_are_capped(strict: TestClient) -> None:
         assert replies[-1]["code"] == "RATE_LIMITED"
         sync(c)
         assert [line["text"] for line in c.chat] == ["hi 0", "hi 1", "hi 2"]
-        assert "chat" not in c.state  # chat is its own message, not a table resend
+        assert "chat" not in c.latest  # chat is its own message, not a table resend
         codes = []
         for _ in range(3):
             with strict.websocket_connect(f"/ws/{rid}") as ws:
@@ -161,13 +161,14 @@ def test_room_creation_and_connections_per_address_are_limited(strict: TestClien
 
 def test_an_absent_lone_person_pauses_the_room_after_the_hand(http: TestClient) -> None:
     rid, key = _room(http, away_seconds=0.05, bots=[None, "heuristic", "heuristic", "heuristic"])
-    hub = http.app.state.hub  # type: ignore[attr-defined]
+    hub = hub_of(http)
     with http.websocket_connect(f"/ws/{rid}") as w:
         c = Client(w)
         token = c.request({"type": "join", "name": "solo", "host_key": key})["token"]
         c.request({"type": "ready"})
         c.request({"type": "start"})
     room = hub.rooms[rid]
+    assert room.state is not None  # started
     deadline = time.time() + 30
     while time.time() < deadline and room.state.phase != "hand_over":
         time.sleep(0.05)
@@ -180,11 +181,11 @@ def test_an_absent_lone_person_pauses_the_room_after_the_hand(http: TestClient) 
         c = Client(w)
         assert c.request({"type": "join", "token": token})["seat"] == 0  # loaded on demand
         sync(c)
-        assert c.state["view"]["phase"] == "hand_over"
-        assert c.state["room"]["waiting"] == [0] and c.state["room"]["deadlines"][0]
+        assert c.view["phase"] == "hand_over"
+        assert c.latest["room"]["waiting"] == [0] and c.latest["room"]["deadlines"][0]
         c.request({"type": "act", "action": {"type": "continue"}})
         sync(c)
-        assert c.state["view"]["hand_number"] == 1
+        assert c.view["hand_number"] == 1
 
 
 def test_next_hand_waits_for_every_connected_person(http: TestClient) -> None:
@@ -198,13 +199,13 @@ def test_next_hand_waits_for_every_connected_person(http: TestClient) -> None:
         a.request({"type": "start"})
         play_to_end([a, b], until="hand_over")
         sync(a)
-        assert a.state["room"]["waiting"] == [0, 2]
+        assert a.latest["room"]["waiting"] == [0, 2]
         assert a.request({"type": "act", "action": {"type": "continue"}})["waiting"] == [2]
         sync(b)
-        assert b.state["view"]["phase"] == "hand_over" and b.state["room"]["waiting"] == [2]
+        assert b.view["phase"] == "hand_over" and b.latest["room"]["waiting"] == [2]
         b.request({"type": "act", "action": {"type": "continue"}})
         sync(a)
-        assert a.state["view"]["hand_number"] == 1 and a.state["room"]["waiting"] == []
+        assert a.view["hand_number"] == 1 and a.latest["room"]["waiting"] == []
 
 
 def test_turn_deadline_is_in_the_state_that_starts_the_turn(http: TestClient) -> None:
@@ -217,10 +218,10 @@ def test_turn_deadline_is_in_the_state_that_starts_the_turn(http: TestClient) ->
         play_to_end([c], until="play")
         for _ in range(200):
             sync(c)
-            if c.state["view"]["to_act"] == 0:
+            if c.view["to_act"] == 0:
                 break
             time.sleep(0.01)
-        room = c.state["room"]
+        room = c.latest["room"]
         assert room["deadlines"][0] is not None and room["deadlines"][1:] == [None] * 3
         assert 0 < room["deadlines"][0] - room["now"] <= 30
 
@@ -250,7 +251,7 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
     http: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rid, key = _room(http, bots=[None, None, "heuristic", "heuristic"])
-    store = http.app.state.hub.store  # type: ignore[attr-defined]
+    store = hub_of(http).store
 
     def down(*args: Any, **kwargs: Any) -> None:
         raise StoreError("disk full")
@@ -258,7 +259,7 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
     with http.websocket_connect(f"/ws/{rid}") as w, http.websocket_connect(f"/ws/{rid}") as w2:
         c, other = Client(w), Client(w2)
         c.request({"type": "join", "name": "me", "host_key": key})
-        room = http.app.state.hub.rooms[rid]  # type: ignore[attr-defined]
+        room = hub_of(http).rooms[rid]
         monkeypatch.setattr(store, "save_room", down)
         assert other.request({"type": "join", "name": "ghost"})["code"] == "STORE_UNAVAILABLE"
         assert [s.kind for s in room.seats] == ["human", "empty", "bot", "bot"]  # no ghost
@@ -279,11 +280,12 @@ def test_a_failing_database_changes_nothing_and_the_bots_survive(
             real(*args, **kwargs)
 
         monkeypatch.setattr(store, "append_actions", flaky)
+        assert room.recorder is not None  # started
         done, codes = len(room.recorder.actions), []
         deadline = time.time() + 30  # the bot driver retries with back-off, then goes on
         while time.time() < deadline and len(room.recorder.actions) < done + 8:
             sync(c)
-            view = c.state["view"]
+            view = c.view
             if view["to_act"] == 0 and view["phase"] == "play":
                 before = room.state
                 reply = c.request({"type": "act", "action": c.choose()})
@@ -308,15 +310,15 @@ def test_a_corrupt_room_is_quarantined_and_the_others_are_served(db_url: str) ->
             assert json.loads(w.receive_text())["code"] == "ROOM_UNAVAILABLE"
         with http.websocket_connect(f"/ws/{good}") as w:
             assert Client(w).request({"type": "join", "name": "ok"})["type"] == "ack"
-        status = http.app.state.hub.store.load_room(bad)[0]  # type: ignore[attr-defined]
-        assert status == "quarantined"
+        loaded = hub_of(http).store.load_room(bad)
+        assert loaded is not None and loaded[0] == "quarantined"
 
 
 # -- 8. refused creation, docs, headers ---------------------------------------------------
 
 
 def test_a_refused_creation_makes_no_room(http: TestClient) -> None:
-    hub = http.app.state.hub  # type: ignore[attr-defined]
+    hub = hub_of(http)
     r = http.post("/api/rooms", json={"bots": [None, "grandmaster"]})
     assert r.status_code == 400 and r.json()["detail"]["code"] == "UNKNOWN_BOT"
     r = http.post("/api/rooms", json={"preset": "nope"})

@@ -31,7 +31,7 @@ def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
         assert host.request({"type": "start"})["code"] == "NOT_READY"
         assert host.request({"type": "randomize"})["type"] == "ack"
         sync(guest)
-        seats = guest.state["room"]["seats"]
+        seats = guest.latest["room"]["seats"]
         assert sorted(s["kind"] for s in seats) == ["bot", "bot", "human", "human"]
         assert seats[guest.seat]["name"] == "guest"
         assert host.request({"type": "chat", "text": "ready?"})["type"] == "ack"
@@ -39,13 +39,13 @@ def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
         assert guest.chat[-1]["text"] == "ready?"
         assert host.request({"type": "kick", "seat": guest.seat})["type"] == "ack"
         sync(guest)
-        assert guest.state["you"]["seat"] is None  # kicked: now watching
+        assert guest.latest["you"]["seat"] is None  # kicked: now watching
         assert (
             host.request(
                 {
                     "type": "set_bot",
-                    "seat": guest.state["room"]["seats"].index(
-                        next(s for s in guest.state["room"]["seats"] if s["kind"] == "empty")
+                    "seat": guest.latest["room"]["seats"].index(
+                        next(s for s in guest.latest["room"]["seats"] if s["kind"] == "empty")
                     ),
                 }
             )["type"]
@@ -66,11 +66,11 @@ def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
         deadline = time.time() + 30
         while time.time() < deadline:  # never act: the timer must move for us
             sync(c)
-            view = c.state["view"]
+            view = c.view
             if view["phase"] in ("hand_over", "match_over"):
                 break
             time.sleep(0.05)
-        assert c.state["view"]["phase"] in ("hand_over", "match_over")
+        assert c.view["phase"] in ("hand_over", "match_over")
 
 
 def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:
@@ -88,12 +88,12 @@ def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> N
         deadline = time.time() + 15
         while time.time() < deadline:
             sync(a)
-            if a.state["room"]["seats"][2]["away"]:
+            if a.latest["room"]["seats"][2]["away"]:
                 break
             time.sleep(0.05)
-        assert a.state["room"]["seats"][2]["away"] is True
+        assert a.latest["room"]["seats"][2]["away"] is True
         with http.websocket_connect(f"/ws/{rid}") as w2b:
             b2 = Client(w2b)
             assert b2.request({"type": "join", "token": token})["seat"] == 2
             sync(a)
-            assert a.state["room"]["seats"][2]["away"] is False
+            assert a.latest["room"]["seats"][2]["away"] is False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from contextlib import ExitStack
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -17,14 +18,14 @@ TWO_HANDS = {"match_hands": 2}
 
 
 def _room(
-    http: TestClient, preset: str = "classic-1deck", bots: list | None = None
+    http: TestClient, preset: str = "classic-1deck", bots: list[str | None] | None = None
 ) -> tuple[str, str]:
     r = http.post("/api/rooms", json={"preset": preset, "overrides": TWO_HANDS, "bots": bots or []})
     assert r.status_code == 200, r.text
     return r.json()["id"], r.json()["host_key"]
 
 
-def _expected_views(record: dict) -> dict[int | None, set[str]]:
+def _expected_views(record: dict[str, Any]) -> dict[int | None, set[str]]:
     """Every view each seat (and a spectator) could legitimately be sent in this match."""
     from shengji.record import options_from_record
 
@@ -36,7 +37,7 @@ def _expected_views(record: dict) -> dict[int | None, set[str]]:
     }
 
 
-def _assert_no_leaks(clients: list[Client], record: dict) -> None:
+def _assert_no_leaks(clients: list[Client], record: dict[str, Any]) -> None:
     expected = _expected_views(record)
     for c in clients:
         for msg in c.received:
@@ -72,8 +73,8 @@ def test_four_people_play_a_whole_match_with_a_spectator(http: TestClient) -> No
             assert reply["code"] == "NOT_SEATED"
         play_to_end(clients)
         sync(clients[4])
-        assert clients[4].state["view"]["phase"] == "match_over"
-        assert "hand" not in clients[4].state["view"]
+        assert clients[4].view["phase"] == "match_over"
+        assert "hand" not in clients[4].view
         record = http.get(f"/api/rooms/{rid}/record").json()
         final = verify(record)
         assert len(final.results) == 2

@@ -33,7 +33,7 @@ def _post(port: int, body: dict[str, Any]) -> Any:
 def _my_turn(c: Client) -> None:
     for _ in range(2000):
         sync(c)
-        view = c.state["view"]
+        view = c.view
         if view["phase"] == "play" and view["to_act"] == c.seat:
             return
         time.sleep(0.01)
@@ -59,7 +59,7 @@ def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
         on_a = Client(_Sock(f"ws://127.0.0.1:{pa}/ws/{rid}"))
         assert on_a.request({"type": "join", "token": token})["seat"] == 0
         sync(on_a)
-        assert on_a.state["view"] == on_b.state["view"]  # A read B's game from the store
+        assert on_a.view == on_b.view  # A read B's game from the store
         # both hold the room now; A writes first, so B's copy is stale
         play = on_a.choose()
         assert on_a.request({"type": "act", "action": play})["type"] == "ack"
@@ -70,9 +70,9 @@ def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
         assert again.request({"type": "join", "token": token})["seat"] == 0
         sync(again)
         sync(on_a)
-        assert again.state["view"]["hand"] == on_a.state["view"]["hand"]
-        played, before = play["cards"].split(), on_b.state["view"]["hand"].split()
-        assert len(again.state["view"]["hand"].split()) == len(before) - len(played)
+        assert again.view["hand"] == on_a.view["hand"]
+        played, before = play["cards"].split(), on_b.view["hand"].split()
+        assert len(again.view["hand"].split()) == len(before) - len(played)
     finally:
         for p in (a_proc, b_proc):
             p.kill()
@@ -105,7 +105,7 @@ def test_a_spectator_on_another_process_follows_the_game() -> None:
         _my_turn(player)
         player.request({"type": "act", "action": player.choose()})
         _my_turn(player)  # the bots on B have moved: the table stays put now
-        want = player.state["view"]["tricks"], player.state["view"]["trick"]
+        want = player.view["tricks"], player.view["trick"]
         deadline = time.time() + 20
         while time.time() < deadline:
             msg = watcher.recv()
@@ -114,7 +114,7 @@ def test_a_spectator_on_another_process_follows_the_game() -> None:
                 break
         else:
             raise AssertionError("the spectator on A never saw B's table")
-        assert watcher.state["view"]["seat"] is None and "hand" not in watcher.state["view"]
+        assert watcher.view["seat"] is None and "hand" not in watcher.view
         assert [line["text"] for line in watcher.chat] == ["hello from B"]
         assert msg is not None
     finally:

@@ -75,7 +75,7 @@ def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
         a.request({"type": "start"})
         play_to_end([a, b], until="play")
         acked = play_some([a, b], 12)
-        before = a.state["view"]
+        before = a.view
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -89,7 +89,7 @@ def test_kill_and_restart_mid_hand(tmp_path: Path) -> None:
         from .client import sync
 
         sync(a2)
-        after = a2.state["view"]
+        after = a2.view
         assert len(after["tricks"]) >= len(before["tricks"])  # nothing acknowledged was lost
         assert after["hand_number"] == before["hand_number"]
         play_to_end([a2, b2])
@@ -116,7 +116,7 @@ def play_some(clients: list[Client], n: int) -> int:
     while done < n:
         for c in clients:
             sync(c)
-        view = clients[0].state["view"]
+        view = clients[0].view
         actor = seated.get(view["to_act"])
         if actor is None:
             time.sleep(0.01)

@@ -15,7 +15,7 @@ from shengji.server.app import create_app
 from shengji.server.store import sqlite_url
 from shengji.shuffle import RESEARCH_SEED_BITS, is_secret, secret_seed, shuffled
 
-from .client import Client, sync
+from .client import Client, hub_of, sync
 
 
 def _room(http: TestClient, **body: object) -> tuple[str, str]:
@@ -59,7 +59,8 @@ def test_stale_connection_follows_its_token_not_the_seat(http: TestClient) -> No
         # acting: the command is taken for alice's own seat, never the victim's
         a2.request({"type": "act", "action": {"type": "pass"}})
         sync(victim)
-        room = http.app.state.hub.rooms[rid]  # type: ignore[attr-defined]
+        room = hub_of(http).rooms[rid]
+        assert room.recorder is not None
         assert all(seat != 0 for seat, _ in room.recorder.actions)
 
 
@@ -79,7 +80,7 @@ def test_kicked_connection_loses_the_seat_on_every_connection(http: TestClient) 
 
 
 def test_room_seeds_are_secret_and_deals_differ(http: TestClient) -> None:
-    hub = http.app.state.hub  # type: ignore[attr-defined]
+    hub = hub_of(http)
     rooms = [hub.rooms[_room(http)[0]] for _ in range(20)]
     seeds = [r.seed for r in rooms]
     assert len(set(seeds)) == 20

@@ -14,14 +14,14 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from shengji.cli import build_parser
 from shengji.autoplay import choose_action
+from shengji.cli import build_parser
 from shengji.server.launch import ServerProcess
 from shengji.tui import plain as plain_mode
 from shengji.tui.main import run_play
@@ -59,14 +59,16 @@ class Player(io.StringIO):
     ``start``, then legal plays; ``quit`` once a hand is over (or when ``stop_after``
     lines were read, or when ``on_line`` says so)."""
 
-    def __init__(self, stop_after: int | None = None, on_line: Any = None) -> None:
+    def __init__(
+        self, stop_after: int | None = None, on_line: Callable[[Player], None] | None = None
+    ) -> None:
         super().__init__()
         self.session: Any = None
         self.lines: list[str] = []
         self.stop_after = stop_after
         self.on_line = on_line
 
-    def readline(self, *_: object) -> str:
+    def readline(self, *_: object) -> str:  # type: ignore[override]  # typeshed: StringIO.readline contradicts _IOBase.readline
         state = self.session.state
         view = state.get("view")
         if self.on_line:
@@ -224,6 +226,8 @@ def test_server_gone_for_good_is_one_line(server: Server, monkeypatch: pytest.Mo
 
 
 def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
+    from textual.screen import Screen
+
     from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
 
     target, data = _room(server)
@@ -245,10 +249,12 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
                 view = session.state.get("view")
                 if view and view["phase"] == "hand_over":
                     break
-                if isinstance(app.screen, DeclareDialog):
+                # App.screen is typed Screen[object], disjoint (for mypy) from the dialogs
+                screen: Screen[Any] = app.screen
+                if isinstance(screen, DeclareDialog):
                     await pilot.press("p")
-                elif isinstance(app.screen, BuryDialog):
-                    app.screen.dismiss(choose_action(session.state)["cards"])
+                elif isinstance(screen, BuryDialog):
+                    screen.dismiss(choose_action(session.state)["cards"])
                 elif view and view["phase"] == "play" and my_turn(session.state):
                     await pilot.press("question_mark")
                     assert "only given in local games" in app.message
@@ -285,7 +291,8 @@ def test_token_store_is_private_and_tolerant(state_dir: Path) -> None:
     store = TokenStore()
     assert store.get("k") is None
     store.put("k", {"token": "t"})
-    assert store.get("k")["token"] == "t"  # type: ignore[index]
+    entry = store.get("k")
+    assert entry is not None and entry["token"] == "t"
     assert stat.S_IMODE((state_dir / "rooms.json").stat().st_mode) == 0o600
     assert stat.S_IMODE(state_dir.stat().st_mode) == 0o700
     (state_dir / "rooms.json").write_text("not json")

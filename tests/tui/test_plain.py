@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from shengji.autoplay import choose_action
 from shengji.cli import main
 from shengji.presets import load_preset
-from shengji.autoplay import choose_action
 from shengji.tui.plain import parse_line, run_plain
-from shengji.tui.session import LocalSession
+from shengji.tui.session import LocalSession, Session
 
 ROOT = Path(__file__).parents[2]
 
@@ -28,14 +28,14 @@ class ScriptedUser(io.StringIO):
     """Standard input that answers each prompt from the session's state: first a play
     that breaks the rules, then legal commands until the hand is over."""
 
-    def __init__(self, session: object) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
         self.tried_illegal = False
         self.lines: list[str] = []
 
-    def readline(self, *_: object) -> str:
-        state = self.session.state  # type: ignore[attr-defined]
+    def readline(self, *_: object) -> str:  # type: ignore[override]  # typeshed: StringIO.readline contradicts _IOBase.readline
+        state = self.session.state
         view = state.get("view")
         if not view:
             line = "start"
@@ -72,8 +72,9 @@ def test_plain_mode_plays_a_hand_and_refuses_with_the_rule() -> None:
 
 
 def _issue_script(lang: str) -> str:
-    """The issue's reproduction: seed 5, declare, bury, the throw HQ H5 that fails."""
-    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
+    """The issue's reproduction: seed 5, declare, bury, the throw HQ H5 that fails (the
+    bots' plays of the issue: the baseline heuristic)."""
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, bots="heuristic-v1")
     lines = "1\nbury D3 S4 S8 C3 C4 C4 C7 H3\nplay HQ H5\nhint\nplay S9\nlook\nquit\n"
     out = io.StringIO()
     assert run_plain(session, lang, io.StringIO(lines), out) == 0
@@ -160,11 +161,12 @@ def test_ctrl_c_in_plain_is_one_line(tmp_path) -> None:
         stderr=subprocess.PIPE,
         cwd=ROOT,
     )
-    assert proc.stdout is not None
+    stdout = proc.stdout
+    assert isinstance(stdout, io.BufferedReader)
     deadline = time.time() + 30
     seen = b""
     while b"your turn" not in seen and time.time() < deadline:
-        seen += proc.stdout.read1(4096)  # type: ignore[attr-defined]
+        seen += stdout.read1(4096)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from shengji.presets import load_preset
 from shengji.autoplay import choose_action
+from shengji.presets import load_preset
 from shengji.tui.session import LocalSession
 from shengji.tui.text import Tracker, prompt, status_lines, who
 

@@ -1,19 +1,23 @@
 """A rule-of-thumb player for every phase and preset, reasoning only from its seat's view.
 
 What it infers: the cards not yet seen (the decks less its hand, the cards played and the
-kitty it buried), the suits each seat has shown void in, who is winning the trick, and
-which of its units no unseen card can beat ("boss" units).
+kitty it buried), the suits each seat has shown void in (or without pairs), who is
+winning the trick, which of its units no unseen card can beat ("boss" units), about how
+many trumps the opponents hold, and the kitty's likely points.
 
 - Declaring: shows when the suit would give a long trump holding; reinforces its own
   declaration; counter-declares an opponent when the new trump is clearly better for it.
 - Burying: keeps trumps, aces and pairs; empties short side suits to make voids; keeps
   point cards out of the kitty unless nothing else is left.
 - Leading: boss tractors, pairs and singles first (a throw only when every unit of it is
-  a boss), draws trumps when its side holds trump control, else leads low from long
-  suits; near the end it keeps its strongest units for the last trick (the kitty).
+  a boss), draws trumps with low trumps when it holds trump control (as many trumps as
+  the opponents likely hold, few higher ones out), never leads a lone trump point card
+  nor spends a top trump on a few small ones, else leads low from long suits; near the
+  end it keeps its strongest units for the last trick (the kitty).
 - Following: feeds points to a partner who is winning safely, wins tricks with points as
-  cheaply as it can (ruffing and overruffing when void), and otherwise sheds its least
-  useful cards, keeping points away from a winning opponent.
+  cheaply as it can (ruffing and overruffing when void), weighing the chance that its win
+  holds against the points it risks, and otherwise sheds its least useful cards, keeping
+  points away from a winning opponent.
 """
 
 from __future__ import annotations
@@ -45,10 +49,13 @@ class HeuristicBot:
         self.rng = random.Random(f"heuristic:{seed}:{seat}")
         #: Why the last action was chosen: (English, Chinese).
         self.reason: tuple[str, str] = ("", "")
+        #: The plays the last play decision scored, best first (for search bots).
+        self.scored: list[tuple[float, tuple[Card, ...]]] = []
 
     def act(self, view: SeatView) -> Action:
         """Choose an action for the view's seat (and say why in :attr:`reason`)."""
         self.reason = ("", "")
+        self.scored = []
         if view.phase == "hand_over":
             self.reason = ("the hand is over", "本局结束")
             return Continue()
@@ -116,12 +123,9 @@ class HeuristicBot:
         why = ("lead", "出牌")
         throw = safe_throw(ctx, hand, know)
         if throw is not None and not endgame:
-            self.reason = (
-                "throw: every unit is a boss and nobody has shown void",
-                "甩牌: 每一手都最大",
-            )
-            return throw
-        my_trumps = sum(1 for c in hand if ctx.suit_of[c.index] == TRUMP)
+            self.scored.append((1e9, throw))
+        control = know.trump_control(hand)
+        opp_trumps = know.opponent_trumps()
         for lead in unit_leads(ctx, hand):
             ld = classify_lead(ctx, lead)
             unit = ld.units[0]
@@ -133,7 +137,11 @@ class HeuristicBot:
                 score = -cost * 0.6
                 if boss:
                     score += 6 + 4 * len(lead)
-                if know.my_side_banker and my_trumps >= max(4, len(hand) // 3):
+                    if len(lead) == 1 and not endgame and 0 < opp_trumps <= 3:
+                        score -= 10  # do not spend a top trump on a few small ones
+                elif pts:
+                    score -= 2.5 * pts  # a lone trump point card led is lost
+                if control and opp_trumps > 0 and not pts and (len(lead) > 1 or not boss):
                     score += 8  # draw the opponents' trumps
                 if endgame and not boss:
                     score -= 20
@@ -150,10 +158,18 @@ class HeuristicBot:
                     score += 0.4 * suit_count(ctx, hand, suit)
             if endgame and len(lead) >= 2 and boss:
                 score += 15  # a big unit on the last trick multiplies the kitty
+            self.scored.append((score, lead))
             if score > best_score:
                 best_score, best = score, lead
                 why = _lead_reason(boss, suit == TRUMP, know.my_side_banker)
         self.reason = why
+        self.scored.sort(key=lambda sp: -sp[0])
+        if throw is not None and not endgame:
+            self.reason = (
+                "throw: every unit is a boss and nobody has shown void",
+                "甩牌: 每一手都最大",
+            )
+            return throw
         return best
 
     # -- following -------------------------------------------------------------------------
@@ -170,6 +186,7 @@ class HeuristicBot:
             candidates += [random_legal_follow(ctx, lead, hand, self.rng) for _ in range(40)]
         if len(candidates) == 1:
             self.reason = ("the only legal play", "只有这一种合法的出法")
+            self.scored = [(0.0, candidates[0])]
             return candidates[0]
         partner = (view.seat + 2) % 4
         seats = [p.seat for p in view.trick]
@@ -189,9 +206,10 @@ class HeuristicBot:
             cost = sum(card_cost(ctx, c) for c in play)
             wins = trick_winner(ctx, [*plays, play], lead) == len(plays)
             if wins:
-                holds = last or know.holds(play, lead, later_opps)
-                gain = trick_pts + pts + kitty_stake
-                score = (gain * (1.0 if holds else 0.45)) - cost * 0.35 + (3 if holds else 0)
+                hold = 1.0 if last else know.hold_chance(play, lead, later_opps)
+                gain = trick_pts + kitty_stake
+                # an overtaken winner hands its own points to the other side
+                score = hold * (gain + pts) - (1 - hold) * 2.0 * pts - cost * 0.35 + 3 * hold
                 if cur_seat == partner and partner_safe:
                     score -= 4  # no need to overtake a safe partner
             elif partner_safe:
@@ -200,10 +218,12 @@ class HeuristicBot:
                 score = pts * 0.3 - cost * 0.25
             else:
                 score = -pts * 2.0 - cost * 0.25
+            self.scored.append((score, play))
             if score > best_score:
                 best_score, best = score, play
                 why = _follow_reason(wins, partner_safe, cur_seat == partner, pts)
         self.reason = why
+        self.scored.sort(key=lambda sp: -sp[0])
         return best
 
 
@@ -248,15 +268,21 @@ class Knowledge:
         unseen = Counter(deck(view.options.decks))
         unseen.subtract(view.hand)
         self.voids: dict[int, set[int]] = {s: set() for s in range(4)}
+        #: Suits in which a seat has shown it holds no pair (it did not follow a pair).
+        self.pair_voids: dict[int, set[int]] = {s: set() for s in range(4)}
         for t in (*view.tricks, None):
             plays = t.plays if t is not None else view.trick
             if not plays:
                 continue
-            suit = ctx.suit_of[plays[0].cards[0].index]
-            for p in plays:
+            lead_cards = plays[0].cards
+            suit = ctx.suit_of[lead_cards[0].index]
+            wide = len(set(lead_cards)) < len(lead_cards)
+            for i, p in enumerate(plays):
                 unseen.subtract(p.cards)
                 if any(ctx.suit_of[c.index] != suit for c in p.cards):
                     self.voids[p.seat].add(suit)
+                elif i and wide and len(set(p.cards)) == len(p.cards):
+                    self.pair_voids[p.seat].add(suit)
         buried: tuple[Card, ...] = ()
         for kind, cards in view.kitty_seen:
             if kind == "buried":
@@ -265,7 +291,11 @@ class Knowledge:
         self.unseen = +unseen
         self.unseen_list = list(self.unseen.elements())
         self.my_side_banker = view.is_banker_side(self.seat)
-        self.kitty_points_guess = points(buried) if buried else 0 if self.my_side_banker else 10
+        self.kitty_points_guess = float(points(buried)) if buried else 0.0
+        hidden = len(self.unseen_list)
+        if not buried and not self.my_side_banker and hidden:
+            # the kitty is kitty_size of the unseen cards: its share of their points
+            self.kitty_points_guess = points(self.unseen_list) * view.options.kitty_size / hidden
         self._suit_unseen: dict[int, list[Card]] = {}
         for c in self.unseen_list:
             self._suit_unseen.setdefault(ctx.suit_of[c.index], []).append(c)
@@ -285,8 +315,65 @@ class Knowledge:
         return suit in self.voids[p] and TRUMP not in self.voids[p]
 
     def is_boss(self, unit: Unit) -> bool:
-        """No unseen cards could form the same shape ranking higher."""
-        return not beats_unit(self.view.ctx, unit, self._suit_unseen.get(unit.suit, []))
+        """No unseen cards could form the same shape ranking higher (a pair or wider
+        unit is also a boss when both opponents have shown they hold no pair there)."""
+        if not beats_unit(self.view.ctx, unit, self._suit_unseen.get(unit.suit, [])):
+            return True
+        return unit.width >= 2 and all(
+            unit.suit in self.voids[s] or unit.suit in self.pair_voids[s]
+            for s in range(4)
+            if s % 2 != self.seat % 2
+        )
+
+    def opponent_trumps(self) -> float:
+        """About how many trumps the opponents still hold: the unseen trumps, less the
+        partner's likely share, none for an opponent that has shown void in trumps."""
+        out = len(self._suit_unseen.get(TRUMP, ()))
+        opps = [s for s in range(4) if s % 2 != self.seat % 2 and TRUMP not in self.voids[s]]
+        if not opps:
+            return 0.0
+        partner = (self.seat + 2) % 4
+        holders = len(opps) + (0 if TRUMP in self.voids[partner] else 1)
+        return out * len(opps) / holders
+
+    def trump_control(self, hand: Sequence[Card]) -> bool:
+        """The seat holds trump control: at least four trumps and a third of its hand, as
+        many as the opponents likely hold, and at most two unseen trumps above its best."""
+        ctx = self.view.ctx
+        mine = [c for c in hand if ctx.suit_of[c.index] == TRUMP]
+        if len(mine) < max(4, len(hand) // 3) or len(mine) < self.opponent_trumps():
+            return False
+        top = max(ctx.key[c.index] for c in mine)
+        higher = sum(1 for c in self._suit_unseen.get(TRUMP, ()) if ctx.key[c.index] > top)
+        return higher <= 2
+
+    def hold_chance(
+        self, play: Sequence[Card], lead: Lead, later_opponents: Sequence[int]
+    ) -> float:
+        """About how likely ``play`` (winning now) stays on top: for a single, the chance
+        that no later opponent holds one of the unseen cards that beat it (or can ruff);
+        for larger plays, from :meth:`holds`."""
+        if not later_opponents:
+            return 1.0
+        if len(play) > 1:
+            return 0.85 if self.holds(play, lead, later_opponents) else 0.3
+        ctx = self.view.ctx
+        c = play[0]
+        suit = ctx.suit_of[c.index]
+        key = ctx.key[c.index]
+        ruffers = [s for s in later_opponents if TRUMP not in self.voids[s]]
+        ruff = any(lead.suit in self.voids[s] for s in ruffers)
+        if suit != TRUMP and ruff and self._suit_unseen.get(TRUMP):
+            return 0.15
+        higher = sum(1 for d in self._suit_unseen.get(suit, ()) if ctx.key[d.index] > key)
+        if not higher:
+            return 1.0
+        sizes = self.view.hand_sizes
+        hidden = len(self.unseen_list)
+        share = sum(sizes[s] for s in later_opponents if suit not in self.voids[s])
+        if hidden <= 0:
+            return 1.0
+        return float((1 - share / hidden) ** higher)
 
     def holds(self, play: Sequence[Card], lead: Lead, later_opponents: Sequence[int]) -> bool:
         """Whether ``play`` (winning now) is likely to stay on top: no unseen cards of its

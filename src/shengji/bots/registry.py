@@ -13,7 +13,7 @@ the bot's name, optionally followed by ``:`` and an argument the bot understands
 >>> parse_spec("nobody")
 Traceback (most recent call last):
 ...
-shengji.errors.ShengjiError: UNKNOWN_BOT: no bot called 'nobody'; bots: random, heuristic
+shengji.errors.ShengjiError: UNKNOWN_BOT: no bot called 'nobody'; bots: random, heuristic, ...
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from typing import Literal
 from ..errors import ShengjiError
 from ..players import Player
 from .heuristic import HeuristicBot
+from .heuristic_v1 import HeuristicV1Bot
 from .random_bot import RandomBot
+from .search import make_search_bot
 
 Difficulty = Literal["easy", "normal", "strong"]
 
@@ -125,5 +127,24 @@ register(
         "heuristic bot: rule-of-thumb play, instant",
         "智能机器人:经验打法,即时出牌",
         difficulty="normal",
+    )
+)
+register(
+    BotKind(
+        "heuristic-v1",
+        lambda seat, seed, _arg: HeuristicV1Bot(seat, seed),
+        "first heuristic bot, kept as a baseline",
+        "第一版智能机器人, 留作对照",
+    )
+)
+register(
+    BotKind(
+        "search",
+        make_search_bot,
+        "search bot: samples the hidden cards and plays each candidate out, about 0.2 s a play",
+        "搜索机器人:抽样暗牌并推演每种出法, 每步约 0.2 秒",
+        difficulty="strong",
+        argument="budget per play: 100ms, 1s or 2000it (default 200ms), then :kernel "
+        "for random rollouts on the compiled kernel",
     )
 )

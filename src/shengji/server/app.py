@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.staticfiles import StaticFiles
 
+from ..bots.external import BotLimits, register_command
+from ..bots.registry import bot_kinds
 from ..errors import ShengjiError
 from ..game import new_match
 from ..i18n import CATALOGUE, error_text
@@ -104,11 +106,17 @@ def create_app(
     bot_delay: float | None = None,
     limits: Limits | None = None,
     api_docs: bool = False,
+    bots: Mapping[str, str] | None = None,
+    bot_time: float = 5.0,
 ) -> FastAPI:
     """The app over a database (default: SQLite in ``./var/shengji.db``).
 
     ``api_docs`` serves ``/docs`` and ``/openapi.json`` (off: they are not for players).
+    ``bots`` maps names to commands of external bots (docs/bot-protocol.md) that rooms
+    may seat by name, each given ``bot_time`` seconds a decision.
     """
+    for name, command in (bots or {}).items():
+        register_command(name, command, BotLimits(decision=bot_time))
     limits = limits or Limits()
     store = Store(db_url or sqlite_url("var/shengji.db"))
     hub = Hub(store, bot_delay=bot_delay, limits=limits)
@@ -155,6 +163,15 @@ def create_app(
         if name not in preset_names():
             raise _http_error(404, "UNKNOWN_PRESET", f"no preset called {name!r}")
         return option_schema(name)
+
+    @app.get("/api/bots")
+    async def bot_list() -> list[dict[str, Any]]:
+        """The bots a room may seat by name (the registry's and the operator's external
+        ones): name, difficulty (``easy``/``normal``/``strong`` or None), description."""
+        return [
+            {"name": k.name, "difficulty": k.difficulty, "description": {"en": k.en, "zh": k.zh}}
+            for k in bot_kinds()
+        ]
 
     @app.get("/api/i18n")
     async def catalogue() -> dict[str, dict[str, str]]:

@@ -19,10 +19,10 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, db: str, timeout: float = 30.0, limits: Sequence[str] = ()
+    port: int, db: str, timeout: float = 30.0, limits: Sequence[str] = (), bots: Sequence[str] = ()
 ) -> subprocess.Popen[bytes]:
     """``shengji serve`` in a subprocess (bots without delay), once it answers HTTP;
-    ``limits`` are ``name=value`` server limits."""
+    ``limits`` are ``name=value`` server limits, ``bots`` ``NAME=CMD`` external bots."""
     cmd = [
         sys.executable,
         "-m",
@@ -39,6 +39,8 @@ def start_server(
     ]
     for limit in limits:
         cmd += ["--limit", limit]
+    for bot in bots:
+        cmd += ["--bot", bot]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + timeout
     while time.time() < deadline:

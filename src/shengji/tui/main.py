@@ -19,8 +19,8 @@ from ..errors import ShengjiError
 from ..i18n import error_text, t
 from ..options import load_overrides_file, parse_override
 from ..presets import load_preset
-from .online import Target, TokenStore, create_room, open_room, parse_target
-from .session import LocalSession, Session
+from .online import Target, TokenStore, create_room, open_room, parse_target, server_levels
+from .session import LocalSession, Session, local_levels, seat_bots
 
 
 def default_name() -> str:
@@ -87,7 +87,9 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         load_preset(args.preset, overrides or None)  # bad rules fail here, before the room
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
         open_seats = _open_seats(args.open)
-        bots = [None if s == seat or s in open_seats else args.bots for s in range(4)]
+        levels = server_levels(target) or local_levels()  # a server that lists none: ours
+        per_seat = seat_bots(args.bots, seat, levels)  # the server checks the names
+        bots = [None if s in open_seats else bot for s, bot in enumerate(per_seat)]
         data = create_room(target, args.preset, overrides, bots)
         target = Target(target.base, str(data["id"]))
         host_key = data.get("host_key")

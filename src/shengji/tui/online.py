@@ -156,6 +156,23 @@ def room_key(target: Target, spectate: bool = False) -> str:
 # -- the server's HTTP API ---------------------------------------------------------------------
 
 
+def server_levels(target: Target, timeout: float = 10.0) -> dict[str, str] | None:
+    """``GET /api/bots``: the server's bot of each difficulty (the first listed), or None
+    when the server does not say (an older server, or none there: room creation says)."""
+    try:
+        with urllib.request.urlopen(f"{target.base}/api/bots", timeout=timeout) as resp:
+            listed = json.loads(resp.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(listed, list):
+        return None
+    levels: dict[str, str] = {}
+    for bot in listed:
+        if isinstance(bot, dict) and isinstance(bot.get("difficulty"), str):
+            levels.setdefault(bot["difficulty"], str(bot.get("name")))
+    return levels
+
+
 def create_room(
     target: Target,
     preset: str,

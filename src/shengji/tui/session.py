@@ -20,13 +20,13 @@ import queue
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..actions import action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
-from ..bots.registry import check_spec, make_player
+from ..bots.registry import bot_kinds, check_spec, make_player
 from ..errors import ShengjiError
 from ..game import GameState, apply, new_match
 from ..i18n import error_text
@@ -103,6 +103,53 @@ class Session(Protocol):
         ...
 
 
+LEVELS = ("easy", "normal", "strong")
+"""The difficulties ``shengji play --bots`` takes besides the registry's names."""
+
+
+def local_levels() -> dict[str, str]:
+    """This registry's bot of each difficulty (the first registered)."""
+    return {k.difficulty: k.name for k in reversed(bot_kinds()) if k.difficulty}
+
+
+def bot_for(choice: str, levels: Mapping[str, str] | None = None) -> str:
+    """The spec for one ``--bots`` value. Without ``levels``: a difficulty names this
+    registry's bot of that level, anything else must be a spec of this registry. With
+    ``levels`` (a server's bot of each difficulty): a difficulty names that bot, anything
+    else is left for the server to check (it may run external bots of its own)."""
+    choice = choice.strip()
+    if choice in LEVELS:
+        known = local_levels() if levels is None else levels
+        if choice not in known:
+            raise ShengjiError(
+                f"no bot has difficulty {choice!r}", code="UNKNOWN_BOT", params={"bot": choice}
+            )
+        return known[choice]
+    return check_spec(choice) if levels is None else choice
+
+
+def seat_bots(spec: str, seat: int, levels: Mapping[str, str] | None = None) -> list[str | None]:
+    """The bot of every seat from ``--bots``: one value for all the others, or three, one
+    per seat after ``seat`` in order (``strong,normal,easy``); None for ``seat`` itself.
+    ``levels``: as for :func:`bot_for`.
+
+    >>> seat_bots("strong,normal,easy", seat=1)
+    ['random', None, 'search', 'heuristic']
+    """
+    values = spec.split(",")
+    if len(values) not in (1, 3):
+        raise ShengjiError(
+            f"--bots takes one bot or three (one per seat after yours), not {len(values)}",
+            code="BAD_BOT_SPEC",
+            params={"seats": len(values)},
+        )
+    names = [bot_for(v, levels) for v in values] * (3 // len(values))
+    bots: list[str | None] = [None] * 4
+    for k, name in enumerate(names, start=1):
+        bots[(seat + k) % 4] = name
+    return bots
+
+
 class LocalSession:
     """A match in this process: one person's seat, bots in the others."""
 
@@ -114,17 +161,16 @@ class LocalSession:
     def __init__(
         self, options: RuleOptions, seed: int, seat: int = 0, bots: str = "heuristic"
     ) -> None:
-        check_spec(bots)
+        self.bots = seat_bots(bots, seat)
         self.options = options
         self.overrides = _overrides_of(options)
         self.seat = seat
         self.st: GameState = new_match(options, seed)
         self.players: dict[int, Player] = {
-            s: make_player(bots, s, seed) for s in range(4) if s != seat
+            s: make_player(name, s, seed) for s, name in enumerate(self.bots) if name
         }
         self.adviser = HeuristicBot(seat, seed)
         self.rev = 0
-        self.bots = bots
         self.state: dict[str, Any] = {}
         self.chat: list[dict[str, Any]] = []
         self._refresh()
@@ -134,13 +180,13 @@ class LocalSession:
         seats = [
             {
                 "kind": "human" if s == self.seat else "bot",
-                "name": "" if s == self.seat else f"{self.bots} bot",
-                "bot": None if s == self.seat else self.bots,
+                "name": f"{name} bot" if name else "",
+                "bot": name,
                 "ready": True,
                 "connected": True,
                 "away": False,
             }
-            for s in range(4)
+            for s, name in enumerate(self.bots)
         ]
         self.state = {
             "rev": self.rev,

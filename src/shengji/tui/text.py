@@ -13,9 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots.registry import bot_kinds
 from ..cards import kitty_size, parse_card, parse_cards
 from ..errors import ShengjiError
-from ..i18n import cards_label, count_points, error_text, t, trump_label
+from ..i18n import CATALOGUE, cards_label, count_points, error_text, t, trump_label
 from ..options import RuleOptions
 from ..trump import TRUMP, TrumpContext
 from ..units import classify_lead
@@ -58,11 +59,19 @@ def seat_name(state: dict[str, Any], seat: int, lang: str) -> str:
     kind = s.get("kind")
     name = str(s.get("name") or "")
     if kind == "bot":
-        bot = s.get("bot") or name.replace(" bot", "") or "heuristic"
-        return t(f"bot.{bot}", lang) if f"{bot}" in ("heuristic", "random") else name
+        return bot_name(str(s.get("bot") or name.replace(" bot", "") or "heuristic"), lang)
     if kind == "human":
         return name or t("seat.n", lang, n=seat)
     return t("seat.empty", lang)
+
+
+def bot_name(spec: str, lang: str) -> str:
+    """A bot by its kind and level: ``search bot (strong)``, ``机器人(搜索)·强``; a bot
+    without a level (or unknown here) by its kind or its name."""
+    name = spec.partition(":")[0]
+    label = t(f"bot.{name}", lang) if f"bot.{name}" in CATALOGUE else f"{name} bot"
+    level = next((k.difficulty for k in bot_kinds() if k.name == name), None)
+    return t("bot.leveled", lang, bot=label, level=t(f"level.{level}", lang)) if level else label
 
 
 def who(state: dict[str, Any], seat: int | None, lang: str) -> str:

@@ -1,6 +1,7 @@
 // The home page: create a table (rules form built from GET /api/presets/{name}, seats,
 // timer, public or not) and the list of public tables.
 
+import { botDescription, botOptions, defaultBot, loadBots } from "./bots.js";
 import { el, fill } from "./dom.js";
 import { errorText, pick, presetTitle, t } from "./i18n.js";
 import { hostKey, save } from "./net.js";
@@ -18,6 +19,7 @@ export async function homePage(app, navigate) {
   const [presets, rooms] = await Promise.all([
     fetch("/api/presets").then((r) => r.json()).catch(() => []),
     fetch("/api/rooms").then((r) => r.json()).catch(() => []),
+    loadBots(),
   ]);
   if (!H || H.app !== app) return;
   H.presets = presets;
@@ -50,11 +52,12 @@ function buildForm(keep = null) {
     H.presets.map((p) => el("option", { value: p.name, selected: p.name === H.preset }, presetTitle(p.name))));
   presetSel.addEventListener("change", () => loadSchema(presetSel.value));
   const botSel = (i) => {
-    const v = keep ? keep.bots[i] : i === 0 ? "" : "heuristic";
-    return el("select", { id: `bot${i}`, "aria-label": `${t("seat")} ${i + 1}` },
-      el("option", { value: "", selected: v === "" }, t("person")),
-      el("option", { value: "heuristic", selected: v === "heuristic" }, t("botHeuristic")),
-      el("option", { value: "random", selected: v === "random" }, t("botRandom")));
+    const v = keep ? keep.bots[i] : i === 0 ? "" : defaultBot();
+    const sel = el("select", { id: `bot${i}`, "aria-label": `${t("seat")} ${i + 1}` },
+      el("option", { value: "", selected: v === "" }, t("person")), botOptions(v));
+    const desc = el("small", { class: "botdesc muted", id: `botdesc${i}` }, v ? botDescription(v) : "");
+    sel.addEventListener("change", () => { desc.textContent = sel.value ? botDescription(sel.value) : ""; });
+    return [sel, desc];
   };
   const timer = el("select", { id: "timer" }, [0, 15, 30, 60, 120].map((s) =>
     el("option", { value: s, selected: String(s) === String(keep ? keep.timer : 0) }, s ? t("seconds", { n: s }) : t("timerOff"))));

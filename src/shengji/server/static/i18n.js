@@ -6,7 +6,8 @@ const EN = {
   langButton: "中文",
   // home
   create: "New table", preset: "Rules", bots: "Seats", person: "a person", seat: "Seat",
-  botHeuristic: "smart bot", botRandom: "random bot", timer: "Turn timer",
+  level_easy: "Easy", level_normal: "Normal", level_strong: "Strong", botLevel: "{level} · {name}",
+  botMenu: "Bot in seat {n}", timer: "Turn timer",
   timerOff: "off", seconds: "{n} s", go: "Create the table", publicRoom: "List this table publicly",
   publicRooms: "Open tables", noRooms: "No public tables right now. Create one and invite friends with its link.",
   rulesOf: "Rules of {preset}", seedNote: "From seed text {seed}.", unchanged: "Reset to preset",
@@ -69,7 +70,7 @@ const EN = {
   "preset_shuangsheng": "双升 Shuangsheng", "preset_shuangsheng-super": "超级双升 Super Shuangsheng",
   "preset_classic": "经典升级 Classic, 2 decks", "preset_classic-1deck": "经典升级 Classic, 1 deck",
   "preset_classic-3deck": "经典升级 Classic, 3 decks", "preset_shuangkou": "双抠 Shuangkou",
-  "preset_tuolaji": "拖拉机 Tuolaji",
+  "preset_tuolaji": "拖拉机 Tuolaji", "preset_botzone": "Botzone 双升 (Tractor)",
   botName: "Bot {n}", botNameKind: "Bot {n} ({kind})",
   timeLeft: "time left to act", reading: "reading", pressNext: "Read the score sheet, then press Next hand.",
 };
@@ -78,7 +79,8 @@ const ZH = {
   brand: "升级",
   langButton: "EN",
   create: "开新桌", preset: "规则", bots: "座位", person: "真人", seat: "座位",
-  botHeuristic: "聪明机器人", botRandom: "随机机器人", timer: "出牌限时",
+  level_easy: "简单", level_normal: "普通", level_strong: "强", botLevel: "{level} · {name}",
+  botMenu: "座位 {n} 的机器人", timer: "出牌限时",
   timerOff: "不限", seconds: "{n} 秒", go: "开桌", publicRoom: "公开这张桌子",
   publicRooms: "公开的牌桌", noRooms: "现在没有公开的牌桌。开一桌, 把链接发给朋友吧。",
   rulesOf: "{preset} 的规则", seedNote: "出自规则原文 {seed}。", unchanged: "恢复预设",
@@ -132,6 +134,7 @@ const ZH = {
   "preset_shuangsheng": "双升", "preset_shuangsheng-super": "超级双升",
   "preset_classic": "经典升级 (两副)", "preset_classic-1deck": "经典升级 (一副)",
   "preset_classic-3deck": "经典升级 (三副)", "preset_shuangkou": "双抠", "preset_tuolaji": "拖拉机",
+  "preset_botzone": "Botzone 双升",
   botName: "机器人 {n}", botNameKind: "机器人 {n} ({kind})",
   timeLeft: "剩余时间", reading: "看分中", pressNext: "看完记分表后按下一局。",
 };

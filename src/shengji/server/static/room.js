@@ -1,6 +1,7 @@
 // The live room: lobby, table, hand, results and chat, updated in place from `state` and
 // `chat` messages. Inputs (chat, the public switch) are made once and never re-created.
 
+import { botDescription, botInfo, botLevel, botOptions, loadBots } from "./bots.js";
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
 import { errorText, lang, onLang, presetTitle, t, tn } from "./i18n.js";
@@ -30,6 +31,7 @@ export function roomPage(app, roomId) {
   };
   window.shengjiState = null;
   window.shengjiRoom = R; // read by the browser tests
+  loadBots().then(() => { if (R && R.app === app) renderLobby(); });
   const resume = getSaved(tokenKey(roomId));
   if (resume) startLink(null);
   else joinForm();
@@ -331,12 +333,10 @@ function renderLobby() {
       el("span", { class: "lname" }, s.kind === "empty" ? el("i", { class: "muted" }, t("empty")) : seatName(room, i),
         you.seat === i ? ` (${t("you")})` : "", room.host_seat === i ? ` ★` : "")];
     if (s.kind === "human") kids.push(el("span", { class: s.ready ? "ok" : "muted" }, s.ready ? `✓ ${t("isReady")}` : t("notYetReady")));
-    if (s.kind === "bot") kids.push(el("span", { class: "muted" }, s.bot === "random" ? t("botRandom") : t("botHeuristic")));
+    if (s.kind === "bot") kids.push(botTag(s.bot, !you.host));
     const btns = [];
     if (s.kind === "empty" && you.seat !== null && you.seat !== i) btns.push(el("button", { class: "ghost small", onclick: () => lobbyCmd({ type: "sit", seat: i }) }, t("sitHere")));
-    if (you.host && s.kind === "empty") {
-      btns.push(el("button", { class: "ghost small addbot", "data-seat": i, onclick: () => lobbyCmd({ type: "set_bot", seat: i, bot: "heuristic" }) }, t("addBot")));
-    }
+    if (you.host && (s.kind === "empty" || s.kind === "bot")) btns.push(botMenu(i, s.kind === "bot" ? s.bot : null));
     if (you.host && s.kind === "bot") btns.push(el("button", { class: "ghost small", onclick: () => lobbyCmd({ type: "set_bot", seat: i, bot: null }) }, t("removeBot")));
     if (you.host && s.kind === "human" && you.seat !== i) btns.push(el("button", { class: "ghost small", onclick: () => lobbyCmd({ type: "kick", seat: i }) }, t("kick")));
     return el("li", { class: "lseat", "data-seat": i }, kids, el("span", { class: "btns" }, btns));
@@ -356,6 +356,24 @@ function renderLobby() {
   }
   fill(box, el("h2", {}, t("lobby")), el("ul", { class: "lseats" }, seats),
     el("div", { class: "row" }, controls), el("div", { class: "msg", id: "lobbymsg", role: "alert" }, R.lobbyMsg || ""));
+}
+
+// Which bot sits in a lobby seat: its level and name (the host's menu shows them), then
+// its description.
+function botTag(name, withLevel) {
+  const level = botLevel(name);
+  return el("span", { class: "botkind", "data-bot": name, title: botDescription(name) },
+    withLevel ? el("b", { class: "tag level" }, level ? t("botLevel", { level, name }) : name) : null,
+    botInfo(name) ? el("small", { class: "muted botdesc" }, botDescription(name)) : null);
+}
+
+// The host's menu of a seat: add a bot to an empty seat, or change the bot sitting there.
+function botMenu(seat, current) {
+  const menu = el("select", { class: "small botmenu" + (current ? "" : " addbot"), id: `botmenu${seat}`, "data-seat": seat,
+    "aria-label": t("botMenu", { n: seat + 1 }) },
+    current ? null : el("option", { value: "", selected: true, disabled: true }, `${t("addBot")}…`), botOptions(current));
+  menu.addEventListener("change", () => { if (menu.value && menu.value !== current) lobbyCmd({ type: "set_bot", seat, bot: menu.value }); });
+  return menu;
 }
 
 function lobbyCmd(cmd) {

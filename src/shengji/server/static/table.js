@@ -2,6 +2,7 @@
 // declarations, point cards, the score sheet and hand results. Pure functions of
 // (view, room, me): the live room and the replayer both use them.
 
+import { botLevel } from "./bots.js";
 import { cardEl, cardRow } from "./cards.js";
 import { el } from "./dom.js";
 import { lang, pick, suitSymbol, t, tn } from "./i18n.js";
@@ -13,7 +14,10 @@ export function seatName(room, i) {
   if (i === null || i === undefined) return "?";
   const s = room && room.seats ? room.seats[i] : null;
   if (!s || s.kind === "empty") return t("empty");
-  if (s.kind === "bot") return t("botName", { n: i + 1 });
+  if (s.kind === "bot") {
+    const level = botLevel(s.bot);
+    return level ? t("botNameKind", { n: i + 1, kind: level }) : t("botName", { n: i + 1 });
+  }
   return s.name || `${t("seat")} ${i + 1}`;
 }
 

@@ -1,0 +1,291 @@
+"""What a seat knows about the hidden cards, and deals of them consistent with it.
+
+:class:`Belief` reads a :class:`~shengji.views.SeatView` and keeps only facts that are
+certain (so the true deal always satisfies them):
+
+- which cards are unseen (the decks less the seat's hand, every card played and the kitty
+  it buried when it is still the kitty), how many each other seat holds, and the kitty;
+- voids: a seat that followed with a card of another suit holds none of the led suit;
+- pair-voids: a seat that followed a lead holding a pair (or wider unit) without playing
+  two identical cards of the led suit held no two identical cards of that suit, so it now
+  holds none of the cards of that suit it has played since, and no two identical ones;
+- cards shown when declaring that the seat has not played since (unless that seat may
+  have buried them);
+- the rest of a failed throw, which stays in the thrower's hand until played.
+
+:meth:`Belief.sample` deals the unseen cards to the other seats (and the kitty when the
+seat does not know it) at random, respecting all of the above.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from ..cards import Card, deck
+from ..game import GameState
+from ..views import SeatView
+
+#: The holder number of the kitty in a sampled deal.
+KITTY = 4
+
+_ATTEMPTS = 60
+
+
+class Belief:
+    """The certain facts a seat's view gives about the hidden cards."""
+
+    def __init__(self, view: SeatView) -> None:
+        assert view.seat is not None
+        self.seat = seat = view.seat
+        ctx = view.ctx
+        self.view = view
+        unseen: Counter[Card] = Counter(deck(view.options.decks))
+        unseen.subtract(view.hand)
+        #: Seats (or KITTY) that cannot hold a card of an effective suit.
+        self.void: dict[int, set[int]] = {s: set() for s in range(5)}
+        #: Seats that hold no two identical cards of an effective suit.
+        self.no_pair: dict[int, set[int]] = {s: set() for s in range(5)}
+        #: Cards a seat cannot hold (played since a pair-void was shown).
+        self.banned: dict[int, set[Card]] = {s: set() for s in range(5)}
+        played_by: dict[int, Counter[Card]] = {s: Counter() for s in range(4)}
+        #: Cards a seat certainly holds.
+        self.forced: dict[int, Counter[Card]] = {s: Counter() for s in range(5)}
+        suit_of = ctx.suit_of
+        all_plays = [t.plays for t in view.tricks]
+        if view.trick:
+            all_plays.append(view.trick)
+        throw_rest: list[tuple[int, Counter[Card], int]] = []
+        pair_marks: list[tuple[int, int, int]] = []  # (seat, suit, trick number)
+        for n, plays in enumerate(all_plays):
+            lead_cards = plays[0].cards
+            x = suit_of[lead_cards[0].index]
+            wide = len(lead_cards) >= 2 and len(set(lead_cards)) < len(lead_cards)
+            first = plays[0]
+            if first.attempted is not None:
+                rest = Counter(first.attempted)
+                rest.subtract(first.cards)
+                throw_rest.append((first.seat, +rest, n))
+            for p in plays:
+                unseen.subtract(p.cards)
+            for p in plays[1:]:
+                in_suit = [c for c in p.cards if suit_of[c.index] == x]
+                if len(in_suit) < len(p.cards):
+                    self.void[p.seat].add(x)
+                elif wide and len(set(in_suit)) == len(in_suit):
+                    pair_marks.append((p.seat, x, n))
+        for n, plays in enumerate(all_plays):
+            for p in plays:
+                played_by[p.seat].update(p.cards)
+                for s, x, m in pair_marks:
+                    if s == p.seat and m <= n:
+                        for c in p.cards:
+                            if suit_of[c.index] == x:
+                                self.banned[s].add(c)
+        for s, x, _ in pair_marks:
+            self.no_pair[s].add(x)
+        self.kitty: tuple[Card, ...] | None = _known_kitty(view)
+        if self.kitty is not None:
+            unseen.subtract(self.kitty)
+        self.unseen: Counter[Card] = +unseen
+        # cards shown when declaring, by a seat that cannot have buried them
+        buriers = {view.declare.banker}
+        if _reburials(view):
+            buriers |= {s for s, _ in view.declare.shows}
+        shown: dict[int, Counter[Card]] = {s: Counter() for s in range(4)}
+        for s, cards in view.declare.shows:
+            for c, k in Counter(cards).items():
+                shown[s][c] = max(shown[s][c], k)
+        for s in range(4):
+            if s == seat or s in buriers:
+                continue
+            for c, k in shown[s].items():
+                left = k - played_by[s][c]
+                if left > 0:
+                    self.forced[s][c] = max(self.forced[s][c], left)
+        for s, rest, n in throw_rest:
+            if s == seat:
+                continue
+            later: Counter[Card] = Counter()
+            for plays in all_plays[n + 1 :]:
+                for p in plays:
+                    if p.seat == s:
+                        later.update(p.cards)
+            for c, k in rest.items():
+                left = k - later[c]
+                if left > 0:
+                    self.forced[s][c] = max(self.forced[s][c], left)
+        #: How many hidden cards each holder has (seats and, if unknown, the kitty).
+        self.capacity: dict[int, int] = {
+            s: view.hand_sizes[s] for s in range(4) if s != seat and view.hand_sizes[s]
+        }
+        if self.kitty is None and view.phase == "play":
+            self.capacity[KITTY] = view.options.kitty_size
+        for h in list(self.forced):
+            if h not in self.capacity:
+                self.forced[h] = Counter()
+        self._clip_forced()
+
+    def _clip_forced(self) -> None:
+        """Drop forced cards that do not fit (never happens with a consistent view)."""
+        left = Counter(self.unseen)
+        for h, cards in self.forced.items():
+            room = self.capacity.get(h, 0)
+            keep: Counter[Card] = Counter()
+            for c, k in cards.items():
+                k = min(k, left[c], room)
+                if k > 0 and self.allowed(h, c, keep):
+                    keep[c] = k
+                    left[c] -= k
+                    room -= k
+            self.forced[h] = keep
+
+    def allowed(self, holder: int, c: Card, held: Counter[Card]) -> bool:
+        """Whether ``holder`` (already holding ``held``) may be dealt one more ``c``."""
+        x = self.view.ctx.suit_of[c.index]
+        if x in self.void[holder] or c in self.banned[holder]:
+            return False
+        return not (x in self.no_pair[holder] and held[c] >= 1)
+
+    def consistent(self, hands: Mapping[int, Sequence[Card]]) -> bool:
+        """Whether a deal of the hidden cards (holder → cards) satisfies every known fact."""
+        total: Counter[Card] = Counter()
+        for h, cards in hands.items():
+            if len(cards) != self.capacity.get(h, 0):
+                return False
+            held: Counter[Card] = Counter()
+            for c in cards:
+                if not self.allowed(h, c, held):
+                    return False
+                held[c] += 1
+            if self.forced[h] - held:
+                return False
+            total.update(cards)
+        return total == self.unseen and set(hands) == set(self.capacity)
+
+    def sample(self, rng: random.Random) -> dict[int, list[Card]] | None:
+        """A random deal of the unseen cards to the holders that satisfies every known
+        fact, or None if none was found (after several attempts)."""
+        for _ in range(_ATTEMPTS):
+            deal = self._try(rng)
+            if deal is not None:
+                return deal
+        return None
+
+    def _try(self, rng: random.Random) -> dict[int, list[Card]] | None:
+        holders = list(self.capacity)
+        hands: dict[int, list[Card]] = {h: [] for h in holders}
+        held: dict[int, Counter[Card]] = {h: Counter() for h in holders}
+        room = dict(self.capacity)
+        pool = Counter(self.unseen)
+        for h in holders:
+            for c, k in self.forced[h].items():
+                hands[h].extend([c] * k)
+                held[h][c] += k
+                room[h] -= k
+                pool[c] -= k
+        cards = list((+pool).elements())
+        rng.shuffle(cards)
+        choices = {c: sum(1 for h in holders if self.allowed(h, c, Counter())) for c in pool}
+        cards.sort(key=lambda c: choices[c])
+        for c in cards:
+            options = [h for h in holders if room[h] > 0 and self.allowed(h, c, held[h])]
+            if not options:
+                target = self._repair(c, hands, held, room, rng)
+                if target is None:
+                    return None
+                options = [target]
+            weights = [room[h] for h in options]
+            h = rng.choices(options, weights)[0] if len(options) > 1 else options[0]
+            hands[h].append(c)
+            held[h][c] += 1
+            room[h] -= 1
+        return hands
+
+    def _repair(
+        self,
+        c: Card,
+        hands: dict[int, list[Card]],
+        held: dict[int, Counter[Card]],
+        room: dict[int, int],
+        rng: random.Random,
+    ) -> int | None:
+        """Make room for ``c``: move a card from a full holder that may take ``c`` to a
+        holder with room that may take the moved card. Returns the freed holder."""
+        full = [h for h in hands if self.allowed(h, c, held[h])]
+        rng.shuffle(full)
+        spare = [g for g in hands if room[g] > 0]
+        for h in full:
+            for i, d in enumerate(hands[h]):
+                if self.forced[h][d] and held[h][d] <= self.forced[h][d]:
+                    continue
+                for g in spare:
+                    if g != h and self.allowed(g, d, held[g]):
+                        hands[h].pop(i)
+                        held[h][d] -= 1
+                        hands[g].append(d)
+                        held[g][d] += 1
+                        room[g] -= 1
+                        room[h] += 1
+                        if self.allowed(h, c, held[h]):
+                            return h
+                        return None
+        return None
+
+    def state(self, deal: Mapping[int, Sequence[Card]]) -> GameState:
+        """A full game state: the view with the sampled hidden hands (and kitty)."""
+        return state_from_view(self.view, deal, self.kitty)
+
+
+def _reburials(view: SeatView) -> bool:
+    """Whether the rules let a counter-declaration after the burial take the kitty (and
+    bury again) in this hand."""
+    style = view.options.declaring
+    return style == "shuangkou" or (style == "shuangsheng" and not view.declare.first_hand)
+
+
+def _known_kitty(view: SeatView) -> tuple[Card, ...] | None:
+    """The kitty, when this seat buried it and nobody can have taken it since (with
+    reburials, the last counter-declarer, who holds the declaration, buried last)."""
+    entries = view.kitty_seen
+    if not entries or entries[-1][0] != "buried":
+        return None
+    if _reburials(view) and view.declare.holder != view.seat:
+        return None
+    return entries[-1][1]
+
+
+def state_from_view(
+    view: SeatView, deal: Mapping[int, Sequence[Card]], kitty: tuple[Card, ...] | None
+) -> GameState:
+    """A :class:`GameState` for the play phase built from a view and the hidden cards:
+    ``deal`` maps each other seat (and ``KITTY`` when ``kitty`` is None) to its cards."""
+    assert view.seat is not None
+    hands = tuple(view.hand if s == view.seat else tuple(deal.get(s, ())) for s in range(4))
+    return GameState(
+        options=view.options,
+        seed=0,
+        levels=view.levels,
+        progress=(0, 0),
+        coins=view.coins,
+        hand_number=view.hand_number,
+        results=view.results,
+        phase=view.phase,
+        redeals=0,
+        start_seat=0,
+        deck_order=(),
+        dealt=view.dealt,
+        hands=hands,
+        kitty=kitty if kitty is not None else tuple(deal.get(KITTY, ())),
+        declare=view.declare,
+        level=view.level,
+        to_act=view.to_act,
+        leader=view.leader,
+        trick=view.trick,
+        lead=view.lead,
+        tricks=view.tricks,
+        trick_points=view.trick_points,
+        penalties=view.penalties,
+        ctx=view.ctx,
+    )

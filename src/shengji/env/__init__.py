@@ -1,0 +1,39 @@
+"""Reinforcement-learning environments (the ``rl`` extra: pettingzoo, gymnasium, numpy).
+
+:func:`env` / :class:`raw_env` are a PettingZoo AEC environment of a whole match between
+four agents, every action chosen card by card from ``Discrete(55)`` with an action mask;
+:class:`SingleSeatEnv` is a Gymnasium environment of one seat against the project's bots.
+See ``docs/env.md``.
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as e:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"shengji.env needs the 'rl' extra ({e.name} is missing): pip install 'shengji[rl]'"
+    ) from e
+
+from .aec import AGENTS, env, raw_env
+from .observation import LAYOUT, OBS_SIZE, SCALARS, encode, part
+from .selection import DONE, N_ACTIONS, Decision, action_indexes
+from .single import SingleSeatEnv
+
+__all__ = [
+    "AGENTS",
+    "DONE",
+    "LAYOUT",
+    "N_ACTIONS",
+    "OBS_SIZE",
+    "SCALARS",
+    "Decision",
+    "SingleSeatEnv",
+    "action_indexes",
+    "encode",
+    "env",
+    "part",
+    "raw_env",
+]

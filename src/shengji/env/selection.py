@@ -1,0 +1,176 @@
+"""Card-by-card choice of an action: which card may be added to a partial selection and
+when the selection is a whole legal action (no numpy, no RL library).
+
+An action is built from 54 card kinds (:attr:`~shengji.cards.Card.index`) and ``DONE``.
+A card is allowed when the selection with it can still be completed to a legal action;
+``DONE`` only when the selection is one (on an empty selection it means pass, where
+passing is legal). Everything is worked out from what the seat may see
+(:func:`~shengji.views.seat_view`) by the rules modules, without listing burials or
+follows:
+
+- declaring (``deal``, ``before_kitty``, ``after_burial``): a prefix of a legal show
+  (:func:`~shengji.game.legal_shows`), ``DONE`` on a whole show or on nothing (pass);
+- burying: any cards held until the kitty is full;
+- leading: any cards held of one effective suit (a unit, or a throw attempt that
+  :func:`~shengji.game.apply` checks against the other hands);
+- following: a sub-multiset of some legal follow, found from the follow families of
+  :mod:`shengji.follow` (fixed cards plus free cards of a pool), ``DONE`` when
+  :func:`~shengji.follow.check_follow` accepts the selection.
+
+>>> from shengji.game import new_match
+>>> from shengji.presets import load_preset
+>>> from shengji.views import seat_view
+>>> st = new_match(load_preset("shuangsheng"), seed=3)
+>>> d = Decision(seat_view(st, st.to_act))
+>>> d.kind, d.allows_done(())
+('declare', True)
+>>> d.action(())
+Pass()
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Literal
+
+from ..actions import Action, ActionError, Bury, Declare, Pass, Play
+from ..cards import Card
+from ..errors import ShengjiError
+from ..follow import check_follow, follow_families
+from ..game import legal_shows
+from ..leads import check_lead
+from ..views import SeatView
+
+#: The ``DONE`` action index (after the 54 card kinds 0..53).
+DONE = 54
+#: Size of the action space: 54 card kinds and ``DONE``.
+N_ACTIONS = 55
+
+Kind = Literal["declare", "bury", "lead", "follow"]
+
+
+class _Family:
+    """Legal follows ``fixed + E`` for every ``free``-card subset ``E`` of ``pool``
+    (distinct cards), as card-index counts."""
+
+    __slots__ = ("fixed", "free", "pool")
+
+    def __init__(self, fixed: Sequence[Card], pool: Sequence[Card], free: int) -> None:
+        self.fixed = Counter(c.index for c in fixed)
+        self.pool = frozenset(c.index for c in pool)
+        self.free = free
+
+    def allowed(self, sel: Counter[int]) -> set[int]:
+        """Card indexes that extend ``sel`` within this family (empty if ``sel`` does not
+        fit it)."""
+        extra = 0
+        for i, n in sel.items():
+            over = n - self.fixed[i]
+            if over > 0:
+                if over > 1 or i not in self.pool:
+                    return set()
+                extra += 1
+        if extra > self.free:
+            return set()
+        out = {i for i, n in self.fixed.items() if sel[i] < n}
+        if extra < self.free:
+            out.update(i for i in self.pool if sel[i] == 0)
+        return out
+
+
+class Decision:
+    """One decision of a seat: built once from the seat's view, then asked which card may
+    come next for each partial selection."""
+
+    def __init__(self, view: SeatView) -> None:
+        seat = view.seat
+        if seat is None or view.to_act != seat:
+            raise ActionError("only the seat to act decides", code="NOT_YOUR_TURN")
+        self.view = view
+        self.hand = view.hand
+        self.held = Counter(c.index for c in self.hand)
+        self.shows: list[tuple[Card, ...]] = []
+        self.families: list[_Family] = []
+        self.kind: Kind
+        if view.phase in ("deal", "before_kitty", "after_burial"):
+            self.kind = "declare"
+            self.shows = legal_shows(view, seat)
+        elif view.phase == "bury":
+            self.kind = "bury"
+        elif view.phase == "play" and view.trick:
+            assert view.lead is not None
+            self.kind = "follow"
+            self.families = [
+                _Family(fixed, pool, free)
+                for fixed, pool, free in follow_families(view.ctx, view.lead, self.hand)
+            ]
+        elif view.phase == "play":
+            self.kind = "lead"
+        else:
+            raise ActionError(f"no decision in phase {view.phase}", params={"phase": view.phase})
+
+    def allowed_cards(self, selection: Sequence[Card]) -> set[int]:
+        """Indexes of the cards that may be added to ``selection``."""
+        sel = Counter(c.index for c in selection)
+        if self.kind == "declare":
+            return {
+                s[0].index
+                for s in self.shows
+                if len(s) > len(selection) and all(i == s[0].index for i in sel)
+            }
+        if self.kind == "bury":
+            if len(selection) >= self.view.options.kitty_size:
+                return set()
+            return {i for i, n in self.held.items() if sel[i] < n}
+        if self.kind == "lead":
+            free = {i for i, n in self.held.items() if sel[i] < n}
+            if not selection:
+                return free
+            suit_of = self.view.ctx.suit_of
+            suit = suit_of[selection[0].index]
+            return {i for i in free if suit_of[i] == suit}
+        out: set[int] = set()
+        for fam in self.families:
+            out |= fam.allowed(sel)
+        return out
+
+    def allows_done(self, selection: Sequence[Card]) -> bool:
+        """True if ``selection`` is a whole legal action (empty: pass, when legal)."""
+        if self.kind == "declare":
+            return not selection or tuple(selection) in self.shows
+        if self.kind == "bury":
+            return len(selection) == self.view.options.kitty_size
+        if not selection:
+            return False
+        try:
+            if self.kind == "lead":
+                check_lead(self.view.ctx, self.hand, selection)
+            else:
+                assert self.view.lead is not None
+                check_follow(self.view.ctx, self.view.lead, self.hand, selection)
+        except ShengjiError:
+            return False
+        return True
+
+    def mask(self, selection: Sequence[Card]) -> list[bool]:
+        """The action mask: 54 card kinds then ``DONE``."""
+        allowed = self.allowed_cards(selection)
+        out = [i in allowed for i in range(DONE)]
+        out.append(self.allows_done(selection))
+        return out
+
+    def action(self, selection: Sequence[Card]) -> Action:
+        """The game action that ``DONE`` on ``selection`` takes."""
+        cards = tuple(selection)
+        if self.kind == "declare":
+            return Declare(cards) if cards else Pass()
+        if self.kind == "bury":
+            return Bury(cards)
+        return Play(cards)
+
+
+def action_indexes(action: Action) -> list[int]:
+    """The action indexes that choose ``action`` card by card, ``DONE`` last."""
+    cards = action.cards if isinstance(action, Declare | Bury | Play) else ()
+    return [c.index for c in cards] + [DONE]

@@ -1,0 +1,179 @@
+"""The equality gate: random hands played by the game engine (the reference) and, play by
+play, by kernels; every difference in events, failed throws, legal moves and the hand
+result is reported. Used by ``tests/kernel`` and ``shengji bench kernel-check``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..actions import Play
+from ..bots.random_bot import random_action
+from ..cards import Card, card_from_index
+from ..follow import count_legal_follows, is_legal_follow, legal_follows
+from ..game import GameState, apply, new_match
+from ..leads import unit_lead_list
+from ..options import RuleOptions
+from ..tricks import trick_winner
+from ..units import lead_kind
+from .rollout import Kernel, kernel_events, score
+
+if TYPE_CHECKING:
+    from ._core import KState
+
+_COMPARED = ("throw_failed", "play", "trick")
+
+
+@dataclass
+class Report:
+    """What a check covered, and every mismatch found (empty when all agree)."""
+
+    hands: int = 0
+    plays: int = 0
+    failed_throws: int = 0
+    move_checks: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def add(self, other: Report) -> None:
+        """Add another report's figures and mismatches to this one."""
+        self.hands += other.hands
+        self.plays += other.plays
+        self.failed_throws += other.failed_throws
+        self.move_checks += other.move_checks
+        self.mismatches.extend(other.mismatches)
+
+
+def to_play(st: GameState, rng: random.Random, throw_rate: float) -> GameState:
+    """Deal, declare and bury with random actions until the play phase."""
+    while st.phase != "play":
+        seat = st.to_act
+        assert seat is not None
+        st, _ = apply(st, seat, random_action(st, seat, rng, throw_rate))
+    return st
+
+
+def check_hand(
+    options: RuleOptions,
+    seed: int,
+    kernels: Sequence[Kernel],
+    throw_rate: float = 0.25,
+    move_every: int = 4,
+) -> Report:
+    """Play one random hand (``seed``) on the engine and on every kernel; compare events,
+    the blocked seat of failed throws, the result, and (every ``move_every``-th turn) the
+    legal leads and follows."""
+    rep = Report(hands=1)
+    rng = random.Random(seed)
+    st = to_play(new_match(options, seed), rng, throw_rate)
+    states = [k.from_table(st, record=True) for k in kernels]
+    names = [("compiled" if k.is_compiled else "pure") for k in kernels]
+    turn = 0
+    rebuild_at = rng.randrange(4 * options.hand_size // 2)
+    while st.phase == "play":
+        seat = st.to_act
+        assert seat is not None
+        hand = st.hands[seat]
+        if move_every and turn % move_every == 0:
+            rep.move_checks += 1
+            for ks, name in zip(states, names, strict=True):
+                _check_moves(st, ks, hand, f"{name} seed {seed} turn {turn}", rep)
+        cards = random_action(st, seat, rng, throw_rate)
+        assert isinstance(cards, Play)
+        before = len(st.tricks)
+        st, events = apply(st, seat, cards)
+        ref = [e for e in events if e["type"] in _COMPARED]
+        rep.plays += 1
+        rep.failed_throws += sum(1 for e in ref if e["type"] == "throw_failed")
+        for ks, name in zip(states, names, strict=True):
+            where = f"{name} seed {seed} turn {turn}"
+            if ks.to_act != seat:
+                rep.mismatches.append(f"{where}: to act {ks.to_act} != {seat}")
+            if not ks.is_legal([c.index for c in cards.cards]):
+                rep.mismatches.append(f"{where}: kernel calls {cards.cards} illegal")
+            start = len(ks.events)
+            ks.apply([c.index for c in cards.cards])
+            got = kernel_events(ks, start)
+            if got != ref:
+                rep.mismatches.append(f"{where}: events {got} != {ref}")
+            if st.trick:
+                winning = trick_winner(st.ctx, [p.cards for p in st.trick], st.lead)
+                if ks.best_play() != winning:
+                    rep.mismatches.append(f"{where}: winning play {ks.best_play()} != {winning}")
+            if len(st.tricks) > before and st.tricks[-1].plays[0].attempted is not None:
+                want = st.tricks[-1].plays[0].blocked_by
+                if ks.blocked[-1] != want:
+                    rep.mismatches.append(f"{where}: blocked by {ks.blocked[-1]} != {want}")
+        if turn == rebuild_at and st.phase == "play":
+            _check_rebuild(st, kernels, states, f"seed {seed} turn {turn}", rep)
+        turn += 1
+    res = st.results[-1]
+    expected = (res.trick_points, res.kitty_points, res.kitty_multiplier, res.penalties)
+    for ks, name in zip(states, names, strict=True):
+        if not ks.done:
+            rep.mismatches.append(f"{name} seed {seed}: kernel hand not over")
+            continue
+        r = score(ks)
+        found = (r.trick_points, r.kitty_points, r.kitty_multiplier, r.penalties)
+        if found != expected or r.points != res.points or r.outcome != res.outcome:
+            rep.mismatches.append(f"{name} seed {seed}: result {r} != {res}")
+    return rep
+
+
+def _check_moves(st: GameState, ks: KState, hand: Sequence[Card], where: str, rep: Report) -> None:
+    """The kernel's legal leads or follows equal the rules core's."""
+    ctx = st.ctx
+    drawn = [card_from_index(i) for i in ks.random_move(random.Random(len(hand)), 0.5)]
+    if not st.trick:
+        if lead_kind(ctx, drawn) == "invalid" or Counter(drawn) - Counter(hand):
+            rep.mismatches.append(f"{where}: random lead {drawn} is not a lead")
+        want = {_key(c.index for c in lead) for lead in unit_lead_list(ctx, hand)}
+        got = {_key(m) for m in ks.moves()}
+        if got != want:
+            rep.mismatches.append(f"{where}: leads differ ({len(got)} vs {len(want)})")
+        return
+    assert st.lead is not None
+    if not is_legal_follow(ctx, st.lead, hand, drawn):
+        rep.mismatches.append(f"{where}: random follow {drawn} is illegal")
+    n = count_legal_follows(ctx, st.lead, hand)
+    if ks.count_moves() != n:
+        rep.mismatches.append(f"{where}: {ks.count_moves()} follows != {n}")
+        return
+    if n <= 300:
+        want = {_key(c.index for c in p) for p in legal_follows(ctx, st.lead, hand)}
+        got = {_key(m) for m in ks.moves()}
+        if got != want:
+            rep.mismatches.append(f"{where}: follows differ")
+
+
+def _key(cards: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(cards))
+
+
+def _check_rebuild(
+    st: GameState, kernels: Sequence[Kernel], states: Sequence[KState], where: str, rep: Report
+) -> None:
+    """A kernel state built mid-hand from the game state equals the one played along."""
+    for k, ks in zip(kernels, states, strict=True):
+        fresh = k.from_table(st)
+        a = (fresh.hands, fresh.sizes, fresh.plays, fresh.to_act, fresh.trick_points)
+        b = (ks.hands, ks.sizes, ks.plays, ks.to_act, ks.trick_points)
+        if a != b or fresh.penalties != ks.penalties:
+            rep.mismatches.append(f"{where}: state rebuilt mid-hand differs")
+
+
+def check_hands(
+    options: RuleOptions,
+    seeds: Iterable[int],
+    kernels: Sequence[Kernel],
+    throw_rate: float = 0.25,
+    move_every: int = 4,
+) -> Report:
+    """:func:`check_hand` for every seed, summed."""
+    total = Report()
+    for seed in seeds:
+        total.add(check_hand(options, seed, kernels, throw_rate, move_every))
+    return total

@@ -1,0 +1,56 @@
+"""Which ``_core`` runs: the mypyc-compiled extension when it was built, else (or with
+``SHENGJI_PURE=1``) the same source as plain Python."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+_PURE_NAME = "shengji.kernel._core_pure"
+
+
+def pure_forced() -> bool:
+    """True when the environment asks for the pure-Python path (``SHENGJI_PURE=1``)."""
+    return os.environ.get("SHENGJI_PURE", "") not in ("", "0")
+
+
+def compiled() -> bool:
+    """True when the compiled ``_core`` extension is importable and was built from the
+    ``_core.py`` beside it (a stale build, after the source changed, is not used)."""
+    from . import _core
+
+    path = Path(str(getattr(_core, "__file__", "")))
+    if path.suffix == ".py":
+        return False
+    source = path.with_name("_core.py")
+    stamp = path.with_name("_core.sha256")
+    if not source.exists():
+        return True
+    if not stamp.exists():
+        return False
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    return stamp.read_text(encoding="ascii").strip() == digest
+
+
+def load_core(pure: bool | None = None) -> ModuleType:
+    """The ``_core`` module: compiled when available, the pure-Python source when
+    ``pure`` (default: :func:`pure_forced`) or when nothing was compiled."""
+    if pure is None:
+        pure = pure_forced()
+    from . import _core
+
+    if not pure or not compiled():
+        return _core
+    hit = sys.modules.get(_PURE_NAME)
+    if hit is not None:
+        return hit
+    spec = importlib.util.spec_from_file_location(_PURE_NAME, Path(__file__).with_name("_core.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_PURE_NAME] = module
+    spec.loader.exec_module(module)
+    return module

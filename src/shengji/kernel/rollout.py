@@ -1,0 +1,270 @@
+"""The rollout API for search: a kernel state from a game state or a seat's view (with
+sampled hands), cheap copies, play-outs with a random or pluggable policy, and the hand's
+score by the rules core's own scoring (``kitty_bonus``, ``j_hook_width``, ``hand_outcome``).
+
+>>> import random
+>>> from shengji.presets import load_preset
+>>> from shengji.game import new_match, apply
+>>> from shengji.bots.random_bot import random_action
+>>> st, rng = new_match(load_preset("shuangsheng"), seed=5), random.Random(5)
+>>> while st.phase != "play":
+...     st, _ = apply(st, st.to_act, random_action(st, st.to_act, rng))
+>>> ks = from_table(st)
+>>> res = play_out(ks.copy(), rng=random.Random(1))
+>>> res.points == res.trick_points + res.kitty_points * res.kitty_multiplier + res.penalties
+True
+>>> ks.sizes == [len(h) for h in st.hands]   # play_out worked on a copy
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
+
+from ..actions import ActionError
+from ..cards import Card, card_from_index, format_cards, points
+from ..errors import OptionError
+from ..game import Event, GameState
+from ..options import RuleOptions
+from ..scoring import HandOutcome, hand_outcome, j_hook_width, kitty_bonus
+from ..trump import TrumpContext
+from ..units import classify_lead
+from ..views import SeatView
+from .loader import load_core
+
+if TYPE_CHECKING:
+    from ._core import KState, Tables
+
+#: A play-out policy: the cards the seat to act plays (``state.to_act``), from the state.
+Policy = Callable[["KState", random.Random], list[int]]
+
+_PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """What scoring needs besides the kernel state (shared by all copies)."""
+
+    options: RuleOptions
+    ctx: TrumpContext
+    kitty: tuple[Card, ...]
+    levels: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutResult:
+    """A finished hand: collectors' trick points, kitty points and multiplier (0 when the
+    banker side took the last trick), throw penalties, the collectors' total and the
+    outcome (levels, next banker) from :func:`shengji.scoring.hand_outcome`."""
+
+    trick_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    penalties: int
+    points: int
+    outcome: HandOutcome
+
+
+class Kernel:
+    """The kernel API over one ``_core`` (compiled or pure); tables are cached per
+    (options, level, trump)."""
+
+    def __init__(self, pure: bool | None = None) -> None:
+        self.core: ModuleType = load_core(pure)
+        self._tables: dict[tuple[RuleOptions, int, object], Tables] = {}
+
+    @property
+    def is_compiled(self) -> bool:
+        """True when this kernel runs the mypyc-compiled core."""
+        return not str(getattr(self.core, "__file__", "")).endswith(".py")
+
+    def tables(self, ctx: TrumpContext) -> Tables:
+        """The kernel tables of a trump context (built once)."""
+        key = (ctx.options, ctx.level, ctx.trump)
+        hit = self._tables.get(key)
+        if hit is None:
+            opts = ctx.options
+            mode = opts.throw_penalty
+            if mode not in _PENALTY:
+                raise OptionError(
+                    f"the kernel does not know throw_penalty {mode!r}", code="BAD_OPTION_VALUE"
+                )
+            forced = str(getattr(opts, "throw_forced", "unit"))
+            hit = cast(
+                "Tables",
+                self.core.Tables(
+                    list(ctx.suit_of),
+                    list(ctx.strength),
+                    list(ctx.key),
+                    list(ctx.tiebreak),
+                    _PENALTY[mode],
+                    forced == "single",
+                ),
+            )
+            self._tables[key] = hit
+        return hit
+
+    def from_table(
+        self,
+        table: GameState | SeatView,
+        hands: Sequence[Sequence[Card]] | None = None,
+        kitty: Sequence[Card] | None = None,
+        record: bool = False,
+    ) -> KState:
+        """A kernel state for a hand in the play phase. A :class:`GameState` gives its own
+        hands and kitty; a :class:`SeatView` needs ``hands`` (the seat's own and sampled
+        ones for the others) and, for the kitty bonus, a sampled ``kitty``. ``record``
+        keeps events for :meth:`events`."""
+        if table.phase != "play":
+            raise ActionError(
+                f"the kernel plays the play phase, not {table.phase!r}",
+                params={"phase": table.phase},
+            )
+        if hands is None:
+            if not isinstance(table, GameState):
+                raise ActionError("a seat's view needs sampled hands for the kernel")
+            hands = table.hands
+        if kitty is None:
+            kitty = table.kitty if table.kitty is not None else ()
+        banker = table.banker
+        assert banker is not None
+        ctx = table.ctx
+        s = cast("KState", self.core.KState(self.tables(ctx), banker, table.leader))
+        for seat in range(4):
+            h = s.hands[seat]
+            for c in hands[seat]:
+                h[c.index] += 1
+            s.sizes[seat] = len(hands[seat])
+        s.to_act = table.to_act if table.to_act is not None else table.leader
+        s.trick_points = table.trick_points
+        s.penalties = table.penalties
+        stake = getattr(table, "stake_penalties", (0, 0))
+        s.stake_penalties = [stake[0], stake[1]]
+        s.tricks = len(table.tricks)
+        if table.trick:
+            s.plays = [[c.index for c in p.cards] for p in table.trick]
+            s.set_lead(s.plays[0])
+        s.record = record
+        s.info = HandInfo(table.options, ctx, tuple(kitty), table.levels)
+        return s
+
+    def play_out(
+        self,
+        state: KState,
+        policy: Policy | None = None,
+        rng: random.Random | None = None,
+        throw_rate: float = 0.0,
+    ) -> RolloutResult:
+        """Play ``state`` (changed in place: pass a copy to keep it) to the end of the hand
+        with ``policy``, or uniformly random legal plays (random leads attempt a throw with
+        probability ``throw_rate``), and score it."""
+        self.core.play_out(state, rng or random.Random(), throw_rate, policy)
+        return score(state)
+
+
+def score(state: KState) -> RolloutResult:
+    """The result of a finished kernel hand, by the rules core's scoring (as the game
+    engine's end of hand)."""
+    if not state.done:
+        raise ActionError("the hand is not over", params={"phase": "play"})
+    info = cast(HandInfo, state.info)
+    opts, ctx = info.options, info.ctx
+    banker = state.banker
+    collectors_last = state.last_winner % 2 != banker % 2
+    mult, bonus = 0, 0
+    width = None
+    if collectors_last:
+        lead = classify_lead(ctx, [card_from_index(i) for i in state.last_lead])
+        mult, bonus = kitty_bonus(opts, lead, info.kitty)
+        width = j_hook_width(ctx, [card_from_index(i) for i in state.last_win])
+    total = state.trick_points + bonus + state.penalties
+    bteam = banker % 2
+    outcome = hand_outcome(
+        opts,
+        banker_seat=banker,
+        banker_level=info.levels[bteam],
+        collector_level=info.levels[1 - bteam],
+        points=total,
+        trick_points=state.trick_points,
+        last_trick_collectors=collectors_last,
+        hook_width=width,
+    )
+    return RolloutResult(
+        trick_points=state.trick_points,
+        kitty_points=points(info.kitty),
+        kitty_multiplier=mult,
+        penalties=state.penalties,
+        points=total,
+        outcome=outcome,
+    )
+
+
+def kernel_events(state: KState, start: int = 0) -> list[Event]:
+    """The recorded events (``record=True``) from the ``start``-th on, as the game
+    engine's ``throw_failed``, ``play`` and ``trick`` events."""
+    from . import _core  # not at import time: a compiled module cannot load mid-package-init
+
+    out: list[Event] = []
+    stake = cast(HandInfo, state.info).options.throw_penalty == "stake"
+    for e in state.events[start:]:
+        ev: dict[str, Any]
+        if e.kind == _core.EV_PLAY:
+            ev = {"type": "play", "seat": e.seat, "cards": _text(e.cards)}
+        elif e.kind == _core.EV_THROW_FAILED:
+            ev = {
+                "type": "throw_failed",
+                "seat": e.seat,
+                "attempted": _text(e.attempted),
+                "played": _text(e.cards),
+                "blocked_by": e.blocked_by,
+                "penalty": e.penalty,
+                "stake": stake,
+                "code": "THROW_FAILED",
+            }
+        else:
+            ev = {
+                "type": "trick",
+                "winner": e.seat,
+                "points": e.points,
+                "collectors": e.collectors,
+            }
+        out.append(ev)
+    return out
+
+
+def _text(cards: list[int]) -> str:
+    return format_cards(card_from_index(i) for i in cards)
+
+
+_DEFAULT: list[Kernel] = []
+
+
+def default_kernel() -> Kernel:
+    """The process-wide kernel (compiled unless ``SHENGJI_PURE=1``)."""
+    if not _DEFAULT:
+        _DEFAULT.append(Kernel())
+    return _DEFAULT[0]
+
+
+def from_table(
+    table: GameState | SeatView,
+    hands: Sequence[Sequence[Card]] | None = None,
+    kitty: Sequence[Card] | None = None,
+    record: bool = False,
+) -> KState:
+    """:meth:`Kernel.from_table` on the default kernel."""
+    return default_kernel().from_table(table, hands, kitty, record)
+
+
+def play_out(
+    state: KState,
+    policy: Policy | None = None,
+    rng: random.Random | None = None,
+    throw_rate: float = 0.0,
+) -> RolloutResult:
+    """:meth:`Kernel.play_out` on the default kernel."""
+    return default_kernel().play_out(state, policy, rng, throw_rate)

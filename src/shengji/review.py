@@ -1,0 +1,102 @@
+"""``shengji review RECORD --seat N``: the plays of one seat that the search bot judges
+clearly worse in expectation than an alternative.
+
+Every play the seat made in the record is searched again from that seat's view (so only
+what the seat could know is used): the play made and the heuristic's best alternatives
+are rolled out on the same sampled deals, and a play is marked when an alternative is
+worth more by at least ``threshold`` levels and by two standard errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, Play
+from .bots.search import Budget, SearchBot
+from .cards import Card, format_cards
+from .errors import ShengjiError
+from .game import GameState
+from .record import replay
+from .views import seat_view
+
+#: Levels an alternative must gain, on average, for a play to be marked.
+THRESHOLD = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A play worth clearly less than the search bot's alternative."""
+
+    index: int  # the action's index in the record
+    hand: int  # hand number (0 = first)
+    trick: int  # trick number in the hand (1 = first)
+    played: tuple[Card, ...]
+    better: tuple[Card, ...]
+    gain: float  # expected levels the alternative is worth more
+    se: float  # standard error of ``gain``
+    deals: int  # sampled deals behind the figures
+
+    def text(self, lang: str = "en") -> str:
+        """One line describing the mark (``lang``: ``en``, ``zh`` or ``both``)."""
+        played, better = format_cards(self.played), format_cards(self.better)
+        en = (
+            f"hand {self.hand + 1}, trick {self.trick} (action {self.index}): played {played}; "
+            f"{better} is worth {self.gain:+.2f} ± {self.se:.2f} levels more "
+            f"({self.deals} sampled deals)"
+        )
+        zh = (
+            f"第 {self.hand + 1} 局第 {self.trick} 轮 (第 {self.index} 步): 出了 {played}; "
+            f"出 {better} 平均多得 {self.gain:+.2f} ± {self.se:.2f} 级 ({self.deals} 次抽样)"
+        )
+        return en if lang == "en" else zh if lang == "zh" else f"{en} | {zh}"
+
+
+def review(
+    rec: dict[str, Any],
+    seat: int,
+    budget: Budget | None = None,
+    seed: int = 0,
+    threshold: float = THRESHOLD,
+) -> Iterator[Mark]:
+    """The marked plays of ``seat`` in a record, in order (the record is re-played)."""
+    if not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise ShengjiError(f"seat must be 0..3, not {seat!r}", code="BAD_SEAT")
+    budget = budget or Budget(rollouts=300)
+    states: list[tuple[int, GameState, Play]] = []
+    before: list[GameState] = []
+
+    def step(st: GameState, who: int, action: Action, _events: list[Any]) -> None:
+        prev = before[-1]
+        before.append(st)
+        if who == seat and isinstance(action, Play) and prev.phase == "play":
+            states.append((len(before) - 1, prev, action))
+
+    first = replay({**rec, "actions": []})
+    before.append(first)
+    replay(rec, step)
+    for index, st, action in states:
+        view = seat_view(st, seat)
+        bot = SearchBot(seat, seed, budget)
+        bot.heuristic.act(view)
+        cands = bot.candidates(action.cards)
+        if len(cands) < 2:
+            continue
+        evals = bot.evaluate(view, cands)
+        if not evals:
+            continue
+        best = evals[0]
+        if best.play == action.cards or best.n < 2:
+            continue
+        if best.diff >= threshold and best.diff > 2 * best.diff_se:
+            yield Mark(
+                index=index - 1,
+                hand=st.hand_number,
+                trick=len(st.tricks) + 1,
+                played=action.cards,
+                better=best.play,
+                gain=best.diff,
+                se=best.diff_se,
+                deals=best.n,
+            )

@@ -1,0 +1,127 @@
+"""The kernel's rollout API: states from game states and views, copies, policies, scoring,
+errors, and the choice between the compiled and the pure-Python core."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from shengji.actions import ActionError, Play
+from shengji.cards import card_from_index, parse_cards
+from shengji.follow import legal_follows
+from shengji.game import GameState, apply, legal_actions, new_match
+from shengji.kernel import Kernel, compiled, load_core
+from shengji.kernel._core import KState
+from shengji.kernel.equality import to_play
+from shengji.presets import load_preset
+from shengji.trump import TrumpContext
+from shengji.views import seat_view
+
+
+def play_phase(preset: str, seed: int) -> GameState:
+    return to_play(new_match(load_preset(preset), seed), random.Random(seed), 0.0)
+
+
+def lowest(plays: Sequence[Sequence[int]]) -> list[int]:
+    """A deterministic policy choice: the play with the smallest sorted card indexes."""
+    return list(min(plays, key=lambda p: sorted(p)))
+
+
+def lowest_policy(state: KState, rng: random.Random) -> list[int]:
+    return lowest(state.moves())
+
+
+def test_a_policy_play_out_scores_as_the_engine(kernel: Kernel) -> None:
+    st = play_phase("shuangkou", 11)
+    res = kernel.play_out(kernel.from_table(st), policy=lowest_policy)
+    while st.phase == "play":
+        seat = st.to_act
+        assert seat is not None
+        moves = [[c.index for c in a.cards] for a in legal_actions(st, seat) if isinstance(a, Play)]
+        st, _ = apply(st, seat, Play(tuple(card_from_index(i) for i in lowest(moves))))
+    ref = st.results[-1]
+    assert (res.trick_points, res.points, res.kitty_multiplier) == (
+        ref.trick_points,
+        ref.points,
+        ref.kitty_multiplier,
+    )
+    assert res.outcome == ref.outcome
+
+
+def test_copies_are_independent(kernel: Kernel) -> None:
+    ks = kernel.from_table(play_phase("shuangsheng", 3))
+    before = ([list(h) for h in ks.hands], list(ks.sizes), ks.to_act)
+    for seed in range(5):
+        kernel.play_out(ks.copy(), rng=random.Random(seed), throw_rate=0.5)
+    assert ([list(h) for h in ks.hands], list(ks.sizes), ks.to_act) == before
+    assert not ks.done
+
+
+def test_a_view_with_sampled_hands(kernel: Kernel) -> None:
+    st = play_phase("tuolaji", 4)
+    view = seat_view(st, 1)
+    ks = kernel.from_table(view, hands=st.hands, kitty=st.kitty)
+    assert ks.sizes == [len(h) for h in st.hands]
+    assert ks.to_act == st.to_act
+    res = kernel.play_out(ks, rng=random.Random(0))
+    assert res.kitty_points == sum(c.points for c in st.kitty)
+    with pytest.raises(ActionError):
+        kernel.from_table(view)
+
+
+def test_wrong_phase_and_unfinished_hand(kernel: Kernel) -> None:
+    st = new_match(load_preset("shuangsheng"), 2)
+    with pytest.raises(ActionError) as exc:
+        kernel.from_table(st)
+    assert exc.value.code == "ILLEGAL_ACTION"
+    from shengji.kernel import score
+
+    with pytest.raises(ActionError):
+        score(kernel.from_table(play_phase("shuangsheng", 2)))
+
+
+def test_random_follows_cover_every_legal_follow(kernel: Kernel) -> None:
+    ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="H")
+    lead, hand = parse_cards("S9 S9 S10 S10"), parse_cards("SK SK S5 S5 S3 S3 S8 H4 D7 C8")
+    core = kernel.core
+    t = kernel.tables(ctx)
+    counts = [0] * 54
+    for c in hand:
+        counts[c.index] += 1
+    units = core.lead_units(t, [c.index for c in lead])
+    want = {tuple(sorted(c.index for c in f)) for f in legal_follows(ctx, lead, hand)}
+    rng = random.Random(1)
+    drawn = {tuple(sorted(core.random_follow(t, units, 4, counts, rng))) for _ in range(300)}
+    assert drawn == want
+    assert len(want) == 3
+    assert core.count_follows(t, units, 4, counts) == 3
+    assert not core.is_legal_follow(
+        t, units, 4, counts, [c.index for c in parse_cards("SK SK S5 S3")]
+    )
+
+
+def test_a_trusted_apply_and_is_legal(kernel: Kernel) -> None:
+    ks = kernel.from_table(play_phase("classic", 8))
+    hand = ks.hands[ks.to_act]
+    held = [c for c in range(54) if hand[c]]
+    missing = next(c for c in range(54) if not hand[c])
+    assert ks.is_legal([held[0]])
+    assert not ks.is_legal([missing])
+    assert ks.count_moves() == len(ks.moves())
+
+
+def test_the_pure_path_is_forced_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHENGJI_PURE", "1")
+    assert str(load_core().__file__).endswith("_core.py")
+    assert not Kernel().is_compiled
+    monkeypatch.setenv("SHENGJI_PURE", "0")
+    assert Kernel().is_compiled == compiled()
+
+
+def test_the_compiled_core_is_compiled() -> None:
+    if not compiled():
+        pytest.skip("the compiled kernel is not built here (pip install -e . builds it)")
+    assert not str(load_core(False).__file__).endswith(".py")
+    assert load_core(False).KState is not load_core(True).KState

@@ -1,0 +1,265 @@
+"""The Botzone Tractor adapter: recorded Botzone histories replayed turn by turn, every
+answer checked against Botzone's rules (the ``botzone`` preset), and the local referee."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shengji.botzone import (
+    answer,
+    answer_line,
+    card_id_base,
+    card_of_id,
+    read_input,
+    referee,
+    seat_view_of,
+)
+from shengji.cards import ALL_CARDS, Card, format_cards
+from shengji.cli import main
+from shengji.errors import ShengjiError
+from shengji.follow import check_follow
+from shengji.presets import load_preset
+from shengji.trump import TrumpContext
+from shengji.units import classify_lead
+
+DATA = Path(__file__).parent / "data" / "botzone"
+GAMES = sorted(DATA.glob("game-*.json"))
+OPTS = load_preset("botzone")
+
+
+def _cards(ids: list[int]) -> tuple[Card, ...]:
+    return tuple(card_of_id(n) for n in ids)
+
+
+def _held(data: dict[str, Any]) -> tuple[int | None, list[int]]:
+    """The test's own reading of a Botzone input: this seat (from a play request) and the
+    ids it holds now (dealt and kitty, less what it buried and played)."""
+    held: list[int] = []
+    seat = None
+    reqs, resps = data["requests"], data["responses"]
+    for i, req in enumerate(reqs):
+        if req["stage"] in ("deal", "cover"):
+            held += req["deliver"]
+        if req["stage"] == "cover" and i < len(reqs) - 1:
+            for n in resps[i]:
+                held.remove(n)
+        if req["stage"] == "play":
+            h = req["history"]
+            seat = (h[3] + len(h[1])) % 4
+            if h[0]:
+                for n in h[0][(seat - h[2]) % 4]:
+                    held.remove(n)
+    return seat, held
+
+
+def check_legal(data: dict[str, Any], got: list[int]) -> None:
+    """Fail unless ``got`` is a legal Botzone answer to the input's last request."""
+    req = data["requests"][-1]
+    seat, held = _held(data)
+    assert len(set(got)) == len(got) and not Counter(got) - Counter(held), (got, held)
+    banking = req["global"]["banking"]
+    if req["stage"] == "deal":
+        cards = _cards(got)
+        if not got:
+            return
+        assert got[0] == req["deliver"][0]
+        if banking["called"] == -1:
+            assert len(got) == 1 and cards[0].rank == 2
+        else:
+            assert banking["snatched"] == -1 and len(got) == 2 and cards[0] is cards[1]
+            assert cards[0].rank == 2 or cards[0].is_joker
+        return
+    if req["stage"] == "cover":
+        assert len(got) == 8
+        return
+    trump = "NT" if banking["major"] == "n" else banking["major"].upper()
+    ctx = TrumpContext(OPTS, req["global"]["level"], trump)
+    h = req["history"]
+    if h[1]:
+        check_follow(ctx, _cards(h[1][0]), _cards(held), _cards(got))
+    else:
+        classify_lead(ctx, _cards(got))  # one effective suit, or MIXED_SUITS
+
+
+def _prefix(log: dict[str, Any], i: int) -> dict[str, Any]:
+    return {"requests": log["requests"][: i + 1], "responses": log["responses"][:i]}
+
+
+def test_card_ids() -> None:
+    assert [card_of_id(n).text for n in (0, 1, 2, 3, 36, 39, 51, 52, 53)] == [
+        "SA", "HA", "CA", "DA", "S10", "D10", "DK", "LJ", "BJ"
+    ]  # fmt: skip
+    assert card_of_id(54 + 40) is card_of_id(40)
+    assert sorted(card_id_base(c) for c in ALL_CARDS) == list(range(54))
+    with pytest.raises(ShengjiError) as e:
+        card_of_id(108)
+    assert e.value.code == "BAD_MESSAGE"
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_recorded_games_were_legal(path: Path) -> None:
+    game = json.loads(path.read_text(encoding="utf-8"))
+    stages: Counter[str] = Counter()
+    for log in game["logs"]:
+        assert len(log["requests"]) == len(log["responses"])
+        for i, got in enumerate(log["responses"]):
+            check_legal(_prefix(log, i), got)
+            stages[log["requests"][i]["stage"]] += 1
+    # every card dealt once, one cover by the banker, 100 cards played (more answered
+    # where a throw failed and only one card of it was played)
+    assert stages["deal"] == 100 and stages["cover"] == 1
+    answered = sum(
+        len(got)
+        for log in game["logs"]
+        for req, got in zip(log["requests"], log["responses"], strict=True)
+        if req["stage"] == "play"
+    )
+    assert answered == 100 if game["result"]["penalties"] == 0 else answered > 100
+    last = game["logs"][0]["requests"][-1]["global"]["banking"]
+    assert last["banker"] == game["result"]["banker"]
+    assert (last["major"].upper() if last["major"] != "n" else "NT") == game["result"]["trump"]
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("spec", ["heuristic", "random"])
+def test_adapter_answers_every_stage_of_a_recorded_game_legally(path: Path, spec: str) -> None:
+    game = json.loads(path.read_text(encoding="utf-8"))
+    for log in game["logs"]:
+        for i in range(len(log["requests"])):
+            data = _prefix(log, i)
+            check_legal(data, answer(data, spec, seed=i))
+
+
+@pytest.mark.parametrize("path", GAMES[:1], ids=lambda p: p.stem)
+def test_the_view_holds_only_what_the_requests_give(path: Path) -> None:
+    log = json.loads(path.read_text(encoding="utf-8"))["logs"][0]
+    for i, req in enumerate(log["requests"]):
+        data = _prefix(log, i)
+        seat, held = _held(data)
+        view = seat_view_of(read_input(data), OPTS)
+        assert format_cards(sorted(view.hand)) == format_cards(sorted(_cards(held)))
+        if req["stage"] == "play":
+            assert seat is not None and view.seat == seat
+            with pytest.raises(ShengjiError) as e:
+                view.hand_of((seat + 1) % 4)
+            assert e.value.code == "HIDDEN"
+
+
+def test_hand_written_follow_must_play_the_pair() -> None:
+    data = json.loads((DATA / "handwritten-follow-pair.json").read_text(encoding="utf-8"))
+    k = read_input(data)
+    assert (k.stage, k.seat, k.banking.trump, len(k.held), k.level) == ("play", 1, 0, 25, 2)
+    tens = json.loads(json.dumps(data).replace('"level": "2"', '"level": "10"'))
+    assert read_input(tens).level == 10
+    for spec in ("heuristic", "random"):
+        got = answer(data, spec)
+        assert sorted(got) == [17, 71]  # H5 H5: the only heart pair
+        check_legal(data, got)
+
+
+def test_hand_written_banker_history() -> None:
+    data = json.loads((DATA / "handwritten-banker.json").read_text(encoding="utf-8"))
+    k = read_input(data)
+    assert (k.seat, k.banking.banker, k.banking.called, k.banking.snatched) == (2, 2, 3, 2)
+    assert len(k.held) == 24 and len(k.tricks) == 1 and k.tricks[0].winner == 0
+    assert [p.seat for p in k.trick] == [0, 1]
+    view = seat_view_of(k, OPTS)
+    seen = [(kind, len(cards)) for kind, cards in view.kitty_seen]
+    assert seen == [("picked_up", 8), ("buried", 8)]
+    assert (view.trick_points, view.penalties) == (0, 0)
+    scored = json.loads(json.dumps(data))
+    scored["requests"][-1]["global"]["total_score"] = 20  # a failed throw of the banker side
+    assert seat_view_of(read_input(scored), OPTS).penalties == 20
+    for spec in ("heuristic", "random"):
+        assert answer(data, spec) == [1]  # HA: the only heart left
+    for i in range(len(data["requests"]) - 1):
+        check_legal(_prefix(data, i), data["responses"][i])
+        check_legal(_prefix(data, i), answer(_prefix(data, i)))
+
+
+def test_deal_answers_only_with_the_card_just_dealt() -> None:
+    glob = {"level": "2", "banking": {"banker": -1, "called": -1, "snatched": -1, "major": ""}}
+    requests = [
+        {"stage": "deal", "deliver": [4], "global": glob},
+        {"stage": "deal", "deliver": [9], "global": glob},
+    ]
+    assert answer({"requests": requests, "responses": [[]]}) == []  # S2 held, H3 just dealt
+    first = {"requests": requests[:1], "responses": []}
+    assert answer(first) == [4]
+
+
+def test_referee_plays_a_legal_hand() -> None:
+    game = referee(5, ["heuristic", "random", "heuristic", "random"])
+    assert [len(log["requests"]) >= 25 for log in game["logs"]] == [True] * 4
+    r = game["result"]
+    assert r["side"] in ("banker", "collectors") and 0 <= r["gain"] <= 3
+    for log in game["logs"]:
+        for i, got in enumerate(log["responses"]):
+            check_legal(_prefix(log, i), got)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        {"requests": []},
+        {"requests": [{"stage": "bid"}], "responses": []},
+        {"requests": [{"stage": "deal", "deliver": [1]}, {"stage": "deal", "deliver": [2]}]},
+        {"requests": [{"stage": "deal", "deliver": [200]}], "responses": []},
+        {"requests": [{"stage": "play", "history": [[], []]}], "responses": []},
+        {"requests": [{"stage": "play", "history": [[], [], 0, 9]}], "responses": []},
+        {
+            "requests": [{"stage": "deal", "deliver": [1], "global": {"banking": {"major": "x"}}}],
+            "responses": [],
+        },
+    ],
+)
+def test_bad_input(data: Any) -> None:
+    with pytest.raises(ShengjiError) as e:
+        read_input(data)
+    assert e.value.code == "BAD_MESSAGE"
+
+
+def test_cli_answers_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO(line))
+    assert main(["botzone", "--player", "random"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"response": [1]}
+    assert answer_line(line) == '{"response":[1]}'
+    monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
+    assert main(["botzone"]) == 2
+
+
+def test_cli_referee_writes_the_histories(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "game.json"
+    assert main(["botzone", "--referee", "6", "--record", str(out)]) == 0
+    game = json.loads(out.read_text(encoding="utf-8"))
+    assert game["players"] == ["heuristic"] * 4 and len(game["logs"]) == 4
+    assert json.loads(capsys.readouterr().out) == game["result"]
+    assert main(["botzone", "--referee", "6", "--players", "random,random"]) == 2
+
+
+def test_botzone_preset_plays_every_hand_at_level_2() -> None:
+    from shengji.bots.registry import make_player
+    from shengji.players import run_match
+
+    players = [make_player("heuristic", s, 1) for s in range(4)]
+    st, _ = run_match(OPTS, 3, players, max_hands=3)
+    assert [r.level for r in st.results] == [2, 2, 2]
+    assert st.levels != (2, 2)  # the teams' levels still count the hands won
+    assert all(r.outcome.gain <= 3 for r in st.results)
+
+
+def test_fixed_level_option_values() -> None:
+    assert load_preset("tuolaji").fixed_level is None
+    assert load_preset("tuolaji", {"fixed_level": "J"}).fixed_level == 11
+    assert load_preset("botzone", {"fixed_level": "none"}).fixed_level is None
+    with pytest.raises(ShengjiError) as e:
+        load_preset("botzone", {"fixed_level": "1"})
+    assert e.value.code == "BAD_OPTION_VALUE"

@@ -1,0 +1,272 @@
+"""The RL environments: PettingZoo API and seed tests, masks checked against the rules'
+own lists of legal actions, rewards, observations and the single-seat Gymnasium wrapper."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from shengji.actions import Bury, Declare, Pass, Play
+from shengji.cards import Card, parse_cards
+from shengji.env import (
+    DONE,
+    N_ACTIONS,
+    Decision,
+    SingleSeatEnv,
+    action_indexes,
+    env,
+    part,
+    raw_env,
+)
+from shengji.follow import count_legal_follows, legal_follows
+from shengji.game import legal_actions
+from shengji.views import seat_view
+
+
+def _play(e: Any, seed: int, check: Any = None) -> dict[str, float]:
+    """Play ``e`` to its end with uniformly random masked actions; returns each agent's
+    total reward and calls ``check(raw, agent)`` before every live step."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        if check is not None:
+            check(e.unwrapped, agent)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "shuangkou", "classic-1deck"])
+def test_pettingzoo_api(preset: str) -> None:
+    api_test(env(preset=preset, max_hands=2), num_cycles=600)
+
+
+def test_pettingzoo_seed() -> None:
+    seed_test(lambda: env(max_hands=2), num_cycles=300)
+
+
+def test_same_seed_same_match() -> None:
+    a, b = raw_env(max_hands=1), raw_env(max_hands=1)
+    assert _play(a, 11) == _play(b, 11)
+    assert a.game.results == b.game.results
+
+
+def test_every_phase_is_decided_card_by_card() -> None:
+    seen: Counter[str] = Counter()
+
+    def check(raw: Any, agent: str) -> None:
+        seen[raw.game.phase] += 1
+
+    _play(raw_env("shuangsheng", max_hands=3), 1, check)
+    _play(raw_env("shuangsheng", max_hands=3), 3, check)
+    assert set(seen) == {"deal", "before_kitty", "bury", "after_burial", "play"}
+    # six burials of 8 cards and DONE, and one more after a counter-declaration (反主炒底)
+    assert seen["bury"] == 7 * 9
+
+
+def test_rewards_are_levels_and_zero_sum() -> None:
+    raw = raw_env("shuangsheng", max_hands=3)
+    totals = _play(raw, 4)
+    expected = [0.0, 0.0]
+    for r in raw.game.results:
+        up = r.banker % 2 if r.outcome.side == "banker" else 1 - r.banker % 2
+        expected[up] += r.outcome.moved
+        expected[1 - up] -= r.outcome.moved
+    assert [totals[f"seat_{s}"] for s in range(4)] == [expected[s % 2] for s in range(4)]
+    assert len(raw.game.results) == 3 and raw.hands_played == 3
+
+
+def _brute_mask(raw: Any, selection: list[Card]) -> list[bool] | None:
+    """The mask from the rules' own list of legal actions, where that list is short."""
+    st = raw.game
+    seat = st.to_act
+    if st.phase == "play" and st.trick:
+        if count_legal_follows(st.ctx, st.lead, st.hands[seat]) > 3000:
+            return None
+        follows = legal_follows(st.ctx, st.lead, st.hands[seat])
+        whole = [Counter(c.index for c in f) for f in follows]
+    elif st.phase in ("deal", "before_kitty", "after_burial"):
+        acts = list(legal_actions(st, seat))
+        whole = [Counter(c.index for c in a.cards) for a in acts if isinstance(a, Declare)]
+        whole.append(Counter())  # pass
+    else:
+        return None
+    sel = Counter(c.index for c in selection)
+    out = []
+    for i in range(54):
+        nxt = sel + Counter([i])
+        out.append(any(all(w[k] >= n for k, n in nxt.items()) for w in whole))
+    out.append(sel in whole)
+    return out
+
+
+def test_masks_match_the_legal_actions() -> None:
+    checked = Counter[str]()
+
+    def check(raw: Any, agent: str) -> None:
+        brute = _brute_mask(raw, raw.selection)
+        if brute is not None:
+            assert list(raw.observe(agent)["action_mask"].astype(bool)) == brute
+            checked[raw.game.phase] += 1
+
+    for preset, seed in [("shuangsheng", 1), ("tuolaji", 2), ("classic-3deck", 3)]:
+        _play(raw_env(preset, max_hands=1), seed, check)
+    assert checked["play"] > 500 and checked["deal"] > 0
+
+
+def test_lead_and_burial_masks() -> None:
+    raw = raw_env("shuangsheng", max_hands=1)
+    raw.reset(seed=3)
+    while raw.game.phase != "bury":
+        raw.step(DONE)  # pass until someone must bury
+    burier = raw.game.to_act
+    assert burier is not None
+    hand = raw.game.hands[burier]
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    assert sorted(int(i) for i in np.flatnonzero(mask[:DONE])) == sorted({c.index for c in hand})
+    assert not mask[DONE]
+    for c in hand[: raw.game.options.kitty_size]:
+        raw.step(c.index)
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    assert list(np.flatnonzero(mask)) == [DONE]
+    raw.step(DONE)
+    while str(raw.game.phase) != "play":
+        raw.step(DONE)
+    st = raw.game
+    assert st.to_act is not None
+    view = seat_view(st, st.to_act)
+    d = Decision(view)
+    first = st.ctx.sorted(view.hand)[-1]
+    allowed = d.allowed_cards([first])
+    suit = st.ctx.suit_of[first.index]
+    same_suit = {c.index for c in view.hand if st.ctx.suit_of[c.index] == suit}
+    if view.hand.count(first) == 1:
+        same_suit.discard(first.index)
+    assert allowed == same_suit
+    assert d.allows_done([first]) and not d.allows_done([])
+
+
+def test_follow_mask_small_case() -> None:
+    raw = raw_env("shuangsheng", max_hands=1)
+    raw.reset(seed=0)
+    while not (raw.game.phase == "play" and raw.game.trick):
+        raw.step(int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[-1]))
+    assert raw.game.to_act is not None and raw.game.lead is not None
+    d = Decision(seat_view(raw.game, raw.game.to_act))
+    follows = list(legal_follows(raw.game.ctx, raw.game.lead, d.hand))
+    assert d.allowed_cards([]) == {c.index for f in follows for c in f}
+    for f in follows:
+        assert d.allows_done(f)
+        assert d.allowed_cards(f) == set()
+
+
+def test_action_indexes_and_decision_actions() -> None:
+    cards = parse_cards("S10 S10 LJ")
+    assert action_indexes(Play(cards)) == [c.index for c in cards] + [DONE]
+    assert action_indexes(Pass()) == [DONE]
+    assert action_indexes(Bury(cards)) == [c.index for c in cards] + [DONE]
+
+
+def test_observation_is_the_seat_view() -> None:
+    raw = raw_env("shuangsheng", max_hands=1)
+    raw.reset(seed=8)
+    rng = random.Random(8)
+    for _ in range(150):
+        agent = raw.agent_selection
+        seat = int(agent[-1])
+        obs = raw.observe(agent)
+        vec = obs["observation"]
+        assert obs["action_mask"].shape == (N_ACTIONS,)
+        held = Counter(c.index for c in raw.game.hands[seat])
+        assert {i: int(n) for i, n in enumerate(part(vec, "hand")) if n} == dict(held)
+        assert {i: int(n) for i, n in enumerate(part(vec, "selection")) if n} == dict(
+            Counter(c.index for c in raw.selection)
+        )
+        played = part(vec, "played")
+        for p in raw.game.trick:
+            rel = (p.seat - seat) % 4
+            for c in set(p.cards):
+                assert played[rel, c.index] >= p.cards.count(c)
+        other = raw.observe(f"seat_{(seat + 1) % 4}")
+        assert not other["action_mask"].any()
+        assert not part(other["observation"], "selection").any()
+        raw.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_masked_out_action_is_refused() -> None:
+    raw = raw_env(max_hands=1)
+    raw.reset(seed=1)
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(Exception, match="ILLEGAL_ACTION"):
+        raw.step(bad)
+
+
+def test_single_seat_env_against_bots() -> None:
+    e = SingleSeatEnv("shuangsheng", seat=1, bots="random", max_hands=1)
+    obs, info = e.reset(seed=5)
+    assert e.reset(seed=5)[0]["observation"].tolist() == obs["observation"].tolist()
+    rng = np.random.default_rng(5)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        assert e.aec.agent_selection == "seat_1"
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, term, trunc, info = e.step(action)
+        assert e.observation_space.contains(obs)
+        total += reward
+        steps += 1
+        done = term or trunc
+    result = e.aec.game.results[-1]
+    up = result.banker % 2 if result.outcome.side == "banker" else 1 - result.banker % 2
+    assert total == (result.outcome.moved if up == 1 else -result.outcome.moved)
+    assert steps > 25
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(Exception, match="BAD_OPTION_VALUE"):
+        SingleSeatEnv(seat=4)
+    with pytest.raises(Exception, match="UNKNOWN_BOT"):
+        SingleSeatEnv(bots="nobody")
+    with pytest.raises(Exception, match="BAD_OPTION_VALUE"):
+        raw_env(render_mode="rgb")
+
+
+def test_render_ansi() -> None:
+    raw = raw_env(render_mode="ansi", max_hands=1)
+    raw.reset(seed=1)
+    text = raw.render()
+    assert text is not None and text.startswith("hand 1 第1副 · deal")
+
+
+def test_a_throw_is_chosen_card_by_card() -> None:
+    raw = raw_env("shuangsheng", max_hands=1)
+    raw.reset(seed=6)
+    while not (raw.game.phase == "play" and not raw.game.trick):
+        raw.step(int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[-1]))
+    st = raw.game
+    seat = st.to_act
+    assert seat is not None
+    by_suit: dict[int, list[Card]] = {}
+    for c in dict.fromkeys(st.hands[seat]):
+        by_suit.setdefault(st.ctx.suit_of[c.index], []).append(c)
+    throw = max(by_suit.values(), key=len)[:3]  # three distinct cards of one suit
+    for c in throw:
+        raw.step(c.index)
+    raw.step(DONE)
+    first = raw.game.trick[0]
+    assert first.seat == seat
+    assert sorted(first.attempted or first.cards) == sorted(throw)
+    assert len(first.cards) == (1 if first.attempted else 3)

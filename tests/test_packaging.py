@@ -1,0 +1,158 @@
+"""Packaging: the rules core installs with no runtime dependency and plays a hand in a
+clean virtual environment with no third-party package; commands that need an extra say
+which one; one version string."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import shengji
+from shengji.cli import need_extra
+from shengji.errors import ShengjiError
+
+ROOT = Path(__file__).parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+# Run in the clean environment: the rules API, a hand between bots, its record verified,
+# and the list of imported modules that come from site-packages but not from shengji.
+PLAY = """
+import json, sys
+import shengji
+from shengji import TrumpContext, classify_lead, load_preset, parse_cards
+from shengji.bots.registry import make_player
+from shengji.players import run_match
+from shengji.record import verify
+from shengji.views import observe
+
+ctx = TrumpContext(load_preset("shuangsheng"), level=6, trump="S")
+players = [make_player("random", seat, 3) for seat in range(4)]
+final, rec = run_match(load_preset("shuangsheng"), 3, players, stop_after_hand=True)
+again = verify(rec.record(final))
+third = sorted(
+    name for name, mod in sys.modules.items()
+    if "site-packages" in (getattr(mod, "__file__", None) or "")
+    and not name.startswith("shengji")
+    and not name.startswith("_distutils_hack")  # the venv's own setuptools .pth hook
+)
+print(json.dumps({
+    "version": shengji.__version__,
+    "kind": classify_lead(ctx, parse_cards("C5 C5 C7 C7")).kind,
+    "phase": final.phase,
+    "same": again.results == final.results,
+    "hand": len(observe(final, 0)["score_sheet"]),
+    "third_party": third,
+}))
+"""
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment without pip settings (no extra indexes, find-links, constraints)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PYTHON"))}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, (cmd, done.stdout[-2000:], done.stderr[-2000:])
+    return done.stdout
+
+
+@pytest.mark.slow  # 6-20 s: a venv, a wheel build and an install
+def test_core_installs_and_plays_with_no_third_party_package(tmp_path: Path) -> None:
+    # build a wheel from a copy of the tree (no build output left in the working tree)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    for name in ("pyproject.toml", "README.md", "setup.py"):
+        if (ROOT / name).exists():
+            shutil.copy(ROOT / name, proj / name)
+    junk = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info", "*.sha256")
+    shutil.copytree(ROOT / "src", proj / "src", ignore=junk)
+    build_env = dict(os.environ, SHENGJI_PURE="1")
+    wheels = tmp_path / "wheels"
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    _run([*build, "-w", str(wheels), str(proj)], proj, build_env)
+    (wheel,) = wheels.glob("shengji-*.whl")
+
+    # a clean venv; no index: any runtime dependency would fail to install
+    venv = tmp_path / "venv"
+    env = _clean_env()
+    _run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
+    py = str(venv / "bin" / "python")
+    _run([py, "-m", "pip", "install", "-q", "--no-index", str(wheel)], tmp_path, env)
+    listed = json.loads(_run([py, "-m", "pip", "list", "--format=json"], tmp_path, env))
+    names = {p["name"].lower() for p in listed} - {"pip", "setuptools"}
+    assert names == {"shengji"}
+
+    out = json.loads(_run([py, "-c", PLAY], tmp_path, env))
+    assert out == {
+        "version": PYPROJECT["project"]["version"],
+        "kind": "tractor",
+        "phase": "hand_over",
+        "same": True,
+        "hand": 1,
+        "third_party": [],
+    }
+
+    # commands that need an extra name it; a library import of the RL extra too
+    serve = subprocess.run(
+        [str(venv / "bin" / "shengji"), "serve"], cwd=tmp_path, env=env, capture_output=True
+    )
+    assert serve.returncode == 2
+    assert "MISSING_EXTRA" in serve.stderr.decode()
+    assert "pip install 'shengji[server]'" in serve.stderr.decode()
+    rl = subprocess.run(
+        [py, "-c", "import shengji.env"], cwd=tmp_path, env=env, capture_output=True
+    )
+    assert rl.returncode == 1
+    assert "pip install 'shengji[rl]'" in rl.stderr.decode()
+
+
+def test_one_version_string() -> None:
+    assert shengji.__version__ == PYPROJECT["project"]["version"]
+
+
+def test_no_runtime_dependencies_and_extras() -> None:
+    project = PYPROJECT["project"]
+    assert project["dependencies"] == []
+    extras = project["optional-dependencies"]
+    assert sorted(extras) == ["dev", "plot", "ray", "rl", "server", "tui"]
+    assert "shengji[server,tui,plot,rl,ray]" in extras["dev"]
+
+
+def test_lock_pins_every_requirement() -> None:
+    lines = (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines()
+    pins = dict(line.split("==") for line in lines if line and not line.startswith("#"))
+    names = {k.lower().replace("_", "-") for k in pins}
+    for reqs in PYPROJECT["project"]["optional-dependencies"].values():
+        for req in reqs:
+            name = req.split("[")[0].split(">")[0].split("<")[0].split("=")[0].strip()
+            if name != "shengji":
+                assert name.lower().replace("_", "-") in names, name
+    # never imported anywhere: no longer required (matplotlib still brings pyparsing)
+    required = " ".join(
+        r for rs in PYPROJECT["project"]["optional-dependencies"].values() for r in rs
+    )
+    assert "pyparsing" not in required and "anyio" not in required
+
+
+def test_missing_extra_names_it() -> None:
+    with pytest.raises(ShengjiError) as err:
+        need_extra("server", "no_such_module_here")
+    assert err.value.code == "MISSING_EXTRA"
+    assert err.value.params == {"extra": "server", "missing": "no_such_module_here"}
+    assert str(err.value).splitlines() == [
+        "MISSING_EXTRA: this command needs the 'server' extra (no_such_module_here not "
+        "installed): pip install 'shengji[server]'",
+        "这个命令需要附加组件 'server' (缺少 no_such_module_here): pip install 'shengji[server]'",
+    ]
+    need_extra("server", "json")  # a module that is there: nothing happens
