@@ -28,14 +28,14 @@ from .errors import PlayError, ShengjiError
 from .follow import check_follow, legal_follows
 from .immutable import evolve
 from .leads import check_lead, unit_leads
+from .multisets import multiset_combinations
 from .options import RuleOptions
 from .scoring import (
     HandOutcome,
-    hand_outcome,
     hand_stake,
-    j_hook_width,
-    kitty_bonus,
+    score_hand,
     settle_coins,
+    team_standing,
 )
 from .shuffle import shuffled
 from .throws import check_throw
@@ -347,30 +347,6 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
             yield Play(p)
 
 
-def multiset_combinations(cards: Sequence[Card], k: int) -> Iterator[tuple[Card, ...]]:
-    """Distinct k-card sub-multisets of ``cards`` (kept in the given order)."""
-    groups: list[tuple[Card, int]] = []
-    for c in cards:
-        if groups and groups[-1][0] is c:
-            groups[-1] = (c, groups[-1][1] + 1)
-        else:
-            groups.append((c, 1))
-    yield from _multiset_rec(groups, 0, k, ())
-
-
-def _multiset_rec(
-    groups: list[tuple[Card, int]], i: int, k: int, acc: tuple[Card, ...]
-) -> Iterator[tuple[Card, ...]]:
-    if k == 0:
-        yield acc
-        return
-    if i == len(groups):
-        return
-    c, n = groups[i]
-    for m in range(min(n, k), -1, -1):
-        yield from _multiset_rec(groups, i + 1, k - m, acc + (c,) * m)
-
-
 # -- applying -----------------------------------------------------------------------------
 
 
@@ -605,35 +581,26 @@ def _finish_trick(
 
 def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
     opts = st.options
-    ctx = st.ctx
     banker = st.banker
     assert banker is not None
-    collectors_last = not st.is_banker_side(last.winner)
-    mult, bonus = 0, 0
-    width = None
-    if collectors_last:
-        mult, bonus = kitty_bonus(opts, lead, st.kitty)
-        win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
-        width = j_hook_width(ctx, win_cards)
-    total = st.trick_points + bonus + st.penalties
-    bteam = banker % 2
-    outcome = hand_outcome(
+    win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
+    score = score_hand(
         opts,
-        banker_seat=banker,
-        banker_level=st.levels[bteam],
-        collector_level=st.levels[1 - bteam],
-        points=total,
-        trick_points=st.trick_points,
-        last_trick_collectors=collectors_last,
-        hook_width=width,
+        st.ctx,
+        banker,
+        st.levels,
+        st.trick_points,
+        st.penalties,
+        st.kitty,
+        lead,
+        last.winner,
+        win_cards,
     )
-    levels = [0, 0]
-    levels[bteam], levels[1 - bteam] = outcome.banker_level, outcome.collector_level
-    progress = list(st.progress)
-    if outcome.side == "banker":
-        progress[bteam] += outcome.moved
-    else:
-        progress[1 - bteam] += outcome.moved
+    mult, total, outcome = score.kitty_multiplier, score.points, score.outcome
+    bteam = banker % 2
+    levels, progress, over, winner_team = team_standing(
+        opts, bteam, outcome, st.progress, st.hand_number
+    )
     stake = hand_stake(opts, st.declare.counters)
     win_team = bteam if outcome.side == "banker" else 1 - bteam
     change = settle_coins(opts, stake, win_team, st.stake_penalties)
@@ -666,18 +633,10 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
             "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
         }
     )
-    winner_team: int | None = None
-    if outcome.winner is not None:
-        winner_team = bteam if outcome.winner == "banker" else 1 - bteam
-    over = winner_team is not None
-    if not over and opts.match_hands is not None and st.hand_number + 1 >= opts.match_hands:
-        over = True
-        if progress[0] != progress[1]:
-            winner_team = 0 if progress[0] > progress[1] else 1
     st = evolve(
         st,
-        levels=(levels[0], levels[1]),
-        progress=(progress[0], progress[1]),
+        levels=levels,
+        progress=progress,
         coins=(coins[0], coins[1]),
         results=(*st.results, result),
         phase="match_over" if over else "hand_over",

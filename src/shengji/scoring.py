@@ -273,6 +273,85 @@ def hand_outcome(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The end of a hand in points: the kitty multiplier and bonus (0 unless the
+    collectors won the last trick), the collectors' total and the level outcome."""
+
+    kitty_multiplier: int
+    kitty_bonus: int
+    points: int
+    outcome: HandOutcome
+
+
+def score_hand(
+    options: RuleOptions,
+    ctx: TrumpContext,
+    banker: int,
+    levels: tuple[int, int],
+    trick_points: int,
+    penalties: int,
+    kitty: Sequence[Card],
+    last_lead: Lead,
+    last_winner: int,
+    last_winning_play: Sequence[Card],
+) -> HandScore:
+    """Score a finished hand: kitty bonus (扣底) when the collectors won the last trick,
+    the J hook, the level table and the match end (the game and the kernel both end a
+    hand here)."""
+    collectors_last = last_winner % 2 != banker % 2
+    mult, bonus = 0, 0
+    width = None
+    if collectors_last:
+        mult, bonus = kitty_bonus(options, last_lead, kitty)
+        width = j_hook_width(ctx, last_winning_play)
+    total = trick_points + bonus + penalties
+    bteam = banker % 2
+    outcome = hand_outcome(
+        options,
+        banker_seat=banker,
+        banker_level=levels[bteam],
+        collector_level=levels[1 - bteam],
+        points=total,
+        trick_points=trick_points,
+        last_trick_collectors=collectors_last,
+        hook_width=width,
+    )
+    return HandScore(mult, bonus, total, outcome)
+
+
+def team_standing(
+    options: RuleOptions,
+    banker_team: int,
+    outcome: HandOutcome,
+    progress: tuple[int, int],
+    hand_number: int,
+) -> tuple[tuple[int, int], tuple[int, int], bool, int | None]:
+    """After hand ``hand_number`` (0-based): the teams' levels, the levels each has
+    climbed in the match, whether the match is over and the winning team (None: none, or
+    a ``match_hands`` match that ends level).
+
+    >>> from shengji.presets import load_preset
+    >>> o = hand_outcome(load_preset("shuangsheng"), banker_seat=1, banker_level=2,
+    ...                  collector_level=2, points=0)
+    >>> team_standing(load_preset("shuangsheng"), 1, o, (0, 0), 9)
+    ((2, 5), (0, 3), True, 1)
+    """
+    levels = [0, 0]
+    levels[banker_team], levels[1 - banker_team] = outcome.banker_level, outcome.collector_level
+    climbed = list(progress)
+    climbed[banker_team if outcome.side == "banker" else 1 - banker_team] += outcome.moved
+    winner: int | None = None
+    if outcome.winner is not None:
+        winner = banker_team if outcome.winner == "banker" else 1 - banker_team
+    over = winner is not None
+    if not over and options.match_hands is not None and hand_number + 1 >= options.match_hands:
+        over = True
+        if climbed[0] != climbed[1]:
+            winner = 0 if climbed[0] > climbed[1] else 1
+    return (levels[0], levels[1]), (climbed[0], climbed[1]), over, winner
+
+
 def hand_stake(options: RuleOptions, counters: int) -> int:
     """Coins a hand is played for (0 when ``coins`` is off): ``base_stake``, doubled per
     counter-declaration (反主) with ``stake_doubling``."""

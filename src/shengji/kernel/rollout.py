@@ -30,7 +30,7 @@ from ..cards import Card, card_from_index, format_cards, points
 from ..errors import OptionError
 from ..game import Event, GameState
 from ..options import RuleOptions
-from ..scoring import HandOutcome, hand_outcome, j_hook_width, kitty_bonus
+from ..scoring import HandOutcome, score_hand
 from ..trump import TrumpContext
 from ..units import classify_lead
 from ..views import SeatView
@@ -174,32 +174,25 @@ def score(state: KState) -> RolloutResult:
     info = cast(HandInfo, state.info)
     opts, ctx = info.options, info.ctx
     banker = state.banker
-    collectors_last = state.last_winner % 2 != banker % 2
-    mult, bonus = 0, 0
-    width = None
-    if collectors_last:
-        lead = classify_lead(ctx, [card_from_index(i) for i in state.last_lead])
-        mult, bonus = kitty_bonus(opts, lead, info.kitty)
-        width = j_hook_width(ctx, [card_from_index(i) for i in state.last_win])
-    total = state.trick_points + bonus + state.penalties
-    bteam = banker % 2
-    outcome = hand_outcome(
+    score = score_hand(
         opts,
-        banker_seat=banker,
-        banker_level=info.levels[bteam],
-        collector_level=info.levels[1 - bteam],
-        points=total,
-        trick_points=state.trick_points,
-        last_trick_collectors=collectors_last,
-        hook_width=width,
+        ctx,
+        banker,
+        info.levels,
+        state.trick_points,
+        state.penalties,
+        info.kitty,
+        classify_lead(ctx, [card_from_index(i) for i in state.last_lead]),
+        state.last_winner,
+        [card_from_index(i) for i in state.last_win],
     )
     return RolloutResult(
         trick_points=state.trick_points,
         kitty_points=points(info.kitty),
-        kitty_multiplier=mult,
+        kitty_multiplier=score.kitty_multiplier,
         penalties=state.penalties,
-        points=total,
-        outcome=outcome,
+        points=score.points,
+        outcome=score.outcome,
     )
 
 

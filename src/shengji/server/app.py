@@ -196,8 +196,6 @@ def create_app(
         try:
             room, host_key = hub.create(settings, body.bots, body.public, peer)
         except ShengjiError as e:
-            raise _http_error(400, e.code, e.message) from None
-        except RoomError as e:
             status = {"TOO_MANY_ROOMS": 429, "STORE_UNAVAILABLE": 503}.get(e.code, 400)
             raise _http_error(status, e.code, e.message) from None
         return {"id": room.id, "url": f"/room/{room.id}", "host_key": host_key}

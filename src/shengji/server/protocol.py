@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..bots.registry import bot_names
+from ..errors import ShengjiError
 from .limits import Limits, json_depth
 
 PROTOCOL_VERSION = 1
@@ -145,13 +146,11 @@ Command = Annotated[
 _COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 
-class ProtocolError(Exception):
-    """A message that is not a valid command; ``code`` is stable."""
+class ProtocolError(ShengjiError):
+    """A message that is not a valid command; ``code`` is a :class:`~shengji.errors.Code`."""
 
     def __init__(self, code: str, message: str, request_id: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
         self.request_id = request_id
 
 

@@ -60,14 +60,11 @@ log = logging.getLogger("shengji.server")
 CHAT_TAIL = 50
 
 
-class RoomError(Exception):
-    """A command the room refuses; ``code`` is stable."""
+class RoomError(ShengjiError):
+    """A command the room refuses; ``code`` is a :class:`~shengji.errors.Code`."""
 
     def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
+        super().__init__(message, code=code, params=params)
 
 
 def token_hash(token: str) -> str:
@@ -550,7 +547,7 @@ class Room:
         try:
             return action_from_json(body.model_dump(exclude_none=True))
         except ShengjiError as e:
-            raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
+            raise RoomError(e.code, e.message, e.params) from None
 
     def _check(self, conn: Connection, body: ActionBody, rid: str) -> dict[str, Any]:
         if self.state is None:
@@ -562,7 +559,7 @@ class Room:
         try:
             apply(self.state, seat, action)
         except ShengjiError as e:
-            raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
+            raise RoomError(e.code, e.message, e.params) from None
         return message("ack", id=rid, rev=self.rev, legal=True)
 
     async def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
@@ -593,7 +590,7 @@ class Room:
         try:
             st, _ = apply(self.state, seat, action)
         except ShengjiError as e:
-            raise RoomError(e.code, e.message, getattr(e, "params", None)) from None
+            raise RoomError(e.code, e.message, e.params) from None
         seq = len(self.recorder.actions)
         self.recorder.add(seat, action)
         finished = st.phase == "match_over"

@@ -26,8 +26,6 @@ export function loadBots() {
   return loading;
 }
 
-export const bots = () => BOTS;
-
 export function botInfo(name) {
   return BOTS.find((b) => b.name === name) || null;
 }

@@ -31,7 +31,7 @@ export function roomPage(app, roomId) {
   };
   window.shengjiState = null;
   window.shengjiRoom = R; // read by the browser tests
-  loadBots().then(() => { if (R && R.app === app) renderLobby(); });
+  loadBots().then(() => { if (R && R.app === app) render(); }); // bots named with their level
   const resume = getSaved(tokenKey(roomId));
   if (resume) startLink(null);
   else joinForm();
