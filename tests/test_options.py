@@ -168,7 +168,7 @@ CANONICAL = {
 }
 
 
-def test_the_seven_presets_exist() -> None:
+def test_every_preset_exists() -> None:
     assert preset_names() == sorted(TABLE)
 
 

@@ -1,4 +1,7 @@
-"""The ``shengji`` command line: ``rules``, ``conformance``, ``demo`` and ``bench``."""
+"""The ``shengji`` command line: one subcommand per adapter (``serve``, ``play``, ``bot``,
+``botzone``, ``simulate``, ``review``, ...) and per tool (``rules``, ``bots``,
+``conformance``, ``replay``, ``verify``, ``bench``, ``loadtest``); ``shengji -h`` lists
+them."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from typing import Any
 from .bots.registry import bot_kinds
 from .errors import ShengjiError
 from .i18n import t
+from .option_help import option_label
 from .options import RuleOptions, load_overrides_file, parse_override
 from .presets import DEFAULT_PRESET, load_preset, preset_description, preset_names
 
@@ -25,31 +29,6 @@ def need_extra(extra: str, *modules: str) -> None:
             t("cli.missing_extra", lang, extra=extra, missing=missing) for lang in ("en", "zh")
         )
         raise ShengjiError(text, code="MISSING_EXTRA", params={"extra": extra, "missing": missing})
-
-
-_OPTION_HELP: dict[str, tuple[str, str]] = {
-    "decks": ("副数", "number of decks"),
-    "start_level": ("起始级", "level both teams start at"),
-    "constant_twos": ("2为常主", "all 2s are trumps"),
-    "joker_links_level": ("王连级牌", "LJ pair links to the trump-suit level pair"),
-    "kitty_multiplier": ("扣底倍数", "kitty bonus multiplier"),
-    "throw_penalty": ("甩牌罚分", "failed throw penalty"),
-    "level_table": ("升级表", "level table"),
-    "max_gain": ("最多升级", "most levels gained in one hand"),
-    "must_play_levels": ("必打级", "must-play levels"),
-    "j_hook": ("钩底", "J hook at level J"),
-    "match_end": ("终局", "how a match ends"),
-    "no_declaration": ("无人亮主", "later hands when nobody declares"),
-    "counter_takes_banker": ("反主反台", "a counter-declarer becomes banker"),
-    "declaring": ("亮主规则", "declaring system"),
-    "match_hands": ("局数", "hands in a wrap match (none = unlimited)"),
-    "coins": ("金币", "hands are played for coins"),
-    "base_stake": ("底金", "coins a hand is played for"),
-    "stake_doubling": ("反主翻番", "the stake doubles per 反主"),
-    "level_cards_link": ("级牌连拖拉机", "level cards link in tractors"),
-    "throw_forced": ("甩牌失败出牌", "what a failed throw plays: its lowest unit or one card"),
-    "fixed_level": ("固定级", "every hand is played at this level (none = the banker's)"),
-}
 
 
 def options_from_args(preset: str, sets: Sequence[str], files: Sequence[str]) -> RuleOptions:
@@ -69,7 +48,7 @@ def format_options(opts: RuleOptions) -> str:
     for key, value in opts.to_dict().items():
         if key == "name":
             continue
-        zh, en = _OPTION_HELP.get(key, ("", ""))
+        zh, en = option_label(key, "zh"), option_label(key, "en")
         if isinstance(value, list):
             text = " ".join(value) or "–"
         elif value is None:

@@ -293,6 +293,11 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
 }
 
 
+def option_label(name: str, lang: str) -> str:
+    """The short label of option ``name`` in ``lang`` (``en`` or ``zh``)."""
+    return _LABELS[name]["zh" if lang == "zh" else "en"]
+
+
 def option_fields() -> list[str]:
     """Names of every rule option (every field of RuleOptions but ``name``)."""
     return [f.name for f in fields(RuleOptions) if f.name != "name"]

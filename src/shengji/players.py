@@ -1,4 +1,5 @@
-"""The player interface: bots now, human front ends later, all plugged into a seat.
+"""The player interface: bots and external programs plugged into a seat (the bots
+themselves are listed once, in :mod:`shengji.bots.registry`).
 
 A player is given only its seat's :class:`~shengji.views.SeatView` and returns an
 action; :func:`run_match` drives a match between four players.
@@ -22,10 +23,6 @@ class Player(Protocol):
     def act(self, view: SeatView) -> Action:
         """The action to take now (``view.to_act == view.seat``)."""
         ...
-
-
-PlayerFactory = Callable[[int, int], Player]
-"""Builds a player from (seat, seed)."""
 
 
 def run_match(

@@ -1,4 +1,5 @@
-"""The seven presets of RULES.md §8, shipped as TOML files in ``shengji/presets/``.
+"""The presets — the seven of RULES.md §8 and `botzone` (Botzone's 双升) — shipped as TOML
+files in ``shengji/presets/``.
 
 >>> " ".join(preset_names())
 'botzone classic classic-1deck classic-3deck shuangkou shuangsheng shuangsheng-super tuolaji'

@@ -30,7 +30,6 @@ from .options import RuleOptions
 
 #: Effective-suit number of trumps; side suits use their Suit value 0..3.
 TRUMP = 4
-NO_TRUMP = None
 
 _SUIT_NAMES = {"S": Suit.S, "H": Suit.H, "C": Suit.C, "D": Suit.D}
 

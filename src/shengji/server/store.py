@@ -203,19 +203,6 @@ class Store:
         if self.engine.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload(room_id)})
 
-    def append_action(
-        self,
-        room_id: str,
-        seq: int,
-        seat: int,
-        action: dict[str, Any],
-        status: str | None = None,
-        record: dict[str, Any] | None = None,
-    ) -> None:
-        """Append one action (and optionally a new status and the finished match's record)
-        in one commit."""
-        self.append_actions([ActionWrite(room_id, seq, seat, action, status, record)])
-
     @_guarded
     def append_actions(self, writes: Sequence[ActionWrite]) -> None:
         """Append several rooms' actions in one commit (all or none)."""
