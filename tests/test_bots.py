@@ -40,7 +40,7 @@ def _reachable(obj: object, seen: set[int] | None = None) -> list[object]:
 def _states(preset: str, n: int = 60) -> list[GameState]:
     rng = random.Random(2)
     st = new_match(load_preset(preset), 3)
-    out = []
+    out: list[GameState] = []
     bots = [RandomBot(s, 1) for s in range(4)]
     while st.phase not in ("hand_over", "match_over") and len(out) < n:
         seat = st.to_act

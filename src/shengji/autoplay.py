@@ -15,6 +15,7 @@ from .cards import Suit, parse_cards, parse_rank
 from .follow import legal_follows, random_legal_follow
 from .leads import unit_lead_list
 from .options import RuleOptions
+from .phases import DECLARING_PHASES
 from .trump import trump_context
 from .units import classify_lead
 
@@ -31,7 +32,7 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
     phase = view["phase"]
     if phase == "hand_over":
         return {"type": "continue"}
-    if phase in ("deal", "before_kitty", "after_burial"):
+    if phase in DECLARING_PHASES:
         shows = [s for s in state.get("shows") or [] if len(s.split()) >= 2]
         if shows and (rng is None or rng.random() < 0.5):
             return {"type": "declare", "cards": shows[0]}

@@ -31,6 +31,7 @@ from .declaring import DeclareState
 from .errors import ShengjiError
 from .game import HandResult, Trick, TrickPlay, legal_shows
 from .options import RuleOptions
+from .phases import DECLARING_PHASES
 from .scoring import HandOutcome
 from .trump import trump_context
 from .units import classify_lead
@@ -40,7 +41,6 @@ from .views import SeatView
 PROTOCOL = 1
 
 #: Phases in which the seat to act may declare (the ``act`` request lists its ``shows``).
-DECLARING = ("deal", "before_kitty", "after_burial")
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -81,7 +81,7 @@ def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, An
         "view": view.to_json(),
         "exact": exact_json(view),
     }
-    if view.seat is not None and view.to_act == view.seat and view.phase in DECLARING:
+    if view.seat is not None and view.to_act == view.seat and view.phase in DECLARING_PHASES:
         msg["shows"] = [format_cards(s) for s in legal_shows(view, view.seat)]
     return msg
 

@@ -43,8 +43,9 @@ from .bots.registry import make_player
 from .cards import Card, Suit, card_from_index, parse_card, points, rank_text  # noqa: F401
 from .declaring import DeclareState
 from .errors import ShengjiError
-from .game import GameState, Phase, Trick, TrickPlay, apply, new_match
+from .game import GameState, Trick, TrickPlay, apply, new_match
 from .options import RuleOptions
+from .phases import Phase
 from .presets import load_preset
 from .trump import trump_context
 from .units import classify_lead

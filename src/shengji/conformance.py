@@ -21,6 +21,7 @@ from .declaring import apply_show, replay_shows
 from .errors import ShengjiError
 from .follow import is_legal_follow
 from .options import RuleOptions
+from .phases import DECLARING_PHASES
 from .presets import load_preset
 from .record import read_json
 from .scoring import hand_outcome, j_hook_width, kitty_bonus
@@ -144,7 +145,7 @@ def _declare(case: dict[str, Any]) -> Answer:
     level = parse_rank(str(case["level"]))
     first = bool(case["first_hand"])
     phase = case["phase"]
-    if phase not in ("deal", "before_kitty", "after_burial"):
+    if phase not in DECLARING_PHASES:
         raise CaseError(f"unknown phase {phase!r}")
     history = [(int(h["seat"]), parse_cards(h["cards"])) for h in case.get("history", [])]
     flipped = not first and not history and phase == "after_burial"

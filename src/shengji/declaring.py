@@ -21,15 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from .cards import BIG_JOKER, Card, Suit, parse_cards, rank_text  # noqa: F401  (doctests)
 from .errors import DeclarationError
 from .immutable import evolve
 from .options import RuleOptions
+from .phases import DeclaringPhase as Phase
 from .trump import trump_text
-
-Phase = Literal["deal", "before_kitty", "after_burial"]
 
 
 @dataclass(frozen=True, slots=True)

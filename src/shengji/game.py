@@ -19,7 +19,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
 from .cards import Card, Suit, deck, format_cards, points, rank_text
@@ -30,6 +30,7 @@ from .immutable import evolve
 from .leads import check_lead, unit_leads
 from .multisets import multiset_combinations
 from .options import RuleOptions
+from .phases import DECLARING_PHASES, Phase
 from .scoring import (
     HandOutcome,
     hand_stake,
@@ -43,7 +44,6 @@ from .tricks import trick_winner
 from .trump import TrumpContext, trump_context, trump_text
 from .units import Lead
 
-Phase = Literal["deal", "before_kitty", "bury", "after_burial", "play", "hand_over", "match_over"]
 Event = dict[str, Any]
 
 # Redeals of one hand before falling back to no-trump (an unlucky first hand could loop).
@@ -275,7 +275,7 @@ def stack_deck(
 def legal_shows(st: Table, seat: int, phase: str | None = None) -> list[tuple[Card, ...]]:
     """Every show (报主/反主/上保险) ``seat`` may make now from its hand."""
     ph = phase or st.phase
-    if ph not in ("deal", "before_kitty", "after_burial"):
+    if ph not in DECLARING_PHASES:
         return []
     counts = _show_counts(st.hand_of(seat), st.level)
     if not counts:
@@ -330,7 +330,7 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
         return
     if st.to_act != seat:
         return
-    if st.phase in ("deal", "before_kitty", "after_burial"):
+    if st.phase in DECLARING_PHASES:
         for show in legal_shows(st, seat):
             yield Declare(show)
         yield Pass()
@@ -375,7 +375,7 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
             code="NOT_YOUR_TURN",
             params={"to_act": st.to_act, "seat": seat},
         )
-    if st.phase in ("deal", "before_kitty", "after_burial"):
+    if st.phase in DECLARING_PHASES:
         if isinstance(action, Declare):
             st = _declare(st, seat, action.cards, events)
         elif isinstance(action, Pass):
@@ -662,7 +662,7 @@ def _next_hand(st: GameState, events: list[Event]) -> GameState:
 def _advance(st: GameState, events: list[Event]) -> GameState:
     """Run automatic steps (dealing, skipping seats with nothing to show, fallbacks) until
     a seat must decide or the hand is over."""
-    while st.to_act is None and st.phase in ("deal", "before_kitty", "after_burial"):
+    while st.to_act is None and st.phase in DECLARING_PHASES:
         if st.phase == "deal":
             st = _deal_until_choice(st, events)
         elif st.phase == "before_kitty":

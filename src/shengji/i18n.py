@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .phases import DECLARING_PHASES
+
 LANGS = ("en", "zh")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 _SUIT_ZH = {"S": "黑桃", "H": "红桃", "C": "梅花", "D": "方块", "trump": "主牌"}
@@ -855,7 +857,7 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
         return t("err.detail.turn", lang, who=who)
     if code == "ILLEGAL_ACTION" and p.get("phase"):
         phase = str(p["phase"])
-        group = "declare" if phase in ("deal", "before_kitty", "after_burial") else phase
+        group = "declare" if phase in DECLARING_PHASES else phase
         key = f"err.detail.phase.{group}"
         if key in CATALOGUE:
             return t(key, lang)

@@ -18,8 +18,9 @@ from typing import Any, TypeVar, cast
 from .cards import Card, deck, format_cards, rank_text
 from .declaring import DeclareState
 from .errors import ShengjiError
-from .game import Event, GameState, HandResult, Phase, TableFacts, Trick, TrickPlay
+from .game import Event, GameState, HandResult, TableFacts, Trick, TrickPlay
 from .options import RuleOptions
+from .phases import DECLARING_PHASES, Phase
 from .tricks import trick_winner
 from .trump import TrumpContext
 from .units import Lead
@@ -184,11 +185,7 @@ def seat_message(st: GameState, seat: int | None) -> dict[str, Any]:
     from .game import legal_shows
 
     out: dict[str, Any] = {"view": observe(st, seat)}
-    if (
-        seat is not None
-        and st.to_act == seat
-        and st.phase in ("deal", "before_kitty", "after_burial")
-    ):
+    if seat is not None and st.to_act == seat and st.phase in DECLARING_PHASES:
         out["shows"] = [" ".join(c.text for c in s) for s in legal_shows(st, seat)]
     return out
 

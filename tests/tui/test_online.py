@@ -236,10 +236,15 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
 
     async def run() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(100):
+            def ready() -> bool:
+                seats = (session.state.get("room") or {}).get("seats") or []
+                return any(s.get("name") == "kim" and s.get("ready") for s in seats)
+
+            for _ in range(200):  # the join's state comes first, the "ready" one after it
                 await pilot.pause(0.05)
-                if session.state:
+                if ready():
                     break
+            await pilot.pause(0.05)
             table = str(app.w_table.renderable)
             assert "invite link: " + target.link in table
             assert "kim (ready, host)" in table

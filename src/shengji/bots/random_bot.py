@@ -8,6 +8,7 @@ from ..actions import Action, Bury, Continue, Declare, Pass, Play
 from ..follow import random_legal_follow
 from ..game import Table, legal_shows
 from ..leads import unit_lead_list
+from ..phases import DECLARING_PHASES
 from ..units import decompose
 from ..views import SeatView
 
@@ -18,7 +19,7 @@ def random_action(st: Table, seat: int, rng: random.Random, throw_rate: float = 
     Works on a game state (fast rollouts) or on the seat's own view."""
     if st.phase == "hand_over":
         return Continue()
-    if st.phase in ("deal", "before_kitty", "after_burial"):
+    if st.phase in DECLARING_PHASES:
         shows = legal_shows(st, seat)
         choice = rng.randrange(len(shows) + 1)
         return Declare(shows[choice]) if choice < len(shows) else Pass()

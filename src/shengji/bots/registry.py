@@ -134,7 +134,7 @@ register(
         "heuristic-v1",
         lambda seat, seed, _arg: HeuristicV1Bot(seat, seed),
         "first heuristic bot, kept as a baseline",
-        "第一版智能机器人, 留作对照",
+        "第一版智能机器人,留作对照",
     )
 )
 register(
@@ -142,7 +142,7 @@ register(
         "search",
         make_search_bot,
         "search bot: samples the hidden cards and plays each candidate out, about 0.2 s a play",
-        "搜索机器人:抽样暗牌并推演每种出法, 每步约 0.2 秒",
+        "搜索机器人:抽样暗牌并推演每种出法,每步约 0.2 秒",
         difficulty="strong",
         argument="budget per play: 100ms, 1s or 2000it (default 200ms), then :kernel "
         "for random rollouts on the compiled kernel",

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
-from ..game import Phase
+from ..phases import Phase
 from ..views import SeatView
 
 PHASES: tuple[Phase, ...] = (

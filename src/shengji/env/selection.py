@@ -40,6 +40,7 @@ from ..errors import ShengjiError
 from ..follow import check_follow, follow_families
 from ..game import legal_shows
 from ..leads import check_lead
+from ..phases import DECLARING_PHASES
 from ..views import SeatView
 
 #: The ``DONE`` action index (after the 54 card kinds 0..53).
@@ -93,7 +94,7 @@ class Decision:
         self.shows: list[tuple[Card, ...]] = []
         self.families: list[_Family] = []
         self.kind: Kind
-        if view.phase in ("deal", "before_kitty", "after_burial"):
+        if view.phase in DECLARING_PHASES:
             self.kind = "declare"
             self.shows = legal_shows(view, seat)
         elif view.phase == "bury":

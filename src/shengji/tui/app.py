@@ -28,9 +28,9 @@ from textual.widgets import Footer, Static
 from ..cards import kitty_size
 from ..errors import ShengjiError
 from ..i18n import SUIT_SYMBOLS, card_label, count_cards, t
+from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
-    DECLARING,
     Tracker,
     action_text,
     clock_text,
@@ -426,13 +426,16 @@ class TableApp(App[None]):
         mine = my_turn(state)
         screen = self.screen
         if isinstance(screen, DeclareDialog | BuryDialog) and not (
-            mine and (phase in DECLARING if isinstance(screen, DeclareDialog) else phase == "bury")
+            mine
+            and (
+                phase in DECLARING_PHASES if isinstance(screen, DeclareDialog) else phase == "bury"
+            )
         ):
             self.pop_screen()  # the turn passed (e.g. a timer played for us)
             screen = self.screen
         if isinstance(screen, ModalScreen):
             return
-        if mine and phase in DECLARING and self.dialog_rev != state["rev"]:
+        if mine and phase in DECLARING_PHASES and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
             shows = list(state.get("shows") or [])
             self.push_screen(DeclareDialog(shows, state, self.session, self.lang), self.declared)

@@ -18,11 +18,11 @@ from ..cards import kitty_size, parse_card, parse_cards
 from ..errors import ShengjiError
 from ..i18n import CATALOGUE, cards_label, count_points, error_text, t, trump_label
 from ..options import RuleOptions
+from ..phases import DECLARING_PHASES
 from ..trump import TRUMP, TrumpContext
 from ..units import classify_lead
 
 ARROWS = {0: "↓", 1: "→", 2: "↑", 3: "←"}
-DECLARING = ("deal", "before_kitty", "after_burial")
 
 
 def pretty(cards: str, lang: str = "en") -> str:
@@ -232,7 +232,7 @@ def declared_text(state: dict[str, Any], lang: str) -> str | None:
     view = state.get("view") or {}
     decls = view.get("declarations") or []
     if not decls:
-        return t("table.no_declaration", lang) if view.get("phase") in DECLARING else None
+        return t("table.no_declaration", lang) if view.get("phase") in DECLARING_PHASES else None
     items = [f"{who(state, d['seat'], lang)} {pretty(d['cards'], lang)}" for d in decls]
     return t("table.declared", lang, list=" · ".join(items))
 
@@ -312,7 +312,7 @@ def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
         return t("prompt.wait_next", lang, who=", ".join(waiting) or "…")
     if not my_turn(state):
         return t("prompt.wait", lang, who=who(state, view.get("to_act"), lang))
-    if phase in DECLARING:
+    if phase in DECLARING_PHASES:
         if keys:
             return t("prompt.declare", lang)
         shows = state.get("shows") or []
