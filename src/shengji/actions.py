@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, format_cards, parse_cards
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 
 
 class ActionError(ShengjiError):
     """An action that is malformed or not allowed now."""
 
-    code = "ILLEGAL_ACTION"
+    code: str = Code.ILLEGAL_ACTION
 
 
 @dataclass(frozen=True, slots=True)

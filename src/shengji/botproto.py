@@ -28,7 +28,7 @@ from typing import IO, Any
 from .actions import action_to_json
 from .cards import Suit, format_cards, parse_cards, parse_rank
 from .declaring import DeclareState
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .game import HandResult, Trick, TrickPlay, legal_shows
 from .options import RuleOptions
 from .phases import DECLARING_PHASES
@@ -120,7 +120,7 @@ def view_from_act(options: RuleOptions, msg: dict[str, Any]) -> SeatView:
     except ShengjiError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise ShengjiError(f"malformed act request: {e!r}", code="BOT_PROTOCOL") from None
+        raise ShengjiError(f"malformed act request: {e!r}", code=Code.BOT_PROTOCOL) from None
 
 
 def _view(options: RuleOptions, v: dict[str, Any], exact: dict[str, Any]) -> SeatView:
@@ -234,7 +234,7 @@ def run_bot(spec: str, lines: Iterable[str], out: IO[str], log: IO[str] = sys.st
                 send({"type": "ready"})
             elif kind == "act":
                 if player is None or options is None:
-                    raise ShengjiError("act before game", code="BOT_PROTOCOL")
+                    raise ShengjiError("act before game", code=Code.BOT_PROTOCOL)
                 action = player.act(view_from_act(options, msg))
                 send({"type": "action", "id": msg["id"], "action": action_to_json(action)})
             elif kind == "refused":
@@ -242,7 +242,7 @@ def run_bot(spec: str, lines: Iterable[str], out: IO[str], log: IO[str] = sys.st
             elif kind == "quit":
                 return 0
             else:
-                raise ShengjiError(f"unknown message type {kind!r}", code="BOT_PROTOCOL")
+                raise ShengjiError(f"unknown message type {kind!r}", code=Code.BOT_PROTOCOL)
         except (ShengjiError, ValueError, KeyError, TypeError) as e:
             send({"type": "error", "message": str(e)})
     return 0

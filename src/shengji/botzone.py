@@ -42,7 +42,7 @@ from .actions import Action, Bury, Declare, Pass, Play
 from .bots.registry import make_player
 from .cards import Card, Suit, card_from_index, parse_card, points, rank_text  # noqa: F401
 from .declaring import DeclareState
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .game import GameState, Trick, TrickPlay, apply, new_match
 from .options import RuleOptions
 from .phases import Phase
@@ -59,7 +59,7 @@ _RANK_OF = {"A": 14, "0": 10, "J": 11, "Q": 12, "K": 13} | {str(r): r for r in r
 
 
 def _bad(message: str) -> ShengjiError:
-    return ShengjiError(f"not a Botzone Tractor input: {message}", code="BAD_MESSAGE")
+    return ShengjiError(f"not a Botzone Tractor input: {message}", code=Code.BAD_MESSAGE)
 
 
 def card_of_id(n: int) -> Card:
@@ -452,7 +452,7 @@ def referee(
         if got:
             if not waiting:
                 raise ShengjiError(
-                    f"seat {seat} showed {got} when no show was open", code="ILLEGAL_DECLARATION"
+                    f"seat {seat} showed {got} when no show was open", code=Code.ILLEGAL_DECLARATION
                 )
             st, _ = apply(st, seat, Declare(tuple(card_of_id(n) for n in got)))
         elif waiting:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
-from .errors import CardError
+from .errors import CardError, Code
 
 
 class Suit(enum.IntEnum):
@@ -66,7 +66,7 @@ def rank_text(rank: int) -> str:
     try:
         return _RANK_TEXT[rank]
     except KeyError:
-        raise CardError(f"{rank!r} is not a rank (2..14)", code="BAD_LEVEL") from None
+        raise CardError(f"{rank!r} is not a rank (2..14)", code=Code.BAD_LEVEL) from None
 
 
 def parse_rank(text: str) -> int:
@@ -74,7 +74,7 @@ def parse_rank(text: str) -> int:
     t = str(text).strip().upper()
     if t in _RANK_PARSE:
         return _RANK_PARSE[t]
-    raise CardError(f"{text!r} is not a level rank (2..10, J, Q, K, A)", code="BAD_LEVEL")
+    raise CardError(f"{text!r} is not a level rank (2..10, J, Q, K, A)", code=Code.BAD_LEVEL)
 
 
 class Card:
@@ -239,7 +239,7 @@ def format_cards(cards: Iterable[Card], sep: str = " ") -> str:
 def deck(decks: int = 2) -> list[Card]:
     """The cards of ``decks`` full decks (54 each), in a fixed order."""
     if not 1 <= decks <= 4:
-        raise CardError(f"decks must be 1..4, not {decks}", code="BAD_OPTION_VALUE")
+        raise CardError(f"decks must be 1..4, not {decks}", code=Code.BAD_OPTION_VALUE)
     return [c for c in ALL_CARDS for _ in range(decks)]
 
 

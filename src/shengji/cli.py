@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .bots.registry import bot_kinds
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .i18n import t
 from .option_help import option_label
 from .options import RuleOptions, load_overrides_file, parse_override
@@ -28,7 +28,9 @@ def need_extra(extra: str, *modules: str) -> None:
         text = "\n".join(
             t("cli.missing_extra", lang, extra=extra, missing=missing) for lang in ("en", "zh")
         )
-        raise ShengjiError(text, code="MISSING_EXTRA", params={"extra": extra, "missing": missing})
+        raise ShengjiError(
+            text, code=Code.MISSING_EXTRA, params={"extra": extra, "missing": missing}
+        )
 
 
 def options_from_args(preset: str, sets: Sequence[str], files: Sequence[str]) -> RuleOptions:
@@ -92,7 +94,7 @@ def _cmd_botzone(args: argparse.Namespace) -> int:
         return 0
     specs = args.players.split(",") if args.players else [args.player] * 4
     if len(specs) != 4:
-        raise ShengjiError("--players needs four bots, comma-separated", code="BAD_BOT_SPEC")
+        raise ShengjiError("--players needs four bots, comma-separated", code=Code.BAD_BOT_SPEC)
     game = referee(args.referee, specs)
     text = json.dumps(game, ensure_ascii=False, separators=(",", ":"))
     if args.record:
@@ -124,7 +126,7 @@ def _bot_pairs(items: Sequence[str], what: str) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise ShengjiError(f"{what} takes NAME=VALUE, not {item!r}", code="BAD_BOT_SPEC")
+            raise ShengjiError(f"{what} takes NAME=VALUE, not {item!r}", code=Code.BAD_BOT_SPEC)
         out[name.strip()] = value.strip()
     return out
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import Card, parse_cards, parse_rank, rank_text
 from .declaring import apply_show, replay_shows
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .follow import is_legal_follow
 from .options import RuleOptions
 from .phases import DECLARING_PHASES
@@ -36,7 +36,7 @@ Answer = dict[str, Any]
 class CaseError(ShengjiError):
     """A conformance case that is malformed or asks something unknown."""
 
-    code = "BAD_CONFORMANCE_CASE"
+    code: str = Code.BAD_CONFORMANCE_CASE
 
 
 @dataclass(frozen=True, slots=True)

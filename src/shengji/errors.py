@@ -12,53 +12,6 @@ from enum import StrEnum
 from typing import Any
 
 
-class ShengjiError(ValueError):
-    """Base of every error the engine raises for bad input; ``code`` is stable.
-
-    ``params`` holds the details as data (the suit to follow, the missing cards, ...) so
-    that clients can word the message in their own language
-    (:func:`shengji.i18n.error_text`); it is empty where the message says it all.
-    """
-
-    code = "SHENGJI_ERROR"
-
-    def __init__(
-        self, message: str, *, code: str | None = None, params: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        if code is not None:
-            self.code = code
-        self.message = message
-        self.params: dict[str, Any] = dict(params or {})
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
-
-
-class CardError(ShengjiError):
-    """Malformed card text (``BAD_CARD``)."""
-
-    code = "BAD_CARD"
-
-
-class OptionError(ShengjiError):
-    """Unknown preset or option, or a bad option value."""
-
-    code = "BAD_OPTION"
-
-
-class PlayError(ShengjiError):
-    """A play that breaks the rules (wrong count, cards not held, not following, ...)."""
-
-    code = "ILLEGAL_PLAY"
-
-
-class DeclarationError(ShengjiError):
-    """A declaration (报主/反主/...) that is not allowed now."""
-
-    code = "ILLEGAL_DECLARATION"
-
-
 class Code(StrEnum):
     """Every stable code, listed once: the engine's and the server's refusals, the
     terminal client's, and ``THROW_FAILED`` (not a refusal: it names the outcome of a
@@ -171,3 +124,50 @@ class Code(StrEnum):
 
 CODES: dict[str, str] = {c.value: c.meaning for c in Code}
 """Code → one-line meaning, for documentation and clients that enumerate codes."""
+
+
+class ShengjiError(ValueError):
+    """Base of every error the engine raises for bad input; ``code`` is stable.
+
+    ``params`` holds the details as data (the suit to follow, the missing cards, ...) so
+    that clients can word the message in their own language
+    (:func:`shengji.i18n.error_text`); it is empty where the message says it all.
+    """
+
+    code: str = Code.SHENGJI_ERROR
+
+    def __init__(
+        self, message: str, *, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+        self.params: dict[str, Any] = dict(params or {})
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class CardError(ShengjiError):
+    """Malformed card text (``BAD_CARD``)."""
+
+    code: str = Code.BAD_CARD
+
+
+class OptionError(ShengjiError):
+    """Unknown preset or option, or a bad option value."""
+
+    code: str = Code.BAD_OPTION
+
+
+class PlayError(ShengjiError):
+    """A play that breaks the rules (wrong count, cards not held, not following, ...)."""
+
+    code: str = Code.ILLEGAL_PLAY
+
+
+class DeclarationError(ShengjiError):
+    """A declaration (报主/反主/...) that is not allowed now."""
+
+    code: str = Code.ILLEGAL_DECLARATION

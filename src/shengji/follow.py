@@ -32,7 +32,7 @@ from itertools import combinations, product
 from typing import Any
 
 from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
-from .errors import PlayError
+from .errors import Code, PlayError
 from .trump import TrumpContext
 from .units import Lead, Shape, can_host, classify_lead, shape_name
 
@@ -95,7 +95,7 @@ def check_follow(
     if len(play) != n:
         raise PlayError(
             f"the lead has {_n_cards(n)}; a follow must have {n}, not {len(play)}",
-            code="WRONG_CARD_COUNT",
+            code=Code.WRONG_CARD_COUNT,
             params={"need": n, "got": len(play), "kind": "follow"},
         )
     hand_counts = Counter(hand)
@@ -114,7 +114,7 @@ def check_follow(
         if req and not can_host(ctx, dict(Counter(px)), req):
             raise PlayError(
                 f"you hold {_describe(req)} in {_suit_word(name)} and must play them",
-                code="MUST_FOLLOW_FORMAT",
+                code=Code.MUST_FOLLOW_FORMAT,
                 params={"suit": name, "required": _required(req)},
             )
     elif len(px) != len(hx):
@@ -146,7 +146,7 @@ def _check_pair(ctx: TrumpContext, x: int, hand: Sequence[Card], play: Sequence[
         if a is not b and len(set(hx)) < len(hx):
             raise PlayError(
                 f"you hold a pair in {_suit_word(name)} and must play it",
-                code="MUST_FOLLOW_FORMAT",
+                code=Code.MUST_FOLLOW_FORMAT,
                 params={"suit": name, "required": _required([(1, 2)])},
             )
     elif px != len(hx):
@@ -160,7 +160,9 @@ def _n_cards(n: int) -> str:
 def _not_in_hand(missing: Sequence[Card]) -> PlayError:
     """CARDS_NOT_IN_HAND naming only the cards the hand lacks."""
     text = " ".join(c.text for c in missing)
-    return PlayError(f"not in your hand: {text}", code="CARDS_NOT_IN_HAND", params={"cards": text})
+    return PlayError(
+        f"not in your hand: {text}", code=Code.CARDS_NOT_IN_HAND, params={"cards": text}
+    )
 
 
 def _must_follow_suit(name: str, held: int, need: int) -> PlayError:
@@ -181,7 +183,7 @@ def _must_follow_suit(name: str, held: int, need: int) -> PlayError:
             else f"you must play your {one} before other cards"
         )
     return PlayError(
-        msg, code="MUST_FOLLOW_SUIT", params={"suit": name, "held": held, "need": need}
+        msg, code=Code.MUST_FOLLOW_SUIT, params={"suit": name, "held": held, "need": need}
     )
 
 

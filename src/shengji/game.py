@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, Protocol
 from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
 from .cards import Card, Suit, deck, format_cards, points, rank_text
 from .declaring import DeclareState, apply_show, flipped_state, start_state
-from .errors import PlayError, ShengjiError
+from .errors import Code, PlayError, ShengjiError
 from .follow import check_follow, legal_follows
 from .immutable import evolve
 from .leads import check_lead, unit_leads
@@ -195,7 +195,7 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
         if sorted(c.index for c in d) != sorted(c.index for c in deck(options.decks)):
             raise ActionError(
                 f"stacked deck {i} must hold exactly the {size} cards of {options.decks} deck(s)",
-                code="BAD_DECK",
+                code=Code.BAD_DECK,
             )
     st = GameState(
         options=options,
@@ -264,7 +264,7 @@ def stack_deck(
     ``start_seat``, in the given order) and leaves ``kitty``."""
     n = len(hands[0])
     if any(len(h) != n for h in hands):
-        raise ActionError("every stacked hand needs the same number of cards", code="BAD_DECK")
+        raise ActionError("every stacked hand needs the same number of cards", code=Code.BAD_DECK)
     order = [hands[(start_seat + i) % 4][i // 4] for i in range(4 * n)]
     return (*order, *kitty)
 
@@ -357,10 +357,10 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
     state is never changed.
     """
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise ActionError(f"seat must be 0..3, not {seat!r}", code="BAD_SEAT")
+        raise ActionError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
     events: list[Event] = []
     if st.phase == "match_over":
-        raise ActionError("the match is over", code="MATCH_OVER")
+        raise ActionError("the match is over", code=Code.MATCH_OVER)
     if st.phase == "hand_over":
         if not isinstance(action, Continue):
             raise ActionError(
@@ -372,7 +372,7 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
         who = "nobody" if st.to_act is None else f"seat {st.to_act}"
         raise ActionError(
             f"it is {who}'s turn, not seat {seat}'s",
-            code="NOT_YOUR_TURN",
+            code=Code.NOT_YOUR_TURN,
             params={"to_act": st.to_act, "seat": seat},
         )
     if st.phase in DECLARING_PHASES:
@@ -411,7 +411,7 @@ def _need_held(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     if missing:
         text = format_cards(missing.elements())
         raise PlayError(
-            f"not in your hand: {text}", code="CARDS_NOT_IN_HAND", params={"cards": text}
+            f"not in your hand: {text}", code=Code.CARDS_NOT_IN_HAND, params={"cards": text}
         )
 
 
@@ -458,7 +458,7 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     if len(cards) != k:
         raise PlayError(
             f"bury exactly {k} cards, not {len(cards)}",
-            code="WRONG_CARD_COUNT",
+            code=Code.WRONG_CARD_COUNT,
             params={"need": k, "got": len(cards), "kind": "bury"},
         )
     _need_held(st.hands[seat], cards)
@@ -525,7 +525,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
                         "blocked_by": (seat + res.beaten[0][1]) % 4,
                         "penalty": res.penalty,
                         "stake": res.stake,
-                        "code": "THROW_FAILED",
+                        "code": Code.THROW_FAILED,
                     }
                 )
                 changes["penalties"] = st.penalties + res.penalty

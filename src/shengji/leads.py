@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from itertools import product
 
 from .cards import Card, parse_cards  # noqa: F401  (doctests)
-from .errors import PlayError
+from .errors import Code, PlayError
 from .trump import TrumpContext
 from .units import Lead, classify_lead
 
@@ -98,18 +98,18 @@ def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -
     """Validate a lead's form (cards held, one effective suit) and classify it; whether a
     throw stands is decided by :func:`shengji.throws.check_throw`."""
     if not cards:
-        raise PlayError("a lead needs at least one card", code="EMPTY_PLAY")
+        raise PlayError("a lead needs at least one card", code=Code.EMPTY_PLAY)
     if len(cards) == 1 and cards[0] in hand:
         return classify_lead(ctx, cards)
     missing = Counter(cards) - Counter(hand)
     if missing:
         text = " ".join(c.text for c in missing.elements())
         raise PlayError(
-            f"not in your hand: {text}", code="CARDS_NOT_IN_HAND", params={"cards": text}
+            f"not in your hand: {text}", code=Code.CARDS_NOT_IN_HAND, params={"cards": text}
         )
     try:
         return classify_lead(ctx, cards)
     except PlayError:
         raise PlayError(
-            "a lead must be cards of one suit, or all trumps", code="MIXED_SUITS"
+            "a lead must be cards of one suit, or all trumps", code=Code.MIXED_SUITS
         ) from None

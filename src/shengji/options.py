@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from .cards import kitty_size, parse_rank, rank_text
-from .errors import CardError, OptionError
+from .errors import CardError, Code, OptionError
 
 KittyMultiplier = Literal["linear", "doubling", "widest", "card_count"]
 ThrowPenalty = Literal["none", "per_card", "per_attempt", "stake", "flat_per_card"]
@@ -117,7 +117,7 @@ class RuleOptions:
             if key not in known:
                 raise OptionError(
                     f"unknown option {key!r}; known options: {', '.join(sorted(known))}",
-                    code="UNKNOWN_OPTION",
+                    code=Code.UNKNOWN_OPTION,
                 )
         return dataclasses.replace(self, **dict(overrides))
 
@@ -135,7 +135,7 @@ class RuleOptions:
 
 
 def _bad(name: str, what: str, value: Any) -> OptionError:
-    return OptionError(f"option {name!r} must be {what}, not {value!r}", code="BAD_OPTION_VALUE")
+    return OptionError(f"option {name!r} must be {what}, not {value!r}", code=Code.BAD_OPTION_VALUE)
 
 
 def _bool(name: str, v: Any) -> bool:
@@ -213,13 +213,13 @@ def _coerce(name: str, v: Any) -> Any:
         if v not in _CHOICES[name]:
             raise _bad(name, "one of " + ", ".join(_CHOICES[name]), v)
         return v
-    raise OptionError(f"unknown option {name!r}", code="UNKNOWN_OPTION")  # pragma: no cover
+    raise OptionError(f"unknown option {name!r}", code=Code.UNKNOWN_OPTION)  # pragma: no cover
 
 
 def parse_override(text: str) -> tuple[str, Any]:
     """Parse one ``key=value`` override (value as TOML if it parses, else as text)."""
     if "=" not in text:
-        raise OptionError(f"override {text!r} must look like key=value", code="BAD_OPTION_VALUE")
+        raise OptionError(f"override {text!r} must look like key=value", code=Code.BAD_OPTION_VALUE)
     key, raw = (s.strip() for s in text.split("=", 1))
     try:
         value: Any = tomllib.loads(f"v = {raw}")["v"]
@@ -234,14 +234,14 @@ def load_overrides_file(path: str | Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
-        raise OptionError(f"cannot read {p}: {e.strerror}", code="BAD_OPTION_VALUE") from None
+        raise OptionError(f"cannot read {p}: {e.strerror}", code=Code.BAD_OPTION_VALUE) from None
     except UnicodeDecodeError:
-        raise OptionError(f"{p} is not UTF-8 text", code="BAD_OPTION_VALUE") from None
+        raise OptionError(f"{p} is not UTF-8 text", code=Code.BAD_OPTION_VALUE) from None
     except tomllib.TOMLDecodeError as e:
-        raise OptionError(f"{p} is not valid TOML: {e}", code="BAD_OPTION_VALUE") from None
+        raise OptionError(f"{p} is not valid TOML: {e}", code=Code.BAD_OPTION_VALUE) from None
     table = data.get("options", data)
     if not isinstance(table, dict):
         raise OptionError(
-            f"{p}: 'options' must be a table of key = value lines", code="BAD_OPTION_VALUE"
+            f"{p}: 'options' must be a table of key = value lines", code=Code.BAD_OPTION_VALUE
         )
     return dict(table)

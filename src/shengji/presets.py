@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from .errors import OptionError
+from .errors import Code, OptionError
 from .options import RuleOptions
 
 DEFAULT_PRESET = "shuangsheng"
@@ -36,7 +36,7 @@ def _preset_file(name: str) -> dict[str, Any]:
     if name not in preset_names():
         raise OptionError(
             f"unknown preset {name!r}; presets: {', '.join(preset_names())}",
-            code="UNKNOWN_PRESET",
+            code=Code.UNKNOWN_PRESET,
         )
     text = (resources.files("shengji") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import Action, action_from_json, action_to_json
 from .cards import format_cards, parse_cards, rank_text
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .game import GameState, HandResult, apply, new_match
 from .options import RuleOptions
 from .presets import load_preset
@@ -27,7 +27,7 @@ class RecordError(ShengjiError):
     """A record that is malformed, corrupt or illegal; ``index`` names the first bad
     action (None when the problem is not in one action)."""
 
-    code = "BAD_RECORD"
+    code: str = Code.BAD_RECORD
 
     def __init__(self, message: str, *, index: int | None = None, code: str | None = None):
         super().__init__(message if index is None else f"action #{index}: {message}", code=code)
@@ -123,7 +123,7 @@ def check_header(rec: Any) -> None:
         raise RecordError(
             f"record version {rec.get('version')!r} is not supported (this program reads "
             f"version {VERSION})",
-            code="BAD_RECORD_VERSION",
+            code=Code.BAD_RECORD_VERSION,
         )
     if not isinstance(rec.get("seed"), int) or isinstance(rec.get("seed"), bool):
         raise RecordError("record 'seed' must be an integer")
@@ -178,7 +178,7 @@ def verify(rec: Any) -> GameState:
             f"the record lists {len(hands)} finished hand(s) but its {n} actions finish "
             f"{len(got)}: the action list is truncated or has extra actions",
             index=n,
-            code="TRUNCATED_RECORD",
+            code=Code.TRUNCATED_RECORD,
         )
     final = final_summary(st)
     if rec.get("final") != final:
@@ -187,7 +187,7 @@ def verify(rec: Any) -> GameState:
             f"the record's final state {rec.get('final')} is not where its actions lead "
             f"({final}): the action list is truncated or altered",
             index=n,
-            code="TRUNCATED_RECORD",
+            code=Code.TRUNCATED_RECORD,
         )
     return st
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
-from .errors import PlayError
+from .errors import Code, PlayError
 from .trump import TRUMP, TrumpContext
 from .units import Lead, best_top, classify_lead, effective_suit_of
 
@@ -39,7 +39,7 @@ def _single_winner(ctx: TrumpContext, x: int, plays: Sequence[Sequence[Card]]) -
     for i in range(1, len(plays)):
         if len(plays[i]) != 1:
             raise PlayError(
-                f"play {i} has {len(plays[i])} card(s), the lead 1", code="WRONG_CARD_COUNT"
+                f"play {i} has {len(plays[i])} card(s), the lead 1", code=Code.WRONG_CARD_COUNT
             )
         c = plays[i][0]
         s = suit_of[c.index]
@@ -53,7 +53,7 @@ def trick_winner(
 ) -> int:
     """Index (0 = leader) of the play that wins; ``plays`` in play order, leader first."""
     if not plays or not plays[0]:
-        raise PlayError("a trick needs a lead", code="EMPTY_PLAY")
+        raise PlayError("a trick needs a lead", code=Code.EMPTY_PLAY)
     ld = lead or classify_lead(ctx, plays[0])
     n = len(ld.cards)
     if n == 1:
@@ -63,7 +63,7 @@ def trick_winner(
     for i in range(1, len(plays)):
         if len(plays[i]) != n:
             raise PlayError(
-                f"play {i} has {len(plays[i])} card(s), the lead {n}", code="WRONG_CARD_COUNT"
+                f"play {i} has {len(plays[i])} card(s), the lead {n}", code=Code.WRONG_CARD_COUNT
             )
         r = play_rank(ctx, ld, plays[i])
         if r is not None and (best_rank is None or r > best_rank):

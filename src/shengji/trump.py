@@ -25,7 +25,7 @@ import functools
 from collections.abc import Iterable
 
 from .cards import ALL_CARDS, SUITS, Card, Suit, parse_cards, parse_rank, rank_text  # noqa: F401
-from .errors import CardError
+from .errors import CardError, Code
 from .options import RuleOptions
 
 #: Effective-suit number of trumps; side suits use their Suit value 0..3.
@@ -45,7 +45,7 @@ def parse_trump(text: str | Suit | None) -> Suit | None:
     t = sym.get(t, t)
     if t in _SUIT_NAMES:
         return _SUIT_NAMES[t]
-    raise CardError(f"{text!r} is not a trump: use S, H, C, D or NT", code="BAD_TRUMP")
+    raise CardError(f"{text!r} is not a trump: use S, H, C, D or NT", code=Code.BAD_TRUMP)
 
 
 def trump_text(trump: Suit | None) -> str:
@@ -76,7 +76,7 @@ class TrumpContext:
         self.options = options
         self.level = level if isinstance(level, int) else parse_rank(level)
         if not 2 <= self.level <= 14:
-            raise CardError(f"{level!r} is not a level rank", code="BAD_LEVEL")
+            raise CardError(f"{level!r} is not a level rank", code=Code.BAD_LEVEL)
         self.trump = parse_trump(trump)
         suit_of = [0] * 54
         strength = [0] * 54

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
-from .errors import PlayError
+from .errors import Code, PlayError
 from .trump import TrumpContext
 
 Shape = tuple[int, int]
@@ -116,7 +116,7 @@ def decompose(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[Unit, ...]:
     """
     suit = effective_suit_of(ctx, cards)
     if suit is None:
-        raise PlayError("cards of several effective suits do not form units", code="MIXED_SUITS")
+        raise PlayError("cards of several effective suits do not form units", code=Code.MIXED_SUITS)
     strength, tiebreak = ctx.strength, ctx.tiebreak
     counts = Counter(cards)
     by_width: dict[int, dict[int, list[Card]]] = {}
@@ -170,7 +170,7 @@ def classify_lead(ctx: TrumpContext, cards: Iterable[Card]) -> Lead:
     ``EMPTY_PLAY`` for no cards."""
     cs = tuple(cards)
     if not cs:
-        raise PlayError("a lead needs at least one card", code="EMPTY_PLAY")
+        raise PlayError("a lead needs at least one card", code=Code.EMPTY_PLAY)
     if len(cs) == 1:
         i = cs[0].index
         suit = ctx.suit_of[i]

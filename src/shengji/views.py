@@ -17,7 +17,7 @@ from typing import Any, TypeVar, cast
 
 from .cards import Card, deck, format_cards, rank_text
 from .declaring import DeclareState
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .game import Event, GameState, HandResult, TableFacts, Trick, TrickPlay
 from .options import RuleOptions
 from .phases import DECLARING_PHASES, Phase
@@ -57,7 +57,7 @@ class SeatView(TableFacts):
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """This seat's own hand; any other seat's hand is not in the view."""
         if seat != self.seat:
-            raise ShengjiError(f"seat {self.seat} cannot see seat {seat}'s hand", code="HIDDEN")
+            raise ShengjiError(f"seat {self.seat} cannot see seat {seat}'s hand", code=Code.HIDDEN)
         return self.hand
 
     def _winning(self, trick: tuple[TrickPlay, ...]) -> int:

@@ -31,7 +31,7 @@ from typing import IO, Any
 
 from ..actions import Action, action_from_json
 from ..botproto import PROTOCOL, act_message, encode, game_message, hello_message
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..players import Player
 from ..views import SeatView
 from .registry import BotKind, bot_names, check_spec, make_player, register
@@ -49,7 +49,7 @@ class BotFailure(ShengjiError):
     """An external bot crashed (``BOT_CRASHED``), did not answer in time
     (``BOT_TIMEOUT``) or broke the protocol (``BOT_PROTOCOL``)."""
 
-    code = "BOT_PROTOCOL"
+    code: str = Code.BOT_PROTOCOL
 
     def __init__(self, message: str, *, code: str, command: str, stderr: str = "") -> None:
         super().__init__(message, code=code, params={"command": command})
@@ -75,9 +75,11 @@ class BotProcess:
         try:
             argv = shlex.split(command)
         except ValueError as e:
-            raise ShengjiError(f"bad bot command {command!r}: {e}", code="BAD_BOT_SPEC") from None
+            raise ShengjiError(
+                f"bad bot command {command!r}: {e}", code=Code.BAD_BOT_SPEC
+            ) from None
         if not argv:
-            raise ShengjiError("exec: needs a command", code="BAD_BOT_SPEC")
+            raise ShengjiError("exec: needs a command", code=Code.BAD_BOT_SPEC)
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -92,7 +94,7 @@ class BotProcess:
             )
         except OSError as e:
             raise BotFailure(
-                f"cannot start {command!r}: {e}", code="BOT_CRASHED", command=command
+                f"cannot start {command!r}: {e}", code=Code.BOT_CRASHED, command=command
             ) from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -297,7 +299,7 @@ class ExternalBot:
             raise ShengjiError(
                 f"bot {self.command!r} has no option {', '.join(unknown)}; "
                 f"its options: {', '.join(sorted(proc.options)) or 'none'}",
-                code="UNKNOWN_BOT_OPTION",
+                code=Code.UNKNOWN_BOT_OPTION,
             )
         proc.send(game_message(view.options, self.seat, self.seed, self.options))
         proc.receive("ready", self.limits.startup)
@@ -385,9 +387,11 @@ def check_command_line_spec(spec: str) -> str:
         try:
             argv = shlex.split(spec[len(EXEC) :])
         except ValueError as e:
-            raise ShengjiError(f"bad bot command in {spec!r}: {e}", code="BAD_BOT_SPEC") from None
+            raise ShengjiError(
+                f"bad bot command in {spec!r}: {e}", code=Code.BAD_BOT_SPEC
+            ) from None
         if not argv:
-            raise ShengjiError("exec: needs a command, e.g. exec:./mybot", code="BAD_BOT_SPEC")
+            raise ShengjiError("exec: needs a command, e.g. exec:./mybot", code=Code.BAD_BOT_SPEC)
         return spec
     return check_spec(spec)
 
@@ -400,10 +404,12 @@ def register_command(name: str, command: str, limits: BotLimits | None = None) -
     """Make the program ``command`` a bot of the registry called ``name`` (a server's
     operator does this at start: clients then pick it by name, never by command)."""
     if not name.replace("-", "").replace("_", "").isalnum() or not name.isascii():
-        raise ShengjiError(f"bot name {name!r}: use letters, digits, - and _", code="BAD_BOT_SPEC")
+        raise ShengjiError(
+            f"bot name {name!r}: use letters, digits, - and _", code=Code.BAD_BOT_SPEC
+        )
     taken = name in bot_names() and name not in _REGISTERED
     if len(name) > 32 or taken or name == EXEC.rstrip(":"):
-        raise ShengjiError(f"bot name {name!r} is taken or too long", code="BAD_BOT_SPEC")
+        raise ShengjiError(f"bot name {name!r} is taken or too long", code=Code.BAD_BOT_SPEC)
     check_command_line_spec(EXEC + command)
     lim = limits or BotLimits()
     _REGISTERED.add(name)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..players import Player
 from .heuristic import HeuristicBot
 from .heuristic_v1 import HeuristicV1Bot
@@ -75,25 +75,25 @@ def by_difficulty(level: Difficulty) -> BotKind:
     for kind in _REGISTRY.values():
         if kind.difficulty == level:
             return kind
-    raise ShengjiError(f"no bot has difficulty {level!r}", code="UNKNOWN_BOT")
+    raise ShengjiError(f"no bot has difficulty {level!r}", code=Code.UNKNOWN_BOT)
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
     """Split and check a player spec: ``(name, argument or None)``."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ShengjiError("a bot must be named", code="UNKNOWN_BOT", params={"bot": ""})
+        raise ShengjiError("a bot must be named", code=Code.UNKNOWN_BOT, params={"bot": ""})
     name, sep, arg = spec.strip().partition(":")
     kind = _REGISTRY.get(name)
     if kind is None:
         raise ShengjiError(
             f"no bot called {name!r}; bots: {', '.join(_REGISTRY)}",
-            code="UNKNOWN_BOT",
+            code=Code.UNKNOWN_BOT,
             params={"bot": name},
         )
     if sep and kind.argument is None:
         raise ShengjiError(
             f"bot {name!r} takes no argument (got {arg!r})",
-            code="BAD_BOT_SPEC",
+            code=Code.BAD_BOT_SPEC,
             params={"bot": name},
         )
     return name, (arg if sep else None)

@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from ..actions import Action, ActionError, Continue
 from ..cards import ALL_CARDS, Card, format_cards, rank_text
-from ..errors import OptionError
+from ..errors import Code, OptionError
 from ..game import GameState, apply, new_match
 from ..options import RuleOptions
 from ..presets import load_preset
@@ -65,7 +65,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}",
-                code="BAD_OPTION_VALUE",
+                code=Code.BAD_OPTION_VALUE,
             )
         self.options: RuleOptions = load_preset(preset, overrides)
         self.render_mode = render_mode
@@ -99,7 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
     def game(self) -> GameState:
         """The whole game state (every hand: for bots and referees, not for agents)."""
         if self._game is None:
-            raise ActionError("call reset() first", code="ILLEGAL_ACTION")
+            raise ActionError("call reset() first", code=Code.ILLEGAL_ACTION)
         return self._game
 
     # -- PettingZoo API -------------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import Literal
 
 from ..actions import Action, ActionError, Bury, Declare, Pass, Play
 from ..cards import Card
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..follow import check_follow, follow_families
 from ..game import legal_shows
 from ..leads import check_lead
@@ -87,7 +87,7 @@ class Decision:
     def __init__(self, view: SeatView) -> None:
         seat = view.seat
         if seat is None or view.to_act != seat:
-            raise ActionError("only the seat to act decides", code="NOT_YOUR_TURN")
+            raise ActionError("only the seat to act decides", code=Code.NOT_YOUR_TURN)
         self.view = view
         self.hand = view.hand
         self.held = Counter(c.index for c in self.hand)

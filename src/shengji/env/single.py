@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots.registry import make_player
-from ..errors import OptionError
+from ..errors import Code, OptionError
 from ..players import Player
 from ..views import seat_view
 from .aec import AGENTS, Observation, raw_env
@@ -40,10 +40,10 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         overrides: dict[str, Any] | None = None,
     ) -> None:
         if seat not in range(4):
-            raise OptionError(f"seat must be 0..3, not {seat!r}", code="BAD_OPTION_VALUE")
+            raise OptionError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_OPTION_VALUE)
         specs = [bots] * 3 if isinstance(bots, str) else list(bots)
         if len(specs) != 3:
-            raise OptionError("give one bot spec or three", code="BAD_OPTION_VALUE")
+            raise OptionError("give one bot spec or three", code=Code.BAD_OPTION_VALUE)
         for spec in specs:
             make_player(spec, 0, 0)  # checks the spec now rather than at reset
         self.seat = seat

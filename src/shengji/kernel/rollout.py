@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..actions import ActionError
 from ..cards import Card, card_from_index, format_cards, points
-from ..errors import OptionError
+from ..errors import Code, OptionError
 from ..game import Event, GameState
 from ..options import RuleOptions
 from ..scoring import HandOutcome, score_hand
@@ -91,7 +91,7 @@ class Kernel:
             mode = opts.throw_penalty
             if mode not in _PENALTY:
                 raise OptionError(
-                    f"the kernel does not know throw_penalty {mode!r}", code="BAD_OPTION_VALUE"
+                    f"the kernel does not know throw_penalty {mode!r}", code=Code.BAD_OPTION_VALUE
                 )
             forced = str(getattr(opts, "throw_forced", "unit"))
             hit = cast(
@@ -216,7 +216,7 @@ def kernel_events(state: KState, start: int = 0) -> list[Event]:
                 "blocked_by": e.blocked_by,
                 "penalty": e.penalty,
                 "stake": stake,
-                "code": "THROW_FAILED",
+                "code": Code.THROW_FAILED,
             }
         else:
             ev = {

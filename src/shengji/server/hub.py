@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from ..bots.registry import bot_names
+from ..errors import Code
 from .bus import PgBus
 from .limits import Limits, TokenBucket
 from .rooms import Room, RoomError, RoomSettings, bot_seat, token_hash
@@ -54,7 +55,9 @@ class Hub:
         settings.options()  # raises for a bad preset or option
         for bot in bots or []:
             if bot is not None and bot not in bot_names():
-                raise RoomError("UNKNOWN_BOT", f"no bot called {bot!r}: {', '.join(bot_names())}")
+                raise RoomError(
+                    Code.UNKNOWN_BOT, f"no bot called {bot!r}: {', '.join(bot_names())}"
+                )
         bucket = self.creations.get(peer)
         if bucket is None:
             if len(self.creations) > 10_000:
@@ -63,7 +66,7 @@ class Hub:
                 self.limits.rooms_per_hour / 3600, self.limits.rooms_burst
             )
         if not bucket.take():
-            raise RoomError("TOO_MANY_ROOMS", "too many rooms made from your address: wait")
+            raise RoomError(Code.TOO_MANY_ROOMS, "too many rooms made from your address: wait")
         if self.bot_delay is not None:
             settings.bot_delay = self.bot_delay
         room_id = secrets.token_hex(16)  # 128 bits: not guessable, not enumerable
@@ -96,16 +99,16 @@ class Hub:
             room.close()
             del self.rooms[room_id]
         if len(room_id) > 64:
-            raise RoomError("NO_ROOM", "no such room")
+            raise RoomError(Code.NO_ROOM, "no such room")
         try:
             row = self.store.load_room(room_id)
         except StoreError as e:
             raise RoomError(e.code, "the server cannot reach its database: try again") from e
         if row is None:
-            raise RoomError("NO_ROOM", "no such room")
+            raise RoomError(Code.NO_ROOM, "no such room")
         status, settings, lobby = row
         if status == "quarantined":
-            raise RoomError("ROOM_UNAVAILABLE", "this room is damaged and was set aside")
+            raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside")
         if self.bot_delay is not None:
             settings = {**settings, "bot_delay": self.bot_delay}
         try:
@@ -116,7 +119,7 @@ class Hub:
             log.error("room %s cannot be loaded (%s): quarantined", room_id, e)
             with contextlib.suppress(StoreError):
                 self.store.quarantine(room_id)
-            raise RoomError("ROOM_UNAVAILABLE", "this room is damaged and was set aside") from e
+            raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside") from e
         if room.status == "playing":
             for i, seat in enumerate(room.seats):
                 if seat.kind == "human" and not seat.away:

@@ -7,7 +7,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, fields
 
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 
 
 @dataclass(frozen=True)
@@ -53,16 +53,16 @@ class Limits:
             name = name.strip().replace("-", "_")
             if not sep or name not in known:
                 raise ShengjiError(
-                    f"unknown limit {name!r}: one of {', '.join(known)}", code="BAD_OPTION"
+                    f"unknown limit {name!r}: one of {', '.join(known)}", code=Code.BAD_OPTION
                 )
             try:
                 number = float(value)
             except ValueError:
                 raise ShengjiError(
-                    f"limit {name} must be a number, not {value!r}", code="BAD_OPTION"
+                    f"limit {name} must be a number, not {value!r}", code=Code.BAD_OPTION
                 ) from None
             if number < 0:
-                raise ShengjiError(f"limit {name} must not be negative", code="BAD_OPTION")
+                raise ShengjiError(f"limit {name} must not be negative", code=Code.BAD_OPTION)
             changes[name] = int(number) if known[name].type in ("int", int) else number
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..bots.registry import bot_names
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from .limits import Limits, json_depth
 
 PROTOCOL_VERSION = 1
@@ -159,11 +159,11 @@ def parse_command(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
     data = raw.encode() if isinstance(raw, str) else raw
     if len(data) > limits.message_bytes:
         raise ProtocolError(
-            "MESSAGE_TOO_LARGE", f"messages are limited to {limits.message_bytes} bytes"
+            Code.MESSAGE_TOO_LARGE, f"messages are limited to {limits.message_bytes} bytes"
         )
     text = data.decode("utf-8", "replace")
     if json_depth(text) > limits.json_depth:
-        raise ProtocolError("BAD_MESSAGE", f"messages nest at most {limits.json_depth} deep")
+        raise ProtocolError(Code.BAD_MESSAGE, f"messages nest at most {limits.json_depth} deep")
     try:
         cmd = _COMMAND.validate_json(data)
     except ValidationError as e:
@@ -177,13 +177,15 @@ def parse_command(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         raise ProtocolError(
-            "BAD_MESSAGE", f"invalid message: {where}: {first.get('msg')}", rid
+            Code.BAD_MESSAGE, f"invalid message: {where}: {first.get('msg')}", rid
         ) from None
     if isinstance(cmd, Join) and len(cmd.name.encode()) > limits.name_bytes:
-        raise ProtocolError("NAME_TOO_LONG", f"a name is at most {limits.name_bytes} bytes", cmd.id)
+        raise ProtocolError(
+            Code.NAME_TOO_LONG, f"a name is at most {limits.name_bytes} bytes", cmd.id
+        )
     if isinstance(cmd, Chat) and len(cmd.text.encode()) > limits.chat_bytes:
         raise ProtocolError(
-            "CHAT_TOO_LONG", f"a chat line is at most {limits.chat_bytes} bytes", cmd.id
+            Code.CHAT_TOO_LONG, f"a chat line is at most {limits.chat_bytes} bytes", cmd.id
         )
     return cmd
 

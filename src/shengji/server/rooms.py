@@ -27,7 +27,7 @@ from pydantic_core import to_json
 from ..actions import Action, Continue, action_from_json, action_to_json
 from ..bots.external import ExternalBot
 from ..bots.registry import make_player
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..game import GameState, apply, new_match
 from ..options import RuleOptions
 from ..players import Player
@@ -357,17 +357,17 @@ class Room:
         """Apply one command; returns the ``ack`` (raises RoomError to refuse)."""
         self.last_active = time.monotonic()
         if not conn.commands.take():
-            raise RoomError("RATE_LIMITED", "too many commands: slow down")
+            raise RoomError(Code.RATE_LIMITED, "too many commands: slow down")
         if isinstance(cmd, Ping):
             return message("ack", id=cmd.id, rev=self.rev)
         if cmd.id in conn.recent:
-            raise RoomError("DUPLICATE_REQUEST", f"request {cmd.id!r} was already handled")
+            raise RoomError(Code.DUPLICATE_REQUEST, f"request {cmd.id!r} was already handled")
         conn.recent.append(cmd.id)  # request ids are single-use, answered or refused
         async with self.lock:
             if isinstance(cmd, Join):
                 reply = self._join(conn, cmd)
             elif not conn.joined:
-                raise RoomError("NOT_JOINED", "send a join command first")
+                raise RoomError(Code.NOT_JOINED, "send a join command first")
             elif isinstance(cmd, Chat):
                 return self._chat(conn, cmd)  # chat never resends the table
             elif isinstance(cmd, Check):
@@ -386,18 +386,20 @@ class Room:
 
     def _join(self, conn: Connection, cmd: Join) -> dict[str, Any]:
         if conn.joined:
-            raise RoomError("ALREADY_JOINED", "this connection has already joined")
+            raise RoomError(Code.ALREADY_JOINED, "this connection has already joined")
         if cmd.host_key is not None and (
             self.host_key_hash is None or token_hash(cmd.host_key) != self.host_key_hash
         ):
-            raise RoomError("BAD_HOST_KEY", "that host key does not belong to this room")
+            raise RoomError(Code.BAD_HOST_KEY, "that host key does not belong to this room")
         token = None
         with self.saving():
             if cmd.token:
                 h = token_hash(cmd.token)
                 seat = self.seat_of_hash(h)
                 if seat is None and h not in self.spectators:
-                    raise RoomError("BAD_TOKEN", "that resume token does not belong to this room")
+                    raise RoomError(
+                        Code.BAD_TOKEN, "that resume token does not belong to this room"
+                    )
                 if seat is not None:
                     self.seats[seat].away = False
             else:
@@ -406,25 +408,27 @@ class Room:
                 if cmd.spectate:
                     if len(self.spectators) >= self.limits.spectators_per_room:
                         raise RoomError(
-                            "TOO_MANY_SPECTATORS",
+                            Code.TOO_MANY_SPECTATORS,
                             f"this room has its {self.limits.spectators_per_room} spectators",
                         )
                     self.spectators[h] = cmd.name
                 else:
                     if self.status != "lobby":
                         raise RoomError(
-                            "ROOM_STARTED", "the match has started: join as a spectator"
+                            Code.ROOM_STARTED, "the match has started: join as a spectator"
                         )
                     if cmd.seat is not None:
                         if self.seats[cmd.seat].kind != "empty":
-                            raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
+                            raise RoomError(Code.SEAT_TAKEN, f"seat {cmd.seat} is taken")
                         seat = cmd.seat
                     else:
                         seat = next(
                             (i for i, s in enumerate(self.seats) if s.kind == "empty"), None
                         )
                         if seat is None:
-                            raise RoomError("ROOM_FULL", "every seat is taken: join as a spectator")
+                            raise RoomError(
+                                Code.ROOM_FULL, "every seat is taken: join as a spectator"
+                            )
                     self.seats[seat] = SeatInfo(
                         kind="human", name=cmd.name, bot=self.settings.default_bot, token_hash=h
                     )
@@ -450,11 +454,11 @@ class Room:
 
     def _need_host(self, conn: Connection) -> None:
         if not self._is_host(conn):
-            raise RoomError("NOT_HOST", "only the host can do that")
+            raise RoomError(Code.NOT_HOST, "only the host can do that")
 
     def _need_lobby(self) -> None:
         if self.status != "lobby":
-            raise RoomError("NOT_IN_LOBBY", "only before the match starts")
+            raise RoomError(Code.NOT_IN_LOBBY, "only before the match starts")
 
     def _lobby(self, conn: Connection, cmd: Any) -> dict[str, Any]:
         seat = self.seat_of(conn)
@@ -462,9 +466,9 @@ class Room:
             if isinstance(cmd, Sit):
                 self._need_lobby()
                 if seat is None:
-                    raise RoomError("NOT_SEATED", "spectators cannot change seats; join a seat")
+                    raise RoomError(Code.NOT_SEATED, "spectators cannot change seats; join a seat")
                 if self.seats[cmd.seat].kind != "empty":
-                    raise RoomError("SEAT_TAKEN", f"seat {cmd.seat} is taken")
+                    raise RoomError(Code.SEAT_TAKEN, f"seat {cmd.seat} is taken")
                 # the token moves with its seat: every connection of it follows
                 self.seats[cmd.seat], self.seats[seat] = (
                     self.seats[seat],
@@ -473,15 +477,15 @@ class Room:
             elif isinstance(cmd, Ready):
                 self._need_lobby()
                 if seat is None:
-                    raise RoomError("NOT_SEATED", "take a seat first")
+                    raise RoomError(Code.NOT_SEATED, "take a seat first")
                 self.seats[seat].ready = cmd.ready
             elif isinstance(cmd, SetBot):
                 self._need_host(conn)
                 s = self.seats[cmd.seat]
                 if s.kind == "human" and s.token_hash == self.host_hash:
-                    raise RoomError("SEAT_TAKEN", "the host's own seat cannot be given to a bot")
+                    raise RoomError(Code.SEAT_TAKEN, "the host's own seat cannot be given to a bot")
                 if self.status != "lobby" and cmd.bot is None:
-                    raise RoomError("NOT_IN_LOBBY", "a seat cannot be emptied during the match")
+                    raise RoomError(Code.NOT_IN_LOBBY, "a seat cannot be emptied during the match")
                 self._evict(cmd.seat)
                 self.seats[cmd.seat] = (
                     bot_seat(cmd.bot) if cmd.bot else SeatInfo(bot=self.settings.default_bot)
@@ -490,7 +494,7 @@ class Room:
                 self._need_host(conn)
                 s = self.seats[cmd.seat]
                 if s.kind != "human" or s.token_hash == self.host_hash:
-                    raise RoomError("NOT_KICKABLE", "only another person can be kicked")
+                    raise RoomError(Code.NOT_KICKABLE, "only another person can be kicked")
                 self._evict(cmd.seat)
                 if self.status == "lobby":
                     self.seats[cmd.seat] = SeatInfo(bot=self.settings.default_bot)
@@ -510,12 +514,12 @@ class Room:
                 self._need_host(conn)
                 self._need_lobby()
                 if any(s.kind == "empty" for s in self.seats):
-                    raise RoomError("SEATS_EMPTY", "fill every seat (a person or a bot) first")
+                    raise RoomError(Code.SEATS_EMPTY, "fill every seat (a person or a bot) first")
                 if any(s.kind == "human" and not s.ready for s in self.seats):
-                    raise RoomError("NOT_READY", "every person must be ready")
+                    raise RoomError(Code.NOT_READY, "every person must be ready")
                 self.status = "playing"
             else:  # pragma: no cover - the protocol has no other commands
-                raise RoomError("BAD_MESSAGE", "unknown command")
+                raise RoomError(Code.BAD_MESSAGE, "unknown command")
         if isinstance(cmd, Start):
             self.state = new_match(self.options, self.seed)
             self.recorder = Recorder(self.options, self.seed)
@@ -530,7 +534,7 @@ class Room:
 
     def _chat(self, conn: Connection, cmd: Chat) -> dict[str, Any]:
         if not conn.chats.take():
-            raise RoomError("RATE_LIMITED", "too many chat lines: slow down")
+            raise RoomError(Code.RATE_LIMITED, "too many chat lines: slow down")
         seat = self.seat_of(conn)
         name = (
             self.seats[seat].name
@@ -551,10 +555,10 @@ class Room:
 
     def _check(self, conn: Connection, body: ActionBody, rid: str) -> dict[str, Any]:
         if self.state is None:
-            raise RoomError("NOT_PLAYING", "no match to act in")
+            raise RoomError(Code.NOT_PLAYING, "no match to act in")
         seat = self.seat_of(conn)
         if seat is None:
-            raise RoomError("NOT_SEATED", "spectators cannot play")
+            raise RoomError(Code.NOT_SEATED, "spectators cannot play")
         action = self._parse_action(body)
         try:
             apply(self.state, seat, action)
@@ -564,10 +568,10 @@ class Room:
 
     async def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
         if self.state is None or self.status != "playing":
-            raise RoomError("NOT_PLAYING", "the match is not being played")
+            raise RoomError(Code.NOT_PLAYING, "the match is not being played")
         seat = self.seat_of(conn)
         if seat is None:
-            raise RoomError("NOT_SEATED", "spectators cannot play")
+            raise RoomError(Code.NOT_SEATED, "spectators cannot play")
         action = self._parse_action(cmd.action)
         if isinstance(action, Continue) and self.state.phase == "hand_over":
             # "next hand" waits for every connected person: each press is noted
@@ -577,7 +581,7 @@ class Room:
                 return message("ack", id=cmd.id, rev=self.rev, waiting=self.waiting())
         elif cmd.rev != self.rev:
             raise RoomError(
-                "STALE_REVISION",
+                Code.STALE_REVISION,
                 f"you acted on revision {cmd.rev}, the table is at {self.rev}: look again",
             )
         await self._apply(seat, action)

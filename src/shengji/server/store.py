@@ -37,6 +37,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from ..errors import Code
 from .bus import CHANNEL, payload
 
 P = ParamSpec("P")
@@ -46,14 +47,14 @@ R = TypeVar("R")
 class StoreError(Exception):
     """The database refused or could not be reached; nothing was written."""
 
-    code = "STORE_UNAVAILABLE"
+    code: str = Code.STORE_UNAVAILABLE
 
 
 class StoreConflict(StoreError):
     """Another server process has written this room's next action first: the copy in
     this process's memory is stale."""
 
-    code = "ROOM_MOVED"
+    code: str = Code.ROOM_MOVED
 
 
 def _guarded(fn: Callable[P, R]) -> Callable[P, R]:

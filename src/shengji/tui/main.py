@@ -15,7 +15,7 @@ import random
 import sys
 from typing import Any, TextIO
 
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..i18n import error_text, t
 from ..options import load_overrides_file, parse_override
 from ..presets import load_preset
@@ -61,7 +61,7 @@ def _open_seats(text: str | None) -> set[int]:
         if not part.isdigit() or not 0 <= int(part) <= 3:
             raise ShengjiError(
                 f"--open takes seats 0..3 (e.g. --open 2), not {part!r}",
-                code="BAD_SEAT",
+                code=Code.BAD_SEAT,
                 params={"seat": part},
             )
         seats.add(int(part))
@@ -82,7 +82,7 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
     if target.room is None:
         if args.spectate:
             raise ShengjiError(
-                "to watch a game, give its room link (http://HOST:PORT/room/ID)", code="BAD_URL"
+                "to watch a game, give its room link (http://HOST:PORT/room/ID)", code=Code.BAD_URL
             )
         load_preset(args.preset, overrides or None)  # bad rules fail here, before the room
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from .session import RemoteSession, connect_error
 
 _ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -56,7 +56,7 @@ def _bad_url(url: str, why: str) -> ShengjiError:
     return ShengjiError(
         f"{url!r} is not a server or room link ({why}): use http://HOST:PORT or "
         "http://HOST:PORT/room/ID",
-        code="BAD_URL",
+        code=Code.BAD_URL,
         params={"url": url, "why": why},
     )
 
@@ -198,7 +198,7 @@ def create_room(
             ) from None
         raise ShengjiError(
             f"{target.where} refused to make a room (HTTP {e.code})",
-            code="SERVER_ERROR",
+            code=Code.SERVER_ERROR,
             params={"where": target.where, "status": e.code},
         ) from None
     except urllib.error.URLError as e:
@@ -207,9 +207,11 @@ def create_room(
     except (OSError, TimeoutError) as e:
         raise connect_error(target.where, e) from None
     except ValueError:
-        raise ShengjiError(f"{target.where} is not a shengji server", code="SERVER_ERROR") from None
+        raise ShengjiError(
+            f"{target.where} is not a shengji server", code=Code.SERVER_ERROR
+        ) from None
     if not isinstance(data, dict) or not data.get("id"):
-        raise ShengjiError(f"{target.where} is not a shengji server", code="SERVER_ERROR")
+        raise ShengjiError(f"{target.where} is not a shengji server", code=Code.SERVER_ERROR)
     return data
 
 

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from ..actions import action_from_json, action_to_json
 from ..bots.heuristic import HeuristicBot
 from ..bots.registry import bot_kinds, check_spec, make_player
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..game import GameState, apply, new_match
 from ..i18n import error_text
 from ..options import RuleOptions
@@ -122,7 +122,7 @@ def bot_for(choice: str, levels: Mapping[str, str] | None = None) -> str:
         known = local_levels() if levels is None else levels
         if choice not in known:
             raise ShengjiError(
-                f"no bot has difficulty {choice!r}", code="UNKNOWN_BOT", params={"bot": choice}
+                f"no bot has difficulty {choice!r}", code=Code.UNKNOWN_BOT, params={"bot": choice}
             )
         return known[choice]
     return check_spec(choice) if levels is None else choice
@@ -140,7 +140,7 @@ def seat_bots(spec: str, seat: int, levels: Mapping[str, str] | None = None) -> 
     if len(values) not in (1, 3):
         raise ShengjiError(
             f"--bots takes one bot or three (one per seat after yours), not {len(values)}",
-            code="BAD_BOT_SPEC",
+            code=Code.BAD_BOT_SPEC,
             params={"seats": len(values)},
         )
     names = [bot_for(v, levels) for v in values] * (3 // len(values))
@@ -258,12 +258,12 @@ def connect_error(where: str, e: BaseException) -> ShengjiError:
     elif isinstance(e, socket.gaierror):
         why = "unknown host"
     elif isinstance(e, TimeoutError | socket.timeout):
-        return ShengjiError(f"{where} did not answer", code="TIMEOUT", params={"where": where})
+        return ShengjiError(f"{where} did not answer", code=Code.TIMEOUT, params={"where": where})
     else:
         why = str(e) or type(e).__name__
     return ShengjiError(
         f"cannot reach the server at {where} ({why})",
-        code="UNREACHABLE",
+        code=Code.UNREACHABLE,
         params={"where": where, "why": why},
     )
 
@@ -333,12 +333,12 @@ class RemoteSession:
         try:
             ws = connect(self.ws_url, max_size=2**22, open_timeout=self.timeout)
         except InvalidURI as e:
-            raise ShengjiError(str(e), code="BAD_URL", params={"url": self.ws_url}) from None
+            raise ShengjiError(str(e), code=Code.BAD_URL, params={"url": self.ws_url}) from None
         except InvalidStatus as e:
             status = e.response.status_code
             raise ShengjiError(
                 f"{where} is not a shengji server (HTTP {status})",
-                code="SERVER_ERROR",
+                code=Code.SERVER_ERROR,
                 params={"where": where, "status": status},
             ) from None
         except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as e:
@@ -358,7 +358,7 @@ class RemoteSession:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ShengjiError(f"{where} did not answer", code="TIMEOUT")
+                    raise ShengjiError(f"{where} did not answer", code=Code.TIMEOUT)
                 msg = json.loads(ws.recv(timeout=left))
                 if msg.get("type") in ("ack", "error") and msg.get("id") in (rid, None):
                     break
@@ -367,13 +367,13 @@ class RemoteSession:
             ws.close()
             rcvd = e.rcvd
             if rcvd is not None and rcvd.code == 4404:
-                raise ShengjiError("no such room", code="NO_ROOM") from None
+                raise ShengjiError("no such room", code=Code.NO_ROOM) from None
             raise connect_error(
                 where, ConnectionError("the server closed the connection")
             ) from None
         except TimeoutError:
             ws.close()
-            raise ShengjiError(f"{where} did not answer", code="TIMEOUT") from None
+            raise ShengjiError(f"{where} did not answer", code=Code.TIMEOUT) from None
         except ShengjiError:
             ws.close()
             raise
@@ -401,7 +401,7 @@ class RemoteSession:
         except Exception as e:  # never leave the table waiting on a dead reader
             if not self._closed:
                 self._lost = ShengjiError(
-                    f"lost the connection to the server ({e})", code="CONNECTION_LOST"
+                    f"lost the connection to the server ({e})", code=Code.CONNECTION_LOST
                 )
                 self.status = "lost"
 
@@ -437,7 +437,7 @@ class RemoteSession:
         """Try again (with the token) until the server answers or ``retry_seconds`` pass."""
         self.status = "reconnecting"
         for q in list(self._waiters.values()):
-            q.put({"type": "error", "code": "RECONNECTING", "message": "reconnecting"})
+            q.put({"type": "error", "code": Code.RECONNECTING, "message": "reconnecting"})
         deadline = time.monotonic() + self.retry_seconds
         delay = 0.2
         self.attempt = 0
@@ -457,7 +457,9 @@ class RemoteSession:
             self.status = "connected"
             return
         if self._lost is None:
-            self._lost = ShengjiError("lost the connection to the server", code="CONNECTION_LOST")
+            self._lost = ShengjiError(
+                "lost the connection to the server", code=Code.CONNECTION_LOST
+            )
         self.status = "lost"
 
     # -- commands --------------------------------------------------------------------------
@@ -470,7 +472,7 @@ class RemoteSession:
         from websockets.exceptions import ConnectionClosed
 
         if self.status != "connected":
-            return {"type": "error", "code": "RECONNECTING", "message": "reconnecting"}
+            return {"type": "error", "code": Code.RECONNECTING, "message": "reconnecting"}
         rid = self._next_id()
         box: queue.Queue[dict[str, Any]] = queue.Queue()
         self._waiters[rid] = box
@@ -479,9 +481,9 @@ class RemoteSession:
                 self._ws.send(json.dumps({"v": 1, "id": rid, "rev": self._rev, **cmd}))
             return box.get(timeout=self.timeout)
         except (ConnectionClosed, OSError):
-            return {"type": "error", "code": "RECONNECTING", "message": "reconnecting"}
+            return {"type": "error", "code": Code.RECONNECTING, "message": "reconnecting"}
         except queue.Empty:
-            return {"type": "error", "code": "TIMEOUT", "message": "the server did not answer"}
+            return {"type": "error", "code": Code.TIMEOUT, "message": "the server did not answer"}
         finally:
             self._waiters.pop(rid, None)
 
