@@ -26,6 +26,7 @@ from shengji.server.launch import ServerProcess
 from shengji.tui import plain as plain_mode
 from shengji.tui.main import run_play
 from shengji.tui.online import Target, TokenStore, create_room, open_room, parse_target
+from shengji.tui.plain import action_line
 from shengji.tui.text import my_turn
 
 ROOT = Path(__file__).parents[2]
@@ -82,10 +83,7 @@ class Player(io.StringIO):
         elif view["phase"] == "hand_over":
             line = "quit"
         else:
-            action = choose_action(state)
-            line = {"pass": "pass", "continue": "next"}.get(action["type"]) or (
-                f"{action['type']} {action['cards']}"
-            )
+            line = action_line(choose_action(state))
         self.lines.append(line)
         return line + "\n"
 
@@ -236,6 +234,7 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
 
     async def run() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
+
             def ready() -> bool:
                 seats = (session.state.get("room") or {}).get("seats") or []
                 return any(s.get("name") == "kim" and s.get("ready") for s in seats)

@@ -18,7 +18,7 @@ import pytest
 from shengji.autoplay import choose_action
 from shengji.cli import main
 from shengji.presets import load_preset
-from shengji.tui.plain import parse_line, run_plain
+from shengji.tui.plain import action_line, parse_line, run_plain
 from shengji.tui.session import LocalSession, Session
 
 ROOT = Path(__file__).parents[2]
@@ -47,10 +47,7 @@ class ScriptedUser(io.StringIO):
         elif view["phase"] == "play" and not self.lines:
             line = "hint"
         else:
-            action = choose_action(state)
-            line = {"pass": "pass", "continue": "next"}.get(action["type"]) or (
-                f"{action['type']} {action['cards']}"
-            )
+            line = action_line(choose_action(state))
         self.lines.append(line)
         return line + "\n"
 

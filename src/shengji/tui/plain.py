@@ -50,6 +50,16 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
     return "help"
 
 
+def action_line(action: dict[str, Any]) -> str:
+    """The line a person types for a protocol ``action`` (what :func:`parse_line` reads).
+
+    >>> action_line({"type": "play", "cards": "S10 S10"}), action_line({"type": "continue"})
+    ('play S10 S10', 'next')
+    """
+    kind = action["type"]
+    return {"pass": "pass", "continue": "next"}.get(kind) or f"{kind} {action['cards']}"
+
+
 def wants_input(state: dict[str, Any]) -> bool:
     """Whether the loop should wait for a command now (else it waits for the table)."""
     if not state:
