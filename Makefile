@@ -26,7 +26,7 @@ demo: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	@scripts/ensure-browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 	$(BIN)/shengji conformance tests/conformance/*.json
 
 lint: $(STAMP)

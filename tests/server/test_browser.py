@@ -117,6 +117,7 @@ def _create_with_form(page: Any, base: str, lang: str, match_hands: int) -> str:
 @pytest.mark.parametrize(
     ("size", "lang"), [(DESKTOP, "en"), (PHONE, "zh")], ids=["desktop-en", "phone-zh"]
 )
+@pytest.mark.slow  # over 10 s
 def test_two_people_play_a_hand(
     server: Server,  # noqa: F811
     browser: Any,  # noqa: F811

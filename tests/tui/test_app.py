@@ -7,6 +7,7 @@ import copy
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -139,6 +140,7 @@ def test_illegal_selection_is_explained_and_hint_given() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow  # over 10 s
 def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
     """Issue 12, item 3: seed 5, declare, bury D3 S4 S8 C3 C4 C4 C7 H3, throw HQ H5 (the
     bots' plays of the issue: the baseline heuristic)."""
@@ -390,6 +392,7 @@ def test_score_sheet_scrolls_and_match_over_says_who_won() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow  # over 10 s
 def test_chinese_screen_has_no_english_words() -> None:
     session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
     app = TableApp(session, lang="zh")
