@@ -16,7 +16,7 @@ from typing import Any
 from .actions import Action, Play
 from .bots.search import Budget, SearchBot
 from .cards import Card, format_cards
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .game import GameState
 from .record import replay
 from .views import seat_view
@@ -62,7 +62,7 @@ def review(
 ) -> Iterator[Mark]:
     """The marked plays of ``seat`` in a record, in order (the record is re-played)."""
     if not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise ShengjiError(f"seat must be 0..3, not {seat!r}", code="BAD_SEAT")
+        raise ShengjiError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
     budget = budget or Budget(rollouts=300)
     states: list[tuple[int, GameState, Play]] = []
     before: list[GameState] = []

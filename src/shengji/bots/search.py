@@ -27,7 +27,7 @@ from typing import Protocol
 
 from ..actions import Action, Play
 from ..cards import Card
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..follow import random_legal_follow
 from ..game import GameState, apply
 from ..leads import unit_lead_list
@@ -62,7 +62,7 @@ class Budget:
         if m is None or float(m.group(1)) <= 0:
             raise ShengjiError(
                 f"bad search budget {text!r}: use e.g. 100ms, 1s or 2000it",
-                code="BAD_BOT_SPEC",
+                code=Code.BAD_BOT_SPEC,
                 params={"bot": "search"},
             )
         value, unit = float(m.group(1)), m.group(2)
@@ -203,7 +203,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     if rollout not in ("", "kernel"):
         raise ShengjiError(
             f"bad search rollout {rollout!r}: only 'kernel' (or nothing)",
-            code="BAD_BOT_SPEC",
+            code=Code.BAD_BOT_SPEC,
             params={"bot": "search"},
         )
     budget = Budget.parse(text or None)
