@@ -37,7 +37,7 @@ def test_every_code_is_worded_in_both_languages_and_documented() -> None:
         entry = CATALOGUE[f"err.{code}"]
         assert entry["en"] and entry["zh"] and code.meaning
         assert f"| `{code}` |" in doc
-    assert CODES == {c.value: c.meaning for c in Code}
+    assert {c.value: c.meaning for c in Code} == CODES
 
 
 @pytest.mark.parametrize(

@@ -48,10 +48,10 @@ def test_registered_as_the_strong_bot() -> None:
     assert kind.name == "search"
     bot = make_player("search:100ms", 2, 7)
     assert isinstance(bot, SearchBot) and bot.budget == Budget(seconds=0.1)
-    assert isinstance(bot.rollout, ApplyRollout)
-    bot = make_player("search:50it:kernel", 2, 7)
-    assert isinstance(bot, SearchBot) and bot.budget == Budget(rollouts=50)
     assert isinstance(bot.rollout, KernelRollout)
+    bot = make_player("search:50it:apply", 2, 7)
+    assert isinstance(bot, SearchBot) and bot.budget == Budget(rollouts=50)
+    assert isinstance(bot.rollout, ApplyRollout)
 
 
 def test_kernel_rollouts_play_a_legal_hand() -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, Play
-from .bots.search import Budget, SearchBot
+from .bots.search import ApplyRollout, Budget, SearchBot
 from .cards import Card, format_cards
 from .errors import Code, ShengjiError
 from .game import GameState
@@ -78,7 +78,7 @@ def review(
     replay(rec, step)
     for index, st, action in states:
         view = seat_view(st, seat)
-        bot = SearchBot(seat, seed, budget)
+        bot = SearchBot(seat, seed, budget, ApplyRollout())  # informed rollouts: no clock here
         bot.heuristic.act(view)
         cands = bot.candidates(action.cards)
         if len(cands) < 2:

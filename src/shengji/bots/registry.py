@@ -144,7 +144,7 @@ register(
         "search bot: samples the hidden cards and plays each candidate out, about 0.2 s a play",
         "搜索机器人:抽样暗牌并推演每种出法,每步约 0.2 秒",
         difficulty="strong",
-        argument="budget per play: 100ms, 1s or 2000it (default 200ms), then :kernel "
-        "for random rollouts on the compiled kernel",
+        argument="budget per play: 100ms, 1s or 2000it (default 200ms), then :apply "
+        "for rollouts on the game engine instead of the compiled kernel",
     )
 )
