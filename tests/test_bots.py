@@ -90,31 +90,39 @@ def test_heuristic_beats_random() -> None:
     assert summary.teams[0].mean_points > summary.teams[1].mean_points + 40
 
 
-def _view_at(preset: str, phase: str) -> SeatView:
-    for st in _states(preset, 400):
-        if st.phase == phase and st.to_act is not None:
-            return seat_view(st, st.to_act)
-    raise AssertionError(f"no {phase} state")
+def _banker_at_burial() -> GameState:
+    """Tuolaji, seat 0 shows S2 and takes the kitty: 14 trumps, four low heart pairs,
+    CA CA CK, and eight diamonds without a point card (hand and kitty together)."""
+    from helpers import build_deck, run
+
+    opts = load_preset("tuolaji")
+    hand = "S2 S3 S4 S6 S7 S8 S9 SJ SQ SK H3 H3 H4 H4 H6 H6 H7 H7 CA CA CK D6 D7 D8 D9"
+    deck = build_deck(opts, {0: hand}, kitty="DJ DQ D3 D4 SA BJ LJ H2", seed=1)
+    st = run(new_match(opts, 1, [deck]), [("deal", 0, "S2")], until="bury")
+    assert (st.to_act, st.trump, len(st.hands[0])) == (0, "S", 33)
+    return st
 
 
-def test_burial_keeps_trumps_and_pairs() -> None:
-    view = _view_at("tuolaji", "bury")
-    ctx = view.ctx
-    kitty = choose_burial(view)
-    assert len(kitty) == view.options.kitty_size
-    side = [c for c in view.hand if ctx.suit_of[c.index] != 4]
-    if len(side) >= len(kitty):
-        assert all(ctx.suit_of[c.index] != 4 for c in kitty)
+def test_burial_empties_the_pointless_side_suit_and_keeps_trumps_and_pairs() -> None:
+    from helpers import C
+
+    kitty = choose_burial(seat_view(_banker_at_burial(), 0))
+    assert sorted(kitty, key=lambda c: c.index) == sorted(
+        C("D3 D4 D6 D7 D8 D9 DJ DQ"), key=lambda c: c.index
+    )
 
 
-def test_safe_throw_only_with_boss_units() -> None:
-    view = _view_at("shuangsheng", "play")
-    know = Knowledge(view)
-    throw = safe_throw(view.ctx, view.hand, know)
-    if throw is not None:
-        from shengji.units import decompose
+def test_safe_throw_is_the_boss_pair_and_single() -> None:
+    from helpers import C
+    from shengji.actions import Bury
 
-        assert all(know.is_boss(u) for u in decompose(view.ctx, throw))
+    st = _banker_at_burial()
+    st, _ = apply(st, 0, Bury(choose_burial(seat_view(st, 0))))
+    view = seat_view(st, 0)
+    assert (view.phase, view.to_act) == ("play", 0)
+    # clubs: both aces and the king (no other card beats them); hearts and trumps: no two
+    # boss units of a side suit
+    assert safe_throw(view.ctx, view.hand, Knowledge(view)) == C("CA CA CK")
 
 
 def _second_seat_view() -> SeatView:
