@@ -11,7 +11,6 @@ from helpers import C
 from shengji.cards import Card
 from shengji.declaring import (
     DeclareState,
-    Phase,
     apply_show,
     flipped_state,
     kitty_card_trump,
@@ -21,11 +20,12 @@ from shengji.declaring import (
 )
 from shengji.errors import DeclarationError
 from shengji.options import RuleOptions
+from shengji.phases import DeclaringPhase
 from shengji.presets import load_preset
 
 # A scenario step: (seat, cards, phase, expected) where expected is None for an illegal
 # show, else a dict of state attributes after it (trump_text, banker, counters, ...).
-Step = tuple[int, str, Phase, dict[str, Any] | None]
+Step = tuple[int, str, DeclaringPhase, dict[str, Any] | None]
 
 
 def run(opts: RuleOptions, level: int, state: DeclareState, steps: Sequence[Step]) -> DeclareState:
@@ -372,7 +372,7 @@ def test_common_rejections(preset: str) -> None:
         assert exc.value.code == "ILLEGAL_DECLARATION"
         assert exc.value.message
     # the first declaration is made while the cards are dealt (seed 001: also after the deal)
-    late: tuple[Phase, ...] = (
+    late: tuple[DeclaringPhase, ...] = (
         ("after_burial",) if preset == "classic" else ("before_kitty", "after_burial")
     )
     for phase in late:
