@@ -62,7 +62,7 @@ async def _player(
     start: asyncio.Event,
 ) -> None:
     rng = random.Random(f"{url}:{seat}")
-    async with connect(url, max_size=2**22, compression=None) as ws:
+    async with connect(url, max_size=2**22, compression=None, ping_interval=None) as ws:
         ids = 0
 
         async def send(cmd: dict[str, Any], rev: int = 0) -> None:
@@ -141,7 +141,10 @@ async def _run(
     ids = [_create_room(base, preset) for _ in range(rooms)]
     ws_base = base.replace("http", "ws", 1)
     stats = Stats()
-    stop = time.perf_counter() + duration + 30
+    # Every room starts at once, so hands begin and end in step across rooms for a while:
+    # measure once the tables have drifted apart, as they are on a server people use.
+    warmup = min(60.0, 5 + rooms * 0.05)
+    stop = time.perf_counter() + warmup + duration + 30
     tasks = []
     loads = []
     for rid, key in ids:
@@ -154,7 +157,7 @@ async def _run(
                     _player(f"{ws_base}/ws/{rid}", room, seat, stats, think, stop, started)
                 )
             )
-    await asyncio.sleep(min(30.0, 2 + rooms * 0.02))  # let every room fill and start
+    await asyncio.sleep(warmup)  # let every room fill, start and drift apart
     # the generator's own full collections would show up as server latency: none while
     # measuring (the process is short-lived)
     gc.collect()

@@ -132,6 +132,7 @@ def sqlite_url(path: str | Path) -> str:
 
 #: Built once: a statement made per action would leave garbage for the collector.
 _INSERT_ACTION = insert(ActionRow)
+_NOTIFY_MANY = text("SELECT pg_notify(:c, p) FROM unnest(CAST(:ps AS text[])) AS p")
 
 
 def _private_file(p: Path) -> None:
@@ -217,22 +218,28 @@ class Store:
                 conn.execute(insert(RoomRow), {"id": room_id, "created": now, **values})
             self._notify(conn, room_id)
 
-    def _notify(self, conn: Connection, room_id: str) -> None:
-        """Tell the other server processes (PostgreSQL only) when this commits."""
-        if self.engine.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload(room_id)})
+    def _notify(self, conn: Connection, *room_ids: str) -> None:
+        """Tell the other server processes (PostgreSQL only), when this commits, that these
+        rooms changed: one statement for all of them."""
+        if self.engine.dialect.name == "postgresql" and room_ids:
+            conn.execute(
+                _NOTIFY_MANY, {"c": CHANNEL, "ps": [payload(r) for r in sorted(room_ids)]}
+            )
 
     @_guarded
     def append_actions(self, writes: Sequence[ActionWrite]) -> None:
         """Append several rooms' actions in one commit (all or none)."""
         with self.engine.begin() as conn:
-            for room_id in {w.room_id for w in writes}:
-                self._notify(conn, room_id)
+            self._notify(conn, *{w.room_id for w in writes})
+            # one statement for the whole batch (a multi-row INSERT on PostgreSQL)
+            conn.execute(
+                _INSERT_ACTION,
+                [
+                    {"room_id": w.room_id, "seq": w.seq, "seat": w.seat, "action": w.action}
+                    for w in writes
+                ],
+            )
             for w in writes:
-                conn.execute(
-                    _INSERT_ACTION,
-                    {"room_id": w.room_id, "seq": w.seq, "seat": w.seat, "action": w.action},
-                )
                 if w.record is not None:
                     conn.execute(
                         insert(RecordRow),
