@@ -59,7 +59,6 @@ def test_catalogue_is_json_with_both_languages_and_matching_fields() -> None:
 
 def test_ui_strings() -> None:
     assert t("rel.2", "en") == "partner" and t("rel.2", "zh") == "对家"
-    assert t("bot.heuristic", "zh") != "heuristic bot"
     assert t("status.levels", "zh", a="我方", la="5", b="对方", lb="3") == "级: 我方 5 · 对方 3"
     assert t("no.such.key", "en") == "no.such.key"
     assert t("seat.n", "fr", n=2) == "seat 2"  # unknown language: English

@@ -46,10 +46,19 @@ class BotKind:
     difficulty: Difficulty | None = None
     #: What the argument after ``:`` means (None: the bot takes none).
     argument: str | None = None
+    #: Short names for a seat (English, Chinese); default ``NAME bot``.
+    label_en: str = ""
+    label_zh: str = ""
 
     def text(self, lang: str) -> str:
         """The description in ``lang`` (``"zh"`` or English)."""
         return self.zh if lang == "zh" else self.en
+
+    def label(self, lang: str) -> str:
+        """The short name a seat shows in ``lang``."""
+        if lang == "zh" and self.label_zh:
+            return self.label_zh
+        return self.label_en or f"{self.name} bot"
 
 
 _REGISTRY: dict[str, BotKind] = {}
@@ -118,6 +127,7 @@ register(
         "random bot: any legal play",
         "随机机器人:任意合法出牌",
         difficulty="easy",
+        label_zh="机器人(随机)",
     )
 )
 register(
@@ -127,6 +137,7 @@ register(
         "heuristic bot: rule-of-thumb play, instant",
         "智能机器人:经验打法,即时出牌",
         difficulty="normal",
+        label_zh="机器人(智能)",
     )
 )
 register(
@@ -135,6 +146,7 @@ register(
         lambda seat, seed, _arg: HeuristicV1Bot(seat, seed),
         "first heuristic bot, kept as a baseline",
         "第一版智能机器人,留作对照",
+        label_zh="机器人(智能第一版)",
     )
 )
 register(
@@ -144,6 +156,7 @@ register(
         "search bot: samples the hidden cards and plays each candidate out, about 0.2 s a play",
         "搜索机器人:抽样暗牌并推演每种出法,每步约 0.2 秒",
         difficulty="strong",
+        label_zh="机器人(搜索)",
         argument="budget per play: 100ms, 1s or 2000it (default 200ms), then :apply "
         "for rollouts on the game engine instead of the compiled kernel",
     )

@@ -222,9 +222,7 @@ class Store:
         """Tell the other server processes (PostgreSQL only), when this commits, that these
         rooms changed: one statement for all of them."""
         if self.engine.dialect.name == "postgresql" and room_ids:
-            conn.execute(
-                _NOTIFY_MANY, {"c": CHANNEL, "ps": [payload(r) for r in sorted(room_ids)]}
-            )
+            conn.execute(_NOTIFY_MANY, {"c": CHANNEL, "ps": [payload(r) for r in sorted(room_ids)]})
 
     @_guarded
     def append_actions(self, writes: Sequence[ActionWrite]) -> None:

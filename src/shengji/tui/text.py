@@ -16,7 +16,7 @@ from typing import Any
 from ..bots.registry import bot_kinds
 from ..cards import kitty_size, parse_card, parse_cards
 from ..errors import ShengjiError
-from ..i18n import CATALOGUE, cards_label, count_points, error_text, t, trump_label
+from ..i18n import cards_label, count_points, error_text, t, trump_label
 from ..options import RuleOptions
 from ..phases import DECLARING_PHASES
 from ..trump import TRUMP, TrumpContext
@@ -69,8 +69,9 @@ def bot_name(spec: str, lang: str) -> str:
     """A bot by its kind and level: ``search bot (strong)``, ``机器人(搜索)·强``; a bot
     without a level (or unknown here) by its kind or its name."""
     name = spec.partition(":")[0]
-    label = t(f"bot.{name}", lang) if f"bot.{name}" in CATALOGUE else f"{name} bot"
-    level = next((k.difficulty for k in bot_kinds() if k.name == name), None)
+    kind = next((k for k in bot_kinds() if k.name == name), None)
+    label = kind.label(lang) if kind else f"{name} bot"
+    level = kind.difficulty if kind else None
     return t("bot.leveled", lang, bot=label, level=t(f"level.{level}", lang)) if level else label
 
 
