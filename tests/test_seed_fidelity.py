@@ -165,3 +165,24 @@ def test_kitty_card_3_still_redeals_a_first_hand() -> None:
         assert st.to_act is not None
         st, _ = apply(st, st.to_act, Pass())
     assert st.phase == "deal"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_classic_3deck_hands_score_the_widest_unit_of_the_last_lead(seed: int) -> None:
+    """Seed 001's order through whole random hands (throws included): when the collectors
+    take the last trick, the multiplier is 2·w^k of the lead's widest unit."""
+    from shengji.units import classify_lead
+
+    opts = load_preset("classic-3deck")
+    st = new_match(opts, 100 + seed)
+    rng = random.Random(seed)
+    while st.phase not in ("hand_over", "match_over"):
+        seat = st.to_act if st.to_act is not None else 0
+        st, _ = apply(st, seat, random_action(st, seat, rng, throw_rate=0.5))
+    res, last = st.results[-1], st.tricks[-1]
+    if last.winner % 2 == res.banker % 2:
+        assert res.kitty_multiplier == 0
+        return
+    lead = classify_lead(st.ctx, last.plays[0].cards)
+    links, width = max(((u.links, u.width) for u in lead.units), key=lambda lw: (lw[1], lw[0]))
+    assert res.kitty_multiplier == 2 * width**links
