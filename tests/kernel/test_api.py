@@ -125,3 +125,15 @@ def test_the_compiled_core_is_compiled() -> None:
         pytest.skip("the compiled kernel is not built here (pip install -e . builds it)")
     assert not str(load_core(False).__file__).endswith(".py")
     assert load_core(False).KState is not load_core(True).KState
+
+
+def test_a_stale_extension_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When ``_core.py`` changed after the build, the source runs, not the extension."""
+    from pathlib import Path
+
+    from shengji.kernel import _core, loader
+
+    if Path(str(_core.__file__)).suffix == ".py":
+        pytest.skip("no compiled extension in this install")
+    monkeypatch.setattr(loader, "compiled", lambda: False)
+    assert loader.load_core(pure=False).__name__ == "shengji.kernel._core_pure"

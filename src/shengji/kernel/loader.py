@@ -37,14 +37,18 @@ def compiled() -> bool:
 
 
 def load_core(pure: bool | None = None) -> ModuleType:
-    """The ``_core`` module: compiled when available, the pure-Python source when
-    ``pure`` (default: :func:`pure_forced`) or when nothing was compiled."""
+    """The ``_core`` module: compiled when available and up to date, the pure-Python
+    source when ``pure`` (default: :func:`pure_forced`), when nothing was compiled or when
+    the compiled extension is stale."""
     if pure is None:
         pure = pure_forced()
     from . import _core
 
-    if not pure or not compiled():
+    if Path(str(getattr(_core, "__file__", ""))).suffix == ".py":
+        return _core  # nothing compiled: the source is what was imported
+    if not pure and compiled():
         return _core
+    # asked for the pure path, or the extension is stale: run the source beside it
     hit = sys.modules.get(_PURE_NAME)
     if hit is not None:
         return hit
