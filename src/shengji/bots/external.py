@@ -72,14 +72,7 @@ class BotProcess:
     def __init__(self, command: str, limits: BotLimits) -> None:
         self.command = command
         self.limits = limits
-        try:
-            argv = shlex.split(command)
-        except ValueError as e:
-            raise ShengjiError(
-                f"bad bot command {command!r}: {e}", code=Code.BAD_BOT_SPEC
-            ) from None
-        if not argv:
-            raise ShengjiError("exec: needs a command", code=Code.BAD_BOT_SPEC)
+        argv = command_argv(command)
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -384,16 +377,21 @@ def command_line_player(
 def check_command_line_spec(spec: str) -> str:
     """``spec`` unchanged if it is ``exec:`` and a command, or a registered bot."""
     if spec.startswith(EXEC):
-        try:
-            argv = shlex.split(spec[len(EXEC) :])
-        except ValueError as e:
-            raise ShengjiError(
-                f"bad bot command in {spec!r}: {e}", code=Code.BAD_BOT_SPEC
-            ) from None
-        if not argv:
-            raise ShengjiError("exec: needs a command, e.g. exec:./mybot", code=Code.BAD_BOT_SPEC)
+        command_argv(spec[len(EXEC) :])
         return spec
     return check_spec(spec)
+
+
+def command_argv(command: str) -> list[str]:
+    """A bot command split as a shell would (``BAD_BOT_SPEC`` when it cannot be, or is
+    empty)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise ShengjiError(f"bad bot command {command!r}: {e}", code=Code.BAD_BOT_SPEC) from None
+    if not argv:
+        raise ShengjiError("exec: needs a command, e.g. exec:./mybot", code=Code.BAD_BOT_SPEC)
+    return argv
 
 
 #: The names :func:`register_command` gave (registering one again replaces it).
