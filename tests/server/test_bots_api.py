@@ -47,7 +47,8 @@ def test_api_bots_lists_the_registry_with_levels_and_both_languages(http: TestCl
         "en": "heuristic bot: rule-of-thumb play, instant",
         "zh": "智能机器人:经验打法,即时出牌",
     }
-    assert all(set(b) == {"name", "difficulty", "description"} for b in listed)
+    assert by_name["heuristic"]["label"] == {"en": "heuristic bot", "zh": "机器人(智能)"}
+    assert all(set(b) == {"name", "difficulty", "label", "description"} for b in listed)
 
 
 def test_api_bots_lists_the_operators_external_bots(with_external: TestClient) -> None:
@@ -55,6 +56,7 @@ def test_api_bots_lists_the_operators_external_bots(with_external: TestClient) -
     assert listed[-1] == {
         "name": "rando",
         "difficulty": None,
+        "label": {"en": "rando bot", "zh": "机器人(rando)"},
         "description": {
             "en": "rando: an external bot this server runs",
             "zh": "rando:本服务器运行的外部机器人",

@@ -56,14 +56,14 @@ def test_a_strong_and_a_normal_bot_are_picked_and_seen_in_the_room(
     page = new_page(browser, "en")
     page.goto(server.base + "/")
     page.wait_for_selector(f'#bot1 option[value="{strong["name"]}"]', state="attached")
-    # seats 2-4 start with the normal bot; every level is offered, by its name in English
+    # seats 2-4 start with the normal bot; every level is offered, by its short name in English
     assert page.input_value("#bot1") == normal["name"]
     options = page.locator("#bot1 option").all_inner_texts()
     assert options[:4] == [
         "a person",
-        f"Easy · {easy['name']}",
-        f"Normal · {normal['name']}",
-        f"Strong · {strong['name']}",
+        f"Easy · {easy['label']['en']}",
+        f"Normal · {normal['label']['en']}",
+        f"Strong · {strong['label']['en']}",
     ]
     page.select_option("#bot1", strong["name"])
     page.select_option("#bot2", normal["name"])
@@ -83,8 +83,8 @@ def test_a_strong_and_a_normal_bot_are_picked_and_seen_in_the_room(
     assert seats == [None, strong["name"], normal["name"], None]
     # the host sees each bot in the seat's menu, with its description
     page.wait_for_selector('.lseat[data-seat="1"] .botkind .botdesc')
-    assert _menu_text(page, 1) == f"Strong · {strong['name']}"
-    assert _menu_text(page, 2) == f"Normal · {normal['name']}"
+    assert _menu_text(page, 1) == f"Strong · {strong['label']['en']}"
+    assert _menu_text(page, 2) == f"Normal · {normal['label']['en']}"
     assert page.inner_text('.lseat[data-seat="1"] .botdesc') == strong["description"]["en"]
 
     # the host's menu of the empty seat adds the easy bot
@@ -92,7 +92,7 @@ def test_a_strong_and_a_normal_bot_are_picked_and_seen_in_the_room(
     page.select_option("#botmenu3", easy["name"])
     wait(page, f"window.shengjiState.room.seats[3].bot === '{easy['name']}'")
     page.wait_for_selector('.lseat[data-seat="3"] .botkind')
-    assert _menu_text(page, 3) == f"Easy · {easy['name']}"
+    assert _menu_text(page, 3) == f"Easy · {easy['label']['en']}"
     shot(page, "bots-lobby")
 
     # a spectator in Chinese sees which bot sits where, and its level
@@ -102,9 +102,9 @@ def test_a_strong_and_a_normal_bot_are_picked_and_seen_in_the_room(
     guest.click("#watch")
     guest.wait_for_selector('.lseat[data-seat="3"] .botkind .level')
     assert guest.locator("select.botmenu").count() == 0
-    assert _seat_text(guest, 1) == f"强 · {strong['name']}"
-    assert _seat_text(guest, 2) == f"普通 · {normal['name']}"
-    assert _seat_text(guest, 3) == f"简单 · {easy['name']}"
+    assert _seat_text(guest, 1) == f"强 · {strong['label']['zh']}"
+    assert _seat_text(guest, 2) == f"普通 · {normal['label']['zh']}"
+    assert _seat_text(guest, 3) == f"简单 · {easy['label']['zh']}"
     assert guest.inner_text('.lseat[data-seat="1"] .botdesc') == strong["description"]["zh"]
     shot(guest, "bots-lobby-guest")
     assert guest.watch.errors == [], guest.watch.errors

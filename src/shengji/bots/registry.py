@@ -46,7 +46,7 @@ class BotKind:
     difficulty: Difficulty | None = None
     #: What the argument after ``:`` means (None: the bot takes none).
     argument: str | None = None
-    #: Short names for a seat (English, Chinese); default ``NAME bot``.
+    #: Short names for a seat (English, Chinese); default ``NAME bot`` / ``机器人(NAME)``.
     label_en: str = ""
     label_zh: str = ""
 
@@ -56,8 +56,8 @@ class BotKind:
 
     def label(self, lang: str) -> str:
         """The short name a seat shows in ``lang``."""
-        if lang == "zh" and self.label_zh:
-            return self.label_zh
+        if lang == "zh":
+            return self.label_zh or f"机器人({self.name})"
         return self.label_en or f"{self.name} bot"
 
 

@@ -167,9 +167,15 @@ def create_app(
     @app.get("/api/bots")
     async def bot_list() -> list[dict[str, Any]]:
         """The bots a room may seat by name (the registry's and the operator's external
-        ones): name, difficulty (``easy``/``normal``/``strong`` or None), description."""
+        ones): name, difficulty (``easy``/``normal``/``strong`` or None), its short name
+        and description in both languages."""
         return [
-            {"name": k.name, "difficulty": k.difficulty, "description": {"en": k.en, "zh": k.zh}}
+            {
+                "name": k.name,
+                "difficulty": k.difficulty,
+                "label": {"en": k.label("en"), "zh": k.label("zh")},
+                "description": {"en": k.en, "zh": k.zh},
+            }
             for k in bot_kinds()
         ]
 

@@ -42,9 +42,15 @@ export function botDescription(name) {
   return b ? pick(b.description) : name;
 }
 
-// What a menu shows for a bot: "Strong · search", or the description of a bot without a level.
+// A bot's short name in this language ("search bot" / "机器人(搜索)"; its name when unlisted).
+export function botName(name) {
+  const b = botInfo(name);
+  return b && b.label ? pick(b.label) : name;
+}
+
+// What a menu shows for a bot: "Strong · search bot", or the description of a bot without a level.
 export function botLabel(b) {
-  return b.difficulty ? t("botLevel", { level: t(`level_${b.difficulty}`), name: b.name }) : pick(b.description);
+  return b.difficulty ? t("botLevel", { level: t(`level_${b.difficulty}`), name: botName(b.name) }) : pick(b.description);
 }
 
 // The bot a table gets when nobody chooses: the first "normal" one (else the first listed).

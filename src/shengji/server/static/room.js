@@ -1,7 +1,7 @@
 // The live room: lobby, table, hand, results and chat, updated in place from `state` and
 // `chat` messages. Inputs (chat, the public switch) are made once and never re-created.
 
-import { botDescription, botInfo, botLevel, botOptions, loadBots } from "./bots.js";
+import { botDescription, botInfo, botLevel, botName, botOptions, loadBots } from "./bots.js";
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
 import { errorText, lang, onLang, presetTitle, t, tn } from "./i18n.js";
@@ -363,7 +363,7 @@ function renderLobby() {
 function botTag(name, withLevel) {
   const level = botLevel(name);
   return el("span", { class: "botkind", "data-bot": name, title: botDescription(name) },
-    withLevel ? el("b", { class: "tag level" }, level ? t("botLevel", { level, name }) : name) : null,
+    withLevel ? el("b", { class: "tag level" }, level ? t("botLevel", { level, name: botName(name) }) : botName(name)) : null,
     botInfo(name) ? el("small", { class: "muted botdesc" }, botDescription(name)) : null);
 }
 
