@@ -66,6 +66,9 @@ def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
         with pytest.raises(ConnectionClosed) as closed:  # B's write is refused: B lets go
             on_b.request({"type": "act", "action": play})
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+        # A's bots answer A's play on A; B must load the room once they are done, or its own
+        # bots would race A's and B would hand the room over again (a correct 4009, not this test)
+        _my_turn(on_a)
         again = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))  # B loads the room anew
         assert again.request({"type": "join", "token": token})["seat"] == 0
         sync(again)
