@@ -11,6 +11,7 @@ import pytest
 from shengji.actions import action_from_json
 from shengji.bots.heuristic_v1 import HeuristicV1Bot
 from shengji.bots.search import Budget
+from shengji.cards import format_cards
 from shengji.cli import main
 from shengji.errors import ShengjiError
 from shengji.players import run_match
@@ -51,3 +52,33 @@ def test_review_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out.splitlines()
     marks = list(review(_record(), 1, Budget(rollouts=200)))
     assert out == [m.text("en") for m in marks] + [f"{len(marks)} play(s) marked"]
+
+
+def test_review_of_one_hand_and_its_json() -> None:
+    """``hand`` limits the review to that hand's plays; the server's JSON has the cards in
+    notation, the replayer's view index and the line in both languages (suit symbols)."""
+    from shengji.bots.random_bot import RandomBot
+    from shengji.server.reviewing import hand_actions, review_hand
+
+    options = load_preset("classic-1deck", {"match_hands": 2})
+    from shengji.players import Player
+
+    players: list[Player] = [RandomBot(0, 1), *(HeuristicV1Bot(s, 1) for s in (1, 2, 3))]
+    st, recorder = run_match(options, 1, players)
+    rec = recorder.record(st)
+    everything = list(review(rec, 0, Budget(rollouts=60)))
+    first = len(hand_actions(rec["actions"], 0))
+    for hand in (0, 1):
+        marks = list(review(rec, 0, Budget(rollouts=60), hand=hand))
+        assert marks == [m for m in everything if m.hand == hand]
+        assert all((m.index < first) == (hand == 0) for m in marks)
+        short = {**rec, "actions": hand_actions(rec["actions"], hand)}
+        assert [j["index"] for j in review_hand(short, 0, hand, 60)] == [m.index for m in marks]
+    assert everything
+    j = review_hand(rec, 0, everything[0].hand, 60)[0]
+    assert j["view"] == j["index"] + 1 and j["played"] == format_cards(everything[0].played)
+    assert "±" in j["text"]["en"] and "级" in j["text"]["zh"]
+    assert not any(f"{s}{r}" in j["text"]["en"] for s in "SHCD" for r in "23456789JQKA")
+    with pytest.raises(ShengjiError) as e:
+        review_hand({**rec, "actions": hand_actions(rec["actions"], 0)[:-1]}, 0, 0, 60)
+    assert e.value.code == "BAD_HAND"

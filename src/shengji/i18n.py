@@ -196,6 +196,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "the room moved to another server: reconnecting",
         "zh": "房间转到了另一台服务器, 正在重新连接",
     },
+    "err.BAD_HAND": {
+        "en": "that hand has not been played to the end in this match",
+        "zh": "这场比赛还没有打完这一局",
+    },
+    "err.REVIEW_BUSY": {
+        "en": "the reviewer is busy with other hands: try again in a moment",
+        "zh": "复盘正忙于别的牌局, 请稍后再试",
+    },
     "err.BAD_HOST_KEY": {"en": "that host key is not this room's", "zh": "房主密钥不对"},
     # terminal client
     "err.BAD_URL": {

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, Play
-from .bots.search import ApplyRollout, Budget, SearchBot
+from .bots.search import ApplyRollout, Budget, Rollout, SearchBot
 from .cards import Card, format_cards
 from .errors import Code, ShengjiError
 from .game import GameState
@@ -59,8 +59,15 @@ def review(
     budget: Budget | None = None,
     seed: int = 0,
     threshold: float = THRESHOLD,
+    hand: int | None = None,
+    rollout: Rollout | None = None,
 ) -> Iterator[Mark]:
-    """The marked plays of ``seat`` in a record, in order (the record is re-played)."""
+    """The marked plays of ``seat`` in a record, in order (the record is re-played).
+
+    ``hand``: only the plays of that hand (0 = first; None: every hand). ``rollout``: how
+    sampled deals are played out (default :class:`ApplyRollout`, informed light plays;
+    :class:`~shengji.bots.search.KernelRollout` is cheaper per rollout and random).
+    """
     if not isinstance(seat, int) or not 0 <= seat <= 3:
         raise ShengjiError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
     budget = budget or Budget(rollouts=300)
@@ -70,7 +77,12 @@ def review(
     def step(st: GameState, who: int, action: Action, _events: list[Any]) -> None:
         prev = before[-1]
         before.append(st)
-        if who == seat and isinstance(action, Play) and prev.phase == "play":
+        if (
+            who == seat
+            and isinstance(action, Play)
+            and prev.phase == "play"
+            and (hand is None or prev.hand_number == hand)
+        ):
             states.append((len(before) - 1, prev, action))
 
     first = replay({**rec, "actions": []})
@@ -78,7 +90,8 @@ def review(
     replay(rec, step)
     for index, st, action in states:
         view = seat_view(st, seat)
-        bot = SearchBot(seat, seed, budget, ApplyRollout())  # informed rollouts: no clock here
+        # informed rollouts by default: no clock here
+        bot = SearchBot(seat, seed, budget, rollout or ApplyRollout())
         bot.heuristic.act(view)
         cands = bot.candidates(action.cards)
         if len(cands) < 2:

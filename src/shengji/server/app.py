@@ -28,7 +28,8 @@ from .connection import Connection
 from .hub import Hub
 from .limits import Limits
 from .protocol import ProtocolError, message, parse_command
-from .rooms import RoomError, RoomSettings, dumps
+from .reviewing import ReviewBusy, Reviewer, hand_actions, live_record
+from .rooms import RoomError, RoomSettings, dumps, token_hash
 from .store import Store, StoreError, sqlite_url
 
 STATIC = Path(str(resources.files("shengji") / "server" / "static"))
@@ -120,12 +121,14 @@ def create_app(
     limits = limits or Limits()
     store = Store(db_url or sqlite_url("var/shengji.db"))
     hub = Hub(store, bot_delay=bot_delay, limits=limits)
+    reviewer = Reviewer(queue=limits.review_queue)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.start()
         yield
         hub.stop()
+        reviewer.close()
         store.close()
 
     app = FastAPI(
@@ -137,6 +140,7 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.state.hub = hub
+    app.state.reviewer = reviewer
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -245,6 +249,73 @@ def create_app(
             "actions": rec["actions"],
             "room": {"seats": seats, "options": rec["rules"], "preset": rec.get("preset")},
         }
+
+    @app.get("/api/rooms/{room_id}/review")
+    async def review_hand(room_id: str, seat: int, hand: int, request: Request) -> dict[str, Any]:
+        """The plays of ``seat`` in ``hand`` that the search bot finds clearly worse
+        (:mod:`shengji.review`), with the better play. Any seat once the match is over;
+        during the match only the caller's own seat (``Authorization: Bearer TOKEN``, the
+        resume token) and only a finished hand."""
+        if not 0 <= seat <= 3:
+            raise _http_error(400, "BAD_SEAT", "seat must be 0..3")
+        if not 0 <= hand < 10_000:
+            raise _http_error(400, "BAD_HAND", "hand must be a finished hand's number (0 = first)")
+        auth = request.headers.get("authorization", "")
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        try:
+            row = store.load_room(room_id) if len(room_id) <= 64 else None
+            if row is None:
+                raise _http_error(404, "NO_ROOM", "no such room")
+            rec = store.load_record(room_id)
+        except StoreError:
+            raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+        if rec is not None:
+            if hand >= len(rec.get("hands", [])):
+                raise _http_error(400, "BAD_HAND", f"the match has no hand {hand}")
+            finished = rec
+
+            def source() -> dict[str, Any]:
+                return {**finished, "actions": hand_actions(finished["actions"], hand)}
+        else:
+            status, settings, lobby = row
+            h = token_hash(token) if token else None
+            mine = next(
+                (i for i, s in enumerate(lobby["seats"]) if h and s.get("token_hash") == h), None
+            )
+            if mine is None and h is not None and h in lobby.get("spectators", {}):
+                raise _http_error(403, "NOT_SEATED", "spectators review hands after the match")
+            if mine is None and token:
+                raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+            if mine != seat:
+                raise _http_error(
+                    403, "NOT_FINISHED", "during the match a player reviews only their own seat"
+                )
+            if status != "playing":
+                raise _http_error(403, "BAD_HAND", f"hand {hand} is not over")
+
+            def source() -> dict[str, Any]:
+                actions = hand_actions(
+                    [{"seat": s, **a} for s, a in store.load_actions(room_id)], hand
+                )
+                return live_record(settings, lobby, [(a.pop("seat"), a) for a in actions])
+
+        rollouts = max(1, limits.review_rollouts)
+        try:
+            marks = await reviewer.review(
+                (room_id, seat, hand, rollouts), source, seat, hand, rollouts
+            )
+        except ReviewBusy as e:
+            raise HTTPException(
+                503,
+                detail={"code": e.code, "message": e.message, "text": localized(e.code, e.message)},
+                headers={"Retry-After": "5"},
+            ) from None
+        except StoreError:
+            raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+        except ShengjiError as e:
+            status_code = 403 if e.code == "BAD_HAND" and rec is None else 400
+            raise _http_error(status_code, e.code, e.message) from None
+        return {"room": room_id, "seat": seat, "hand": hand, "rollouts": rollouts, "marks": marks}
 
     @app.websocket("/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:

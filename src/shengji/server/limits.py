@@ -43,6 +43,10 @@ class Limits:
     idle_seconds: float = 120.0
     #: Seconds between full garbage collections (young objects are collected every 5 s).
     full_gc_seconds: float = 600.0
+    #: Rollouts per searched play of a hand review (``GET /api/rooms/{id}/review``).
+    review_rollouts: int = 300
+    #: Hand reviews running or waiting at once (one worker process runs them in turn).
+    review_queue: int = 4
 
     def with_overrides(self, pairs: list[str]) -> Limits:
         """A copy with ``name=value`` overrides (raises ``BAD_OPTION`` for bad ones)."""

@@ -59,6 +59,12 @@ const EN = {
   replayTitle: "Replay", prev: "◀ Back", next: "Next ▶", prevHand: "« Hand", nextHand2: "Hand »",
   step: "Step {i} of {n}", asSeat: "Show the hand of", narration: "Narration",
   replayUnavailable: "The replay opens when the match is over.",
+  // hand review
+  reviewMine: "Review my plays", reviewHand: "Review this hand", reviewTitle: "Review: {name}, hand {n}",
+  reviewing: "Reviewing every play… (a few seconds)", reviewNone: "No clear mistakes found.",
+  reviewTrick: "Trick {n}", reviewPlayed: "played", reviewBetter: "better", reviewGain: "{g} levels",
+  reviewRetry: "Try again", reviewOffline: "The server cannot be reached.",
+  reviewNote: "Plays where the search bot's alternative is worth clearly more: at least 0.2 levels on average over sampled deals of the cards you could not see.",
   // phases
   phase_deal: "dealing", phase_before_kitty: "declaring", phase_bury: "burying the kitty",
   phase_after_burial: "counter-declaring", phase_play: "playing", phase_hand_over: "hand over",
@@ -126,6 +132,11 @@ const ZH = {
   replayTitle: "回放", prev: "◀ 上一步", next: "下一步 ▶", prevHand: "« 上一局", nextHand2: "下一局 »",
   step: "第 {i}/{n} 步", asSeat: "看谁的牌", narration: "文字记录",
   replayUnavailable: "比赛结束后才能看回放。",
+  reviewMine: "复盘我的出牌", reviewHand: "复盘本局", reviewTitle: "复盘: {name}, 第 {n} 局",
+  reviewing: "正在逐手复盘… (需要几秒)", reviewNone: "没有发现明显失误。",
+  reviewTrick: "第 {n} 轮", reviewPlayed: "出了", reviewBetter: "更好", reviewGain: "{g} 级",
+  reviewRetry: "再试一次", reviewOffline: "连不上服务器。",
+  reviewNote: "标出的是搜索机器人的另一种出法明显更好的牌: 在对看不见的牌的多次抽样中平均至少多得 0.2 级。",
   phase_deal: "发牌", phase_before_kitty: "亮主", phase_bury: "扣底",
   phase_after_burial: "反主", phase_play: "出牌", phase_hand_over: "本局结束",
   phase_match_over: "比赛结束",
@@ -155,6 +166,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "Unknown rule option.", BAD_OPTION_VALUE: "A rule option has a value it cannot take.",
     UNKNOWN_PRESET: "Unknown rules.", NOT_SEATED: "Take a seat first.", NOT_IN_LOBBY: "Only before the match starts.",
     NOT_PLAYING: "The match is not being played.", NOT_KICKABLE: "Only another person can be removed.",
+    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", BAD_HAND: "That hand is not over yet.",
   },
   zh: {
     NOT_READY: "每位玩家都要先按准备。", SEATS_EMPTY: "每个座位都要有人或机器人。",
@@ -170,6 +182,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "没有这个规则选项。", BAD_OPTION_VALUE: "规则选项的值不对。",
     UNKNOWN_PRESET: "没有这个规则。", NOT_SEATED: "请先坐下。", NOT_IN_LOBBY: "只能在比赛开始前。",
     NOT_PLAYING: "比赛没有在进行。", NOT_KICKABLE: "只能请离其他玩家。",
+    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", BAD_HAND: "这一局还没有打完。",
   },
 };
 

@@ -4,7 +4,9 @@
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { contextOf, felt, handFan, handResult, matchEnd, seatName, statusBar } from "./table.js";
+import {
+  contextOf, felt, fetchReview, handFan, handResult, matchEnd, reviewPanel, seatName, statusBar,
+} from "./table.js";
 
 let P = null;
 
@@ -15,7 +17,7 @@ export function leaveReplay() {
 
 export async function replayPage(app, id) {
   leaveReplay();
-  P = { app, id, seat: 0, views: null, actions: [], room: null, i: 0, auto: null };
+  P = { app, id, seat: 0, views: null, actions: [], room: null, i: 0, auto: null, reviews: {}, review: null };
   P.onKey = (e) => {
     if (["INPUT", "SELECT", "TEXTAREA"].includes((e.target && e.target.tagName) || "")) return;
     if (e.key === "ArrowRight") { e.preventDefault(); go(P.i + 1); }
@@ -99,6 +101,38 @@ function go(i) {
   draw();
 }
 
+// "Review this hand": the seat's marked plays in the hand on show (kept per seat and hand).
+function startReview(hand, retry = false) {
+  const key = `${P.seat}:${hand}`;
+  const mine = P;
+  P.review = key;
+  if (!P.reviews[key] || (retry && P.reviews[key].status === "error")) {
+    const rv = { seat: P.seat, hand, status: "loading", marks: [], error: null };
+    P.reviews[key] = rv;
+    fetchReview(P.id, P.seat, hand, null)
+      .then((marks) => { rv.marks = marks; rv.status = "done"; })
+      .catch((err) => { rv.error = err; rv.status = "error"; })
+      .finally(() => { if (P === mine && P.review === key) draw(); });
+  }
+  draw();
+  const box = document.getElementById("reviewbox");
+  if (box && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
+}
+
+function reviewBox() {
+  const rv = P.review ? P.reviews[P.review] : null;
+  if (!rv || rv.seat !== P.seat) return null;
+  return el("div", { class: "panel reviewbox", id: "reviewbox" }, reviewPanel(rv, {
+    room: roomLike(), current: P.i,
+    ctx: rv.marks.length && P.views[rv.marks[0].view] ? contextOf(P.views[rv.marks[0].view], roomLike()) : null, retry: () => startReview(rv.hand, true),
+    onPick: (m) => {
+      go(m.view);
+      const f = document.getElementById("felt");
+      if (f && f.scrollIntoView) f.scrollIntoView({ block: "nearest" });
+    },
+  }));
+}
+
 function draw() {
   const v = P.views[P.i];
   const room = roomLike();
@@ -118,7 +152,8 @@ function draw() {
       el("button", { class: "ghost", id: "rp-prev", onclick: () => go(P.i - 1) }, t("prev")),
       el("button", { id: "rp-next", onclick: () => go(P.i + 1) }, t("next")),
       el("button", { class: "ghost", id: "rp-nexthand", onclick: () => go(nextHand) }, t("nextHand2")),
-      el("label", {}, t("asSeat"), " ", seatSel)),
+      el("label", {}, t("asSeat"), " ", seatSel),
+      el("button", { class: "ghost", id: "rp-review", onclick: () => startReview(v.hand_number) }, t("reviewHand"))),
     slider,
     el("div", { class: "row" }, el("small", { id: "replaystep" }, t("step", { i: P.i, n: P.views.length - 1 })),
       el("span", { id: "replaycaption", class: "caption" }, caption(P.i))),
@@ -126,6 +161,7 @@ function draw() {
     felt(v, room, P.seat, { watching: true }),
     v.hand ? el("div", { class: "panel handpanel" }, el("div", { class: "hand", id: "hand" },
       handFan(v.hand.split(" ").filter(Boolean), ctx))) : null,
+    reviewBox(),
     ["hand_over", "match_over"].includes(v.phase) && (v.score_sheet || []).length ? el("div", { class: "panel" },
       v.phase === "match_over" ? matchEnd(v, room) : null, handResult(v, room)) : null,
     links()));

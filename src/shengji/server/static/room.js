@@ -8,7 +8,8 @@ import { errorText, lang, onLang, presetTitle, t, tn } from "./i18n.js";
 import { getSaved, hostKey, Link, save, tokenKey } from "./net.js";
 import { splitCards } from "./notation.js";
 import {
-  contextOf, declarationsPanel, felt, handFan, handResult, matchEnd, scoreSheet, seatName, statusBar, trickRows, withNames,
+  contextOf, declarationsPanel, felt, fetchReview, handFan, handResult, matchEnd, reviewPanel, scoreSheet, seatName, statusBar,
+  trickRows, withNames,
 } from "./table.js";
 
 const HOLD_MS = 1200; // a finished trick stays at least this long unless it is your turn
@@ -536,13 +537,38 @@ function renderResult() {
   const { view, room } = R.state;
   if (!view || !["hand_over", "match_over"].includes(view.phase) || !(view.score_sheet || []).length) { box.hidden = true; fill(box); return; }
   box.hidden = false;
+  const seat = R.state.you.seat;
+  const review = seat !== null && seat !== undefined
+    ? el("button", { class: "ghost", id: "reviewbtn", onclick: () => openReview() }, t("reviewMine")) : null;
   if (view.phase === "match_over") {
     fill(box, matchEnd(view, room), handResult(view, room), el("div", { class: "row" },
       el("a", { class: "button ghost", id: "record", href: `/api/rooms/${R.id}/record`, download: `shengji-${R.id}.json` }, t("record")),
-      el("a", { class: "button", id: "replaylink", href: `/replay/${R.id}` }, t("replay"))));
+      el("a", { class: "button", id: "replaylink", href: `/replay/${R.id}` }, t("replay")), review));
   } else {
-    fill(box, handResult(view, room));
+    fill(box, handResult(view, room), review ? el("div", { class: "row" }, review) : null);
   }
+}
+
+// "Review my plays": the hand just finished, for your own seat (your token proves it).
+function openReview(which = null, retry = false) {
+  const { view, room, you } = R.state;
+  const rows = (view && view.score_sheet) || [];
+  if (!rows.length || you.seat === null || you.seat === undefined) return;
+  const hand = which === null ? rows[rows.length - 1].number : which;
+  const key = `${you.seat}:${hand}`;
+  R.reviews = R.reviews || {};
+  let rv = R.reviews[key];
+  if (!rv || (retry && rv.status === "error")) {
+    rv = { seat: you.seat, hand, status: "loading", marks: [], error: null, ctx: rv ? rv.ctx : contextOf(view, room) };
+    R.reviews[key] = rv;
+    const mine = R;
+    fetchReview(R.id, you.seat, hand, getSaved(tokenKey(R.id)))
+      .then((marks) => { rv.marks = marks; rv.status = "done"; })
+      .catch((err) => { rv.error = err; rv.status = "error"; })
+      .finally(() => { if (R === mine && R.overlay === "review" && R.review === rv) renderOverlay(); });
+  }
+  R.review = rv;
+  openOverlay("review");
 }
 
 function kittyButton() {
@@ -559,7 +585,10 @@ function renderOverlay() {
   if (!view) { closeOverlay(); return; }
   const ctx = contextOf(view, room);
   let body;
-  if (R.overlay === "last") {
+  if (R.overlay === "review") {
+    const rv = R.review;
+    body = [reviewPanel(rv, { room, ctx: rv.ctx, retry: () => openReview(rv.hand, true) })];
+  } else if (R.overlay === "last") {
     const tricks = view.tricks || [];
     const last = tricks[tricks.length - 1];
     body = [el("h3", {}, last ? t("lastTrickOf", { name: seatName(room, last.winner) }) : t("lastTrick")),
@@ -569,7 +598,8 @@ function renderOverlay() {
       el("small", {}, t(k.kind === "picked_up" ? "pickedUp" : "buried")), cardRow(k.cards, { size: "table", ctx, markTrump: true })))];
   }
   o.hidden = false;
-  fill(o, el("div", { class: "dialog", role: "dialog", "aria-modal": "true", id: R.overlay === "last" ? "lastdialog" : "kittydialog" },
+  const ids = { last: "lastdialog", review: "reviewdialog" };
+  fill(o, el("div", { class: "dialog", role: "dialog", "aria-modal": "true", id: ids[R.overlay] || "kittydialog" },
     body, el("div", { class: "row end" }, el("button", { id: "closedialog", onclick: closeOverlay }, t("close")))));
 }
 

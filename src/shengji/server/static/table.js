@@ -5,7 +5,7 @@
 import { botLevel } from "./bots.js";
 import { cardEl, cardRow } from "./cards.js";
 import { el } from "./dom.js";
-import { lang, pick, suitSymbol, t, tn } from "./i18n.js";
+import { errorText, lang, pick, suitSymbol, t, tn } from "./i18n.js";
 import { cardPoints, contextOf, splitCards } from "./notation.js";
 
 export const POSITIONS = ["bottom", "right", "top", "left"];
@@ -259,6 +259,49 @@ function summaryLine(view, room) {
   return [0, 1].map((team) => (lang === "zh"
     ? `${teamName(room, team)}: 坐庄 ${banked[team]} 局, 共升 ${gained[team]} 级。`
     : `${teamName(room, team)}: banker in ${banked[team]} of ${rows.length} hands, ${gained[team]} levels gained.`)).join(" ");
+}
+
+// A hand review (GET /api/rooms/{id}/review): the marked plays of `seat` in `hand`. During
+// the match only your own seat, with your token; a refusal throws {code, text}.
+export async function fetchReview(roomId, seat, hand, token) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  let r;
+  try {
+    r = await fetch(`/api/rooms/${roomId}/review?seat=${seat}&hand=${hand}`, { headers });
+  } catch (_) { throw { code: "UNREACHABLE", text: { en: t("reviewOffline"), zh: t("reviewOffline") } }; }
+  const body = await r.json().catch(() => null);
+  if (!r.ok) throw (body && body.detail && body.detail.code ? body.detail : { code: "SERVER_ERROR", message: `HTTP ${r.status}` });
+  return (body && body.marks) || [];
+}
+
+// A review as a panel. rv: {seat, hand, status: "loading" | "done" | "error", marks, error};
+// opts: room (names), ctx (trumps), current (a view index to highlight), onPick(mark)
+// (each mark a button: the replayer jumps there), retry().
+export function reviewPanel(rv, opts = {}) {
+  const head = el("h3", {}, t("reviewTitle", { name: seatName(opts.room, rv.seat), n: rv.hand + 1 }));
+  let body;
+  if (rv.status === "loading") {
+    body = el("p", { class: "muted review-wait", id: "reviewstate", role: "status" }, el("span", { class: "spinner", "aria-hidden": "true" }), t("reviewing"));
+  } else if (rv.status === "error") {
+    body = el("div", { class: "row" }, el("p", { class: "msg", id: "reviewerror", role: "alert" }, errorText(rv.error)),
+      opts.retry ? el("button", { class: "ghost small", id: "reviewretry", onclick: opts.retry }, t("reviewRetry")) : null);
+  } else if (!rv.marks.length) {
+    body = el("p", { class: "ok", id: "reviewnone", role: "status" }, t("reviewNone"));
+  } else {
+    body = el("ol", { class: "marks", id: "marks" }, rv.marks.map((m) => {
+      const kids = [
+        el("span", { class: "mtrick" }, t("reviewTrick", { n: m.trick })),
+        el("span", { class: "mcards" }, el("small", {}, t("reviewPlayed")), cardRow(m.played, { size: "mini", ctx: opts.ctx, markTrump: !!opts.ctx })),
+        el("span", { class: "mcards better" }, el("small", {}, t("reviewBetter")), cardRow(m.better, { size: "mini", ctx: opts.ctx, markTrump: !!opts.ctx })),
+        el("b", { class: "mgain" }, t("reviewGain", { g: `+${m.gain.toFixed(2)}` })),
+      ];
+      const attrs = { class: "markrow", title: pick(m.text), "data-view": m.view };
+      return el("li", { class: `mark${opts.current === m.view ? " current" : ""}` },
+        opts.onPick ? el("button", { ...attrs, type: "button", onclick: () => opts.onPick(m) }, kids) : el("div", attrs, kids));
+    }));
+  }
+  return el("div", { class: "review", id: "review", "data-status": rv.status }, head, body,
+    rv.status === "done" ? el("p", { class: "muted small" }, t("reviewNote")) : null);
 }
 
 // A hand as fans grouped by effective suit, trumps first and marked. `cards` are sorted;

@@ -1,0 +1,217 @@
+"""Hand reviews for the web app: :func:`shengji.review.review` of one seat's plays in one
+hand, off the event loop.
+
+A review searches every play of the seat again (about 0.1 s each with the default 300
+rollouts, some 2-3 s a hand), so it runs in one worker process made on first use (the
+search is pure Python: a thread would hold the interpreter lock that every table needs).
+At most ``queue`` reviews run or wait at once, a second request for a review already
+under way waits for the same answer, and answers are kept per (room, seat, hand,
+rollouts): a finished hand's review never changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from ..errors import Code, ShengjiError
+from ..i18n import cards_label
+
+log = logging.getLogger(__name__)
+
+#: Answers kept (each a few hundred bytes).
+CACHE_SIZE = 512
+
+Job = Callable[[dict[str, Any], int, int, int], list[dict[str, Any]]]
+
+
+class ReviewBusy(ShengjiError):
+    """Too many reviews are running or waiting: try again in a moment."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the reviewer is busy with other hands: try again soon", code=Code.REVIEW_BUSY
+        )
+
+
+def mark_json(mark: Any) -> dict[str, Any]:
+    """A :class:`shengji.review.Mark` for clients: cards in notation, figures rounded, the
+    line in both languages (suits as symbols). ``view`` is the replayer's view index of
+    the table just after the play (``GET /api/rooms/{id}/replay/views``)."""
+    played = " ".join(c.text for c in mark.played)
+    better = " ".join(c.text for c in mark.better)
+    gain, se = round(mark.gain, 3), round(mark.se, 3)
+    text = {}
+    for lang in ("en", "zh"):
+        p, b = cards_label(played, lang), cards_label(better, lang)
+        if lang == "en":
+            text[lang] = (
+                f"Hand {mark.hand + 1}, trick {mark.trick}: played {p}; {b} is worth "
+                f"{gain:+.2f} ± {se:.2f} levels more ({mark.deals} sampled deals)"
+            )
+        else:
+            text[lang] = (
+                f"第 {mark.hand + 1} 局第 {mark.trick} 轮: 出了 {p}; 出 {b} 平均多得 "
+                f"{gain:+.2f} ± {se:.2f} 级 ({mark.deals} 次抽样)"
+            )
+    return {
+        "index": mark.index,
+        "view": mark.index + 1,
+        "hand": mark.hand,
+        "trick": mark.trick,
+        "played": played,
+        "better": better,
+        "gain": gain,
+        "se": se,
+        "deals": mark.deals,
+        "text": text,
+    }
+
+
+def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> list[dict[str, Any]]:
+    """The marks of ``seat`` in ``hand`` of a record, as JSON (runs in the worker);
+    ``BAD_HAND`` unless the record plays that hand to its end."""
+    from ..bots.search import Budget
+    from ..record import replay
+    from ..review import review
+
+    if len(replay(rec).results) <= hand:
+        raise ShengjiError(f"hand {hand} is not over", code=Code.BAD_HAND)
+    return [mark_json(m) for m in review(rec, seat, Budget(rollouts=rollouts), hand=hand)]
+
+
+def hand_actions(actions: list[dict[str, Any]], hand: int) -> list[dict[str, Any]]:
+    """The actions up to the end of ``hand`` (the next hand starts with its first
+    ``continue``): what a review of that hand needs to re-play."""
+    seen = 0
+    for i, a in enumerate(actions):
+        if a.get("type") == "continue":
+            if seen == hand:
+                return actions[:i]
+            seen += 1
+    return actions
+
+
+def live_record(
+    settings: dict[str, Any], lobby: dict[str, Any], actions: list[Any]
+) -> dict[str, Any]:
+    """A record of a match under way from the store's rows (the room's settings, its
+    lobby with the secret seed, its ``(seat, action)`` log): never for anyone's eyes, only
+    for the worker, which reviews from the reviewed seat's view."""
+    from ..record import FORMAT, VERSION
+    from .rooms import RoomSettings
+
+    known = set(RoomSettings.__dataclass_fields__)
+    opts = RoomSettings(**{k: v for k, v in settings.items() if k in known}).options().to_dict()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "preset": opts.pop("name"),
+        "rules": opts,
+        "seed": int(lobby["seed"]),
+        "actions": [{"seat": seat, **a} for seat, a in actions],
+    }
+
+
+def _thread_pool() -> Executor:
+    return ThreadPoolExecutor(1, thread_name_prefix="review")
+
+
+def _process_pool() -> Executor:
+    # spawn: the server has threads (the store's writer) that a fork would copy mid-work
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+
+class Reviewer:
+    """Runs reviews one at a time in a worker (made on first use), ``queue`` at most
+    running or waiting, with answers cached."""
+
+    def __init__(
+        self,
+        queue: int = 4,
+        job: Job = review_hand,
+        executor: Callable[[], Executor] = _process_pool,
+    ) -> None:
+        self.queue = queue
+        self.job = job
+        self.make_executor = executor
+        self.executor: Executor | None = None
+        self.cache: OrderedDict[Hashable, list[dict[str, Any]]] = OrderedDict()
+        self.pending: dict[Hashable, asyncio.Future[list[dict[str, Any]]]] = {}
+
+    def cached(self, key: Hashable) -> list[dict[str, Any]] | None:
+        """A kept answer, if any."""
+        if key in self.cache:
+            self.cache.move_to_end(key)
+            return self.cache[key]
+        return None
+
+    async def review(
+        self,
+        key: Hashable,
+        record: Callable[[], dict[str, Any]],
+        seat: int,
+        hand: int,
+        rollouts: int,
+    ) -> list[dict[str, Any]]:
+        """The marks for ``key``: kept, under way, or reviewed now from ``record()``
+        (raises :class:`ReviewBusy` when ``queue`` reviews are running or waiting)."""
+        if (hit := self.cached(key)) is not None:
+            return hit
+        if (under_way := self.pending.get(key)) is not None:
+            return await asyncio.shield(under_way)
+        if len(self.pending) >= self.queue:
+            raise ReviewBusy
+        rec = record()
+        if self.executor is None:
+            self.executor = self.make_executor()
+        loop = asyncio.get_running_loop()
+        try:
+            fut = asyncio.ensure_future(
+                loop.run_in_executor(self.executor, self.job, rec, seat, hand, rollouts)
+            )
+        except BrokenProcessPool:
+            self.executor = None  # the worker died: a fresh one next time
+            raise ReviewBusy from None
+        except RuntimeError as e:
+            # no process can be started here (a main module without the __main__ guard):
+            # a thread, still off the loop, though it shares the interpreter lock
+            log.warning("hand reviews run in a thread: no worker process (%s)", e)
+            self.executor.shutdown(wait=False)
+            self.make_executor = _thread_pool
+            self.executor = _thread_pool()
+            fut = asyncio.ensure_future(
+                loop.run_in_executor(self.executor, self.job, rec, seat, hand, rollouts)
+            )
+
+        def settle(f: asyncio.Future[list[dict[str, Any]]]) -> None:
+            # runs even when the asker went away: the answer is kept for the next one
+            self.pending.pop(key, None)
+            if f.cancelled():
+                return
+            error = f.exception()
+            if error is None:
+                self.cache[key] = f.result()
+                while len(self.cache) > CACHE_SIZE:
+                    self.cache.popitem(last=False)
+            elif isinstance(error, BrokenProcessPool):
+                self.executor = None
+
+        self.pending[key] = fut
+        fut.add_done_callback(settle)
+        try:
+            return await asyncio.shield(fut)
+        except BrokenProcessPool:
+            raise ReviewBusy from None
+
+    def close(self) -> None:
+        """Stop the worker (reviews under way are abandoned)."""
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
