@@ -10,7 +10,7 @@ import pytest
 from shengji.cli import main
 from shengji.presets import load_preset
 from shengji.record import load_record, replay
-from shengji.simulate import Job, Settings, run_jobs, seat_bots, summarise
+from shengji.simulate import Job, Settings, format_summary, run_jobs, seat_bots, summarise
 
 
 def test_mirror_plays_every_deal_twice_with_seats_swapped(tmp_path: Path) -> None:
@@ -44,7 +44,20 @@ def test_workers_do_not_change_results() -> None:
     )
     one = summarise(s, run_jobs(s, workers=1)).to_json()
     two = summarise(s, run_jobs(s, workers=2)).to_json()
+    for figures in (one, two):  # wall times are the one thing that differs
+        for team in figures["teams"]:
+            assert 0 < team.pop("decision_ms_p50") <= team.pop("decision_ms_p99")
     assert one == two
+
+
+def test_every_decision_is_timed_for_its_team() -> None:
+    s = Settings(load_preset("classic-1deck"), ("heuristic", "random"), hands=2, mirror=True)
+    results = run_jobs(s)
+    for r in results:
+        a, b = r.times
+        assert len(a) + len(b) == r.decisions and a and b
+    text = format_summary(summarise(s, results))
+    assert "decision time p50 / p99: A " in text and " ms, B " in text
 
 
 def test_cli_writes_json_plot_and_records(tmp_path: Path, capsys) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .actions import Action
 from .bots.external import (
     POOL,
     BotFailure,
@@ -28,10 +29,11 @@ from .bots.external import (
 from .errors import ShengjiError
 from .game import GameState, new_match
 from .options import RuleOptions
-from .players import run_match
+from .players import Player, run_match
 from .record import save_record
 from .scoring import level_change
 from .stats import ratio_ci
+from .views import SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,23 @@ class JobResult:
     a_won_match: bool | None
     decisions: int
     forfeit: Forfeit | None = None
+    #: Seconds each decision of bot A's team, and of bot B's, took (wall time).
+    times: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+
+
+class _Timed:
+    """A player whose decisions are timed (wall time, the bot's own work only)."""
+
+    def __init__(self, player: Player, times: list[float]) -> None:
+        self.player = player
+        self.times = times
+
+    def act(self, view: SeatView) -> Action:
+        """The wrapped player's action; its time is recorded."""
+        t0 = time.perf_counter()
+        action = self.player.act(view)
+        self.times.append(time.perf_counter() - t0)
+        return action
 
 
 @dataclass
@@ -152,6 +171,8 @@ def run_job(settings: Settings, job: Job) -> JobResult:
         for seat, name in enumerate(names)
     ]
     a_team = 1 if job.mirrored else 0
+    times: tuple[list[float], list[float]] = ([], [])
+    timed = [_Timed(p, times[0 if seat % 2 == a_team else 1]) for seat, p in enumerate(players)]
     seen = _Seen(new_match(settings.options, seed))
     forfeit: Forfeit | None = None
     rec = None
@@ -159,7 +180,7 @@ def run_job(settings: Settings, job: Job) -> JobResult:
         st, rec = run_match(
             settings.options,
             seed,
-            players,
+            timed,
             stop_after_hand=settings.matches is None,
             max_hands=settings.max_hands_per_match,
             on_event=seen,
@@ -205,7 +226,9 @@ def run_job(settings: Settings, job: Job) -> JobResult:
             Path(settings.records) / f"deal{job.index:06d}{'-mirror' if job.mirrored else ''}.json"
         )
         save_record(rec.record(st), path)
-    return JobResult(job, tuple(hands), won, seen.actions, forfeit)
+    return JobResult(
+        job, tuple(hands), won, seen.actions, forfeit, (tuple(times[0]), tuple(times[1]))
+    )
 
 
 def _worker(args: tuple[Settings, Job]) -> JobResult:
@@ -304,6 +327,9 @@ class TeamFigures:
     mean_points_ci: tuple[float, float]
     match_win_rate: float | None = None
     match_win_rate_ci: tuple[float, float] | None = None
+    #: The team's decision times in milliseconds: median and 99th percentile.
+    decision_ms_p50: float | None = None
+    decision_ms_p99: float | None = None
 
 
 @dataclass
@@ -389,8 +415,21 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
         if settings.matches is not None:
             mw = _clip(ratio_ci(m_won, m_n))
             fig.match_win_rate, fig.match_win_rate_ci = mw[0], (mw[1], mw[2])
+        times = sorted(t for r in results for t in r.times[0 if team_is_a else 1])
+        if times:
+            fig.decision_ms_p50 = 1e3 * percentile(times, 0.5)
+            fig.decision_ms_p99 = 1e3 * percentile(times, 0.99)
         summary.teams.append(fig)
     return summary
+
+
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values (nearest rank).
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile([1.0, 2.0, 3.0, 4.0], 0.99)
+    (2.0, 4.0)
+    """
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 def _clip(est: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -455,6 +494,13 @@ def format_summary(summary: Summary) -> str:
         if t.match_win_rate is not None and t.match_win_rate_ci is not None:
             lines[-1] += f"  matches {pct(t.match_win_rate, t.match_win_rate_ci)}"
     lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
+    timed = [
+        f"{name} {t.decision_ms_p50:.2f} / {t.decision_ms_p99:.2f} ms"
+        for name, t in zip("AB", summary.teams, strict=True)
+        if t.decision_ms_p50 is not None and t.decision_ms_p99 is not None
+    ]
+    if timed:
+        lines.append(f"decision time p50 / p99: {', '.join(timed)}")
     lines += [f.text() for f in summary.forfeits]
     if summary.forfeits:
         lines.append(

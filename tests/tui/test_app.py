@@ -267,7 +267,9 @@ def test_hint_in_the_declare_and_bury_dialogs() -> None:
             await pilot.press("question_mark")
             await pilot.pause()
             count = str(_top(app).query_one("#bury-count", Static).renderable)
-            assert "提示: 扣 " in count and "扣短门" in count
+            hint = count.split("提示: 扣 ", 1)[1]
+            cards, why = hint.split(" · ", 1)
+            assert len(cards.split()) == 6 and why.strip()
 
     asyncio.run(run())
 

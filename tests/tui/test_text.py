@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 
 from shengji.autoplay import choose_action
+from shengji.bots.registry import by_difficulty, parse_spec
+from shengji.bots.search import Budget, SearchBot
 from shengji.presets import load_preset
-from shengji.tui.session import LocalSession
+from shengji.tui.session import LocalSession, hint_bot
 from shengji.tui.text import Tracker, prompt, status_lines, who
 
 
@@ -15,7 +17,7 @@ def test_every_hint_has_a_fresh_reason() -> None:
     """Issue 12, item 6: a single legal play, a pass with nothing to show, a burial: the
     reason always says something about this decision."""
     for preset, seed in (("classic-1deck", 2), ("shuangsheng", 5)):
-        session = LocalSession(load_preset(preset), seed=seed, seat=0)
+        session = LocalSession(load_preset(preset), seed=seed, seat=0, adviser="search:60it")
         reasons = []
         for _ in range(200):
             view = session.state["view"]
@@ -27,6 +29,18 @@ def test_every_hint_has_a_fresh_reason() -> None:
                 reasons.append(hint[1])
             assert session.act(choose_action(session.state)) is None
         assert "the only legal play" in reasons or "只有这一种合法的出法" in reasons
+        assert any("search" in r for r in reasons) and any("搜索" in r for r in reasons)
+
+
+def test_the_hint_comes_from_the_strongest_bot_within_a_second() -> None:
+    """Issue 15: the hint uses the strongest bot (search) on a budget under a second."""
+    spec = hint_bot()
+    name, arg = parse_spec(spec)
+    assert by_difficulty("strong").name == name == "search"
+    budget = Budget.parse(arg)
+    assert budget.seconds is not None and budget.seconds <= 0.85 and budget.rollouts is None
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
+    assert isinstance(session.adviser, SearchBot) and session.adviser.budget == budget
 
 
 def test_tracker_tells_declarations_counters_and_tricks() -> None:

@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..actions import action_from_json, action_to_json
-from ..bots.heuristic import HeuristicBot
-from ..bots.registry import bot_kinds, check_spec, make_player
+from ..bots.registry import bot_kinds, by_difficulty, check_spec, make_player
 from ..errors import Code, ShengjiError
 from ..game import GameState, apply, new_match
 from ..i18n import error_text
@@ -34,6 +33,14 @@ from ..options import RuleOptions
 from ..players import Player
 from ..presets import load_preset, preset_names
 from ..views import seat_message, seat_view
+
+#: The search budget of the hint: the strongest bot, answering within a second.
+HINT_BUDGET = "800ms"
+
+
+def hint_bot() -> str:
+    """The spec of the bot that gives hints: the strongest one, within :data:`HINT_BUDGET`."""
+    return f"{by_difficulty('strong').name}:{HINT_BUDGET}"
 
 
 def _overrides_of(options: RuleOptions) -> dict[str, Any]:
@@ -91,7 +98,7 @@ class Session(Protocol):
         ...
 
     def hint(self, lang: str) -> tuple[dict[str, Any], str] | None:
-        """What the heuristic bot would do in this seat, and why (None: no hint now)."""
+        """What the strongest bot would do in this seat, and why (None: no hint now)."""
         ...
 
     def poll(self) -> bool:
@@ -159,8 +166,14 @@ class LocalSession:
     link: str | None = None
 
     def __init__(
-        self, options: RuleOptions, seed: int, seat: int = 0, bots: str = "heuristic"
+        self,
+        options: RuleOptions,
+        seed: int,
+        seat: int = 0,
+        bots: str = "heuristic",
+        adviser: str | None = None,
     ) -> None:
+        """``adviser``: the bot spec behind :meth:`hint` (default :func:`hint_bot`)."""
         self.bots = seat_bots(bots, seat)
         self.options = options
         self.overrides = _overrides_of(options)
@@ -169,7 +182,7 @@ class LocalSession:
         self.players: dict[int, Player] = {
             s: make_player(name, s, seed) for s, name in enumerate(self.bots) if name
         }
-        self.adviser = HeuristicBot(seat, seed)
+        self.adviser = make_player(adviser or hint_bot(), seat, seed)
         self.rev = 0
         self.state: dict[str, Any] = {}
         self.chat: list[dict[str, Any]] = []
@@ -233,7 +246,13 @@ class LocalSession:
         if self.st.to_act != self.seat and self.st.phase != "hand_over":
             return None
         action = self.adviser.act(seat_view(self.st, self.seat))
-        return action_to_json(action), self.adviser.reason[1 if lang == "zh" else 0]
+        en, zh = getattr(self.adviser, "reason", ("", ""))
+        searched = getattr(self.adviser, "evaluations", None)
+        if searched and searched[0].n and not en.startswith("search:"):
+            k, n = len(searched), searched[0].n
+            en += f" (search: none of {k - 1} other plays clearly better in {n} sampled deals)"
+            zh += f" (搜索: {n} 次抽样中另外 {k - 1} 种出法都不明显更好)"
+        return action_to_json(action), zh if lang == "zh" else en
 
     def poll(self) -> bool:
         changed = False
