@@ -191,3 +191,26 @@ def test_the_reviewer_bounds_and_shares_its_work() -> None:
     start = time.monotonic()
     asyncio.run(main())
     assert calls == [(0, 0), (1, 0)] and time.monotonic() - start < 5
+
+
+def test_one_peer_waits_for_one_review_at_a_time() -> None:
+    """A client cannot fill the queue: its second review waits for its first one."""
+    gate = threading.Event()
+
+    def job(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> list[dict[str, Any]]:
+        gate.wait(5)
+        return []
+
+    async def main() -> None:
+        rv = Reviewer(queue=4, job=job, executor=lambda: ThreadPoolExecutor(1))
+        first = asyncio.ensure_future(rv.review("a", dict, 0, 0, 1, "10.0.0.1"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(ReviewBusy):
+            await rv.review("b", dict, 1, 0, 1, "10.0.0.1")
+        other = asyncio.ensure_future(rv.review("c", dict, 2, 0, 1, "10.0.0.2"))
+        gate.set()
+        assert await first == await other == []
+        assert await rv.review("b", dict, 1, 0, 1, "10.0.0.1") == []
+        rv.close()
+
+    asyncio.run(main())

@@ -301,8 +301,9 @@ def create_app(
 
         rollouts = max(1, limits.review_rollouts)
         try:
+            peer = request.client.host if request.client else ""
             marks = await reviewer.review(
-                (room_id, seat, hand, rollouts), source, seat, hand, rollouts
+                (room_id, seat, hand, rollouts), source, seat, hand, rollouts, peer
             )
         except ReviewBusy as e:
             raise HTTPException(

@@ -144,6 +144,8 @@ class Reviewer:
         self.executor: Executor | None = None
         self.cache: OrderedDict[Hashable, list[dict[str, Any]]] = OrderedDict()
         self.pending: dict[Hashable, asyncio.Future[list[dict[str, Any]]]] = {}
+        #: The peers whose own review is under way (one each: a client cannot fill the queue).
+        self.asking: set[str] = set()
 
     def cached(self, key: Hashable) -> list[dict[str, Any]] | None:
         """A kept answer, if any."""
@@ -159,14 +161,16 @@ class Reviewer:
         seat: int,
         hand: int,
         rollouts: int,
+        peer: str = "",
     ) -> list[dict[str, Any]]:
         """The marks for ``key``: kept, under way, or reviewed now from ``record()``
-        (raises :class:`ReviewBusy` when ``queue`` reviews are running or waiting)."""
+        (raises :class:`ReviewBusy` when ``queue`` reviews are running or waiting, or when
+        ``peer`` already waits for a review of its own)."""
         if (hit := self.cached(key)) is not None:
             return hit
         if (under_way := self.pending.get(key)) is not None:
             return await asyncio.shield(under_way)
-        if len(self.pending) >= self.queue:
+        if len(self.pending) >= self.queue or (peer and peer in self.asking):
             raise ReviewBusy
         rec = record()
         if self.executor is None:
@@ -193,6 +197,7 @@ class Reviewer:
         def settle(f: asyncio.Future[list[dict[str, Any]]]) -> None:
             # runs even when the asker went away: the answer is kept for the next one
             self.pending.pop(key, None)
+            self.asking.discard(peer)
             if f.cancelled():
                 return
             error = f.exception()
@@ -204,6 +209,8 @@ class Reviewer:
                 self.executor = None
 
         self.pending[key] = fut
+        if peer:
+            self.asking.add(peer)
         fut.add_done_callback(settle)
         try:
             return await asyncio.shield(fut)
