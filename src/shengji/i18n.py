@@ -526,6 +526,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "提示只在本地对局中提供 (不加 --connect 的 shengji play)",
     },
     "hint.not_now": {"en": "no hint: it is not your turn", "zh": "没有提示: 还没轮到你"},
+    "hint.thinking": {"en": "hint: thinking…", "zh": "提示: 思考中…"},
     "action.declare": {"en": "declare {cards}", "zh": "亮 {cards}"},
     "action.pass": {"en": "pass", "zh": "不亮"},
     "action.bury": {"en": "bury {cards}", "zh": "扣 {cards}"},

@@ -128,6 +128,7 @@ def test_illegal_selection_is_explained_and_hint_given() -> None:
                     await _select(app, choose_action(session.state)["cards"].split(), pilot.press)
                     await pilot.press("enter")
             await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
             await pilot.pause()
             assert app.message.startswith("hint: play ") and " · " in app.message
             # select every card: more cards than were led can never be a legal follow
@@ -177,6 +178,7 @@ def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
             assert "you declare ♦2: trump ♦" in app.log_lines
             # the note stays until our next play
             await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
             await pilot.pause()
             assert app.message == "hint: play ♠J ♠9 ♠9 · the only legal play"
             await _select(app, ["SJ", "S9", "S9"], pilot.press)
@@ -258,6 +260,7 @@ def test_hint_in_the_declare_and_bury_dialogs() -> None:
             await pilot.pause()
             assert isinstance(_top(app), DeclareDialog)
             await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
             await pilot.pause()
             hint = str(_top(app).query_one("#dlg-hint", Static).renderable)
             assert hint.startswith("提示: ") and "·" in hint
@@ -265,6 +268,7 @@ def test_hint_in_the_declare_and_bury_dialogs() -> None:
             await pilot.pause()
             assert isinstance(_top(app), BuryDialog)
             await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
             await pilot.pause()
             count = str(_top(app).query_one("#bury-count", Static).renderable)
             hint = count.split("提示: 扣 ", 1)[1]
@@ -486,5 +490,41 @@ def test_reconnecting_is_shown() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.2)
             assert "connection lost: reconnecting (attempt 3)…" in str(app.w_message.renderable)
+
+    asyncio.run(run())
+
+
+def test_the_table_stays_live_while_a_hint_is_computed() -> None:
+    """The search behind a hint takes most of a second: "thinking…" shows at once, the
+    hint when it is ready, and a second ? in between starts nothing."""
+    import threading
+
+    release = threading.Event()
+    asked: list[str] = []
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+
+    def slow_hint(lang: str) -> tuple[dict[str, Any], str] | None:
+        asked.append(lang)
+        release.wait(10)
+        return {"type": "pass"}, "nothing to show"
+
+    session.hint = slow_hint  # type: ignore[method-assign]
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(_top(app), DeclareDialog)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            line = _top(app).query_one("#dlg-hint", Static)
+            assert str(line.renderable) == "hint: thinking…"
+            await pilot.press("question_mark")
+            await pilot.pause()
+            release.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert str(line.renderable) == "hint: pass · nothing to show"
+            assert asked == ["en"]
 
     asyncio.run(run())

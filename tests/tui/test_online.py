@@ -261,6 +261,7 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
                     screen.dismiss(choose_action(session.state)["cards"])
                 elif view and view["phase"] == "play" and my_turn(session.state):
                     await pilot.press("question_mark")
+                    await app.workers.wait_for_complete()
                     assert "only given in local games" in app.message
                     action = choose_action(session.state)
                     for card in action["cards"].split():

@@ -13,6 +13,8 @@ last trick stays in sight, and the score sheet says who won the match.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections import deque
 from typing import Any, ClassVar
@@ -95,7 +97,23 @@ def card_text(
     return Text(f"[{label}]" if cursor else f" {label} ", style=style)
 
 
-def _hint_line(session: Session, lang: str) -> str:
+_HINTING = threading.Lock()
+
+
+async def _hint_line(session: Session, lang: str, show: Any) -> None:
+    """Compute a hint off the interface thread (the search takes most of a second; run
+    as a worker, the table stays live): ``show`` gets "thinking…" at once and the hint
+    when it is ready."""
+    if not _HINTING.acquire(blocking=False):
+        return  # one hint at a time: the adviser is one bot
+    try:
+        show(t("hint.thinking", lang))
+        show(await asyncio.to_thread(_hint_text, session, lang))
+    finally:
+        _HINTING.release()
+
+
+def _hint_text(session: Session, lang: str) -> str:
     hint = session.hint(lang)
     if hint is None:
         return t("hint.local_only" if session.online else "hint.not_now", lang)
@@ -141,7 +159,8 @@ class DeclareDialog(ModalScreen[int | None]):
         self.dismiss(n)
 
     def action_hint(self) -> None:
-        self.query_one("#dlg-hint", Static).update(_hint_line(self.session, self.lang))
+        show = self.query_one("#dlg-hint", Static).update
+        self.run_worker(_hint_line(self.session, self.lang, show), group="hint")
 
 
 def card_label_list(cards: str, lang: str) -> str:
@@ -218,7 +237,7 @@ class BuryDialog(ModalScreen[str]):
             self.dismiss(" ".join(self.cards[i] for i in sorted(self.selected)))
 
     def action_hint(self) -> None:
-        self.redraw(_hint_line(self.session, self.lang))
+        self.run_worker(_hint_line(self.session, self.lang, self.redraw), group="hint")
 
 
 class ScoreDialog(ModalScreen[bool]):
@@ -608,8 +627,11 @@ class TableApp(App[None]):
             self.render_state()
 
     def action_hint(self) -> None:
-        self.message = _hint_line(self.session, self.lang)
-        self.render_state()
+        def show(text: str) -> None:
+            self.message = text
+            self.render_state()
+
+        self.run_worker(_hint_line(self.session, self.lang, show), group="hint")
 
     def action_sheet(self) -> None:
         if not isinstance(self.screen, ModalScreen) and (self.state.get("view") or {}).get(
