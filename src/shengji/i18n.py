@@ -204,6 +204,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "the reviewer is busy with other hands: try again in a moment",
         "zh": "复盘正忙于别的牌局, 请稍后再试",
     },
+    "err.HINT_BUSY": {
+        "en": "the adviser is busy with other hints: try again in a moment",
+        "zh": "提示正忙于别的请求, 请稍后再试",
+    },
     "err.BAD_HOST_KEY": {"en": "that host key is not this room's", "zh": "房主密钥不对"},
     # terminal client
     "err.BAD_URL": {

@@ -22,10 +22,12 @@ from .browser_support import (
     drive,
     join,
     make_room,
+    my_turn,
     new_page,
     phase,
     require_chromium,
     shot,
+    state,
     wait,
 )
 
@@ -33,10 +35,12 @@ require_chromium()
 
 
 class ReviewServer(Server):
-    """``shengji serve`` whose hand reviews search 40 rollouts a play."""
+    """``shengji serve`` whose hand reviews search 40 rollouts a play, hints 200 ms."""
 
     def __init__(self, db: Path) -> None:
-        ServerProcess.__init__(self, f"sqlite:///{db}", limits=["review_rollouts=40"])
+        ServerProcess.__init__(
+            self, f"sqlite:///{db}", limits=["review_rollouts=40", "hint_ms=200"]
+        )
         self.base = self.url
 
 
@@ -160,3 +164,33 @@ def _stubbed_marks_render_and_jump(page: Any) -> None:
     assert page.locator("#marks .mark.current").count() == 1
     shot(page, "review-marks")
     page.unroute("**/review?*")
+
+
+def test_a_hint_selects_the_cards_and_says_why(srv: ReviewServer, browser: Any) -> None:  # noqa: F811
+    page = new_page(browser, "zh", PHONE)
+    room = make_room(
+        srv, page, preset="shuangsheng", bots=[None, "heuristic", "heuristic", "heuristic"]
+    )
+    join(page, srv.base, room, "Ann")
+    page.click("#ready")
+    wait(page, "!document.querySelector('#start').disabled")
+    page.click("#start")
+    wait(page, "window.shengjiState.view")
+    drive([page], lambda: phase(page) == "play" and my_turn(state(page)), timeout=120)
+    assert page.locator("#hand .card.sel").count() == 0
+    page.click("#hintbtn")
+    wait(
+        page,
+        "document.querySelector('#rule').innerText.startsWith('提示: ') && "
+        "!document.querySelector('#rule').innerText.includes('思考中')",
+        timeout=30_000,
+    )
+    rule = page.inner_text("#rule")
+    cards, why = rule.removeprefix("提示: ").split(" · ", 1)
+    assert cards.startswith("出 ") and why.strip(), rule
+    assert page.locator("#hand .card.sel").count() == len(cards.split()) - 1
+    assert page.is_enabled("#play")
+    shot(page, "hint")
+    page.click("#play")
+    wait(page, "!document.querySelector('#hand .card.sel')")
+    assert not page.watch.errors, page.watch.errors

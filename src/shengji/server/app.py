@@ -16,19 +16,19 @@ from starlette.staticfiles import StaticFiles
 
 from ..bots.external import BotLimits, register_command
 from ..bots.registry import bot_kinds
-from ..errors import ShengjiError
+from ..errors import Code, ShengjiError
 from ..game import new_match
 from ..i18n import CATALOGUE, error_text
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
 from ..record import options_from_record
 from ..record import replay as replay_record
-from ..views import observe
+from ..views import observe, seat_view
 from .connection import Connection
 from .hub import Hub
 from .limits import Limits
 from .protocol import ProtocolError, message, parse_command
-from .reviewing import ReviewBusy, Reviewer, hand_actions, live_record
+from .reviewing import ReviewBusy, Reviewer, hand_actions, hint_for, live_record
 from .rooms import RoomError, RoomSettings, dumps, token_hash
 from .store import Store, StoreError, sqlite_url
 
@@ -122,6 +122,7 @@ def create_app(
     store = Store(db_url or sqlite_url("var/shengji.db"))
     hub = Hub(store, bot_delay=bot_delay, limits=limits)
     reviewer = Reviewer(queue=limits.review_queue)
+    adviser = Reviewer(queue=limits.hint_queue, job=hint_for, busy=Code.HINT_BUSY)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -129,6 +130,7 @@ def create_app(
         yield
         hub.stop()
         reviewer.close()
+        adviser.close()
         store.close()
 
     app = FastAPI(
@@ -317,6 +319,42 @@ def create_app(
             status_code = 403 if e.code == "BAD_HAND" and rec is None else 400
             raise _http_error(status_code, e.code, e.message) from None
         return {"room": room_id, "seat": seat, "hand": hand, "rollouts": rollouts, "marks": marks}
+
+    @app.post("/api/rooms/{room_id}/hint")
+    async def hint(room_id: str, request: Request) -> dict[str, Any]:
+        """What the strongest bot would do for the caller's seat now, and why: the seat is
+        the one of ``Authorization: Bearer TOKEN`` (the resume token), and it must be that
+        seat's turn. The search runs in a worker process for ``hint_ms``."""
+        auth = request.headers.get("authorization", "")
+        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        if not token:
+            raise _http_error(403, "BAD_TOKEN", "a hint needs your seat's token")
+        try:
+            room = hub.get(room_id)
+        except RoomError as e:
+            raise _http_error(404 if e.code == "NO_ROOM" else 503, e.code, e.message) from None
+        seat = room.seat_of_hash(token_hash(token))
+        if seat is None:
+            raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+        st = room.state
+        if room.status != "playing" or st is None:
+            raise _http_error(409, "NOT_PLAYING", "the match is not being played")
+        if st.to_act != seat or st.phase in ("hand_over", "match_over"):
+            raise _http_error(409, "NOT_YOUR_TURN", "hints are for your own turn")
+        view = seat_view(st, seat)
+        peer = request.client.host if request.client else ""
+        ms = max(10, limits.hint_ms)
+        try:
+            answer: dict[str, Any] = await adviser.review(
+                ("hint", room_id, seat, room.rev, ms), lambda: view, seat, 0, ms, peer
+            )
+        except ReviewBusy as e:
+            raise HTTPException(
+                503,
+                detail={"code": e.code, "message": e.message, "text": localized(e.code, e.message)},
+                headers={"Retry-After": "2"},
+            ) from None
+        return {"room": room_id, "seat": seat, **answer}
 
     @app.websocket("/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:

@@ -47,6 +47,10 @@ class Limits:
     review_rollouts: int = 300
     #: Hand reviews running or waiting at once (one worker process runs them in turn).
     review_queue: int = 4
+    #: Milliseconds the search bot thinks for a hint (``POST /api/rooms/{id}/hint``).
+    hint_ms: int = 800
+    #: Hints being computed or waiting at once (one more worker process, in turn).
+    hint_queue: int = 4
 
     def with_overrides(self, pairs: list[str]) -> Limits:
         """A copy with ``name=value`` overrides (raises ``BAD_OPTION`` for bad ones)."""

@@ -28,16 +28,15 @@ log = logging.getLogger(__name__)
 #: Answers kept (each a few hundred bytes).
 CACHE_SIZE = 512
 
-Job = Callable[[dict[str, Any], int, int, int], list[dict[str, Any]]]
+#: A worker's job: (its input, seat, hand, budget) -> its JSON answer.
+Job = Callable[[Any, int, int, int], Any]
 
 
 class ReviewBusy(ShengjiError):
-    """Too many reviews are running or waiting: try again in a moment."""
+    """Too many reviews (or hints: ``code`` ``HINT_BUSY``) are running or waiting."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "the reviewer is busy with other hands: try again soon", code=Code.REVIEW_BUSY
-        )
+    def __init__(self, code: Code = Code.REVIEW_BUSY) -> None:
+        super().__init__(code.meaning, code=code)
 
 
 def mark_json(mark: Any) -> dict[str, Any]:
@@ -84,6 +83,24 @@ def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> lis
     if len(replay(rec).results) <= hand:
         raise ShengjiError(f"hand {hand} is not over", code=Code.BAD_HAND)
     return [mark_json(m) for m in review(rec, seat, Budget(rollouts=rollouts), hand=hand)]
+
+
+def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
+    """What the strongest bot would do in ``view`` (a :class:`~shengji.views.SeatView`)
+    within ``millis`` ms, and why: ``{action, text: {en, zh}}`` (runs in the worker)."""
+    from ..actions import action_to_json
+    from ..bots.registry import by_difficulty, make_player
+    from ..i18n import t
+
+    bot = make_player(f"{by_difficulty('strong').name}:{millis}ms", seat, view.hand_number)
+    action = action_to_json(bot.act(view))
+    reasons = getattr(bot, "reason", ("", ""))
+    text = {}
+    for lang, why in zip(("en", "zh"), reasons, strict=True):
+        cards = cards_label(str(action.get("cards") or ""), lang)
+        words = t(f"action.{action['type']}", lang, cards=cards)
+        text[lang] = t("hint.text", lang, action=words, why=why or "—")
+    return {"action": action, "text": text}
 
 
 def hand_actions(actions: list[dict[str, Any]], hand: int) -> list[dict[str, Any]]:
@@ -137,17 +154,19 @@ class Reviewer:
         queue: int = 4,
         job: Job = review_hand,
         executor: Callable[[], Executor] = _process_pool,
+        busy: Code = Code.REVIEW_BUSY,
     ) -> None:
         self.queue = queue
         self.job = job
         self.make_executor = executor
+        self.busy = busy
         self.executor: Executor | None = None
-        self.cache: OrderedDict[Hashable, list[dict[str, Any]]] = OrderedDict()
-        self.pending: dict[Hashable, asyncio.Future[list[dict[str, Any]]]] = {}
+        self.cache: OrderedDict[Hashable, Any] = OrderedDict()
+        self.pending: dict[Hashable, asyncio.Future[Any]] = {}
         #: The peers whose own review is under way (one each: a client cannot fill the queue).
         self.asking: set[str] = set()
 
-    def cached(self, key: Hashable) -> list[dict[str, Any]] | None:
+    def cached(self, key: Hashable) -> Any:
         """A kept answer, if any."""
         if key in self.cache:
             self.cache.move_to_end(key)
@@ -157,12 +176,12 @@ class Reviewer:
     async def review(
         self,
         key: Hashable,
-        record: Callable[[], dict[str, Any]],
+        record: Callable[[], Any],
         seat: int,
         hand: int,
         rollouts: int,
         peer: str = "",
-    ) -> list[dict[str, Any]]:
+    ) -> Any:
         """The marks for ``key``: kept, under way, or reviewed now from ``record()``
         (raises :class:`ReviewBusy` when ``queue`` reviews are running or waiting, or when
         ``peer`` already waits for a review of its own)."""
@@ -171,7 +190,7 @@ class Reviewer:
         if (under_way := self.pending.get(key)) is not None:
             return await asyncio.shield(under_way)
         if len(self.pending) >= self.queue or (peer and peer in self.asking):
-            raise ReviewBusy
+            raise ReviewBusy(self.busy)
         rec = record()
         if self.executor is None:
             self.executor = self.make_executor()
@@ -182,7 +201,7 @@ class Reviewer:
             )
         except BrokenProcessPool:
             self.executor = None  # the worker died: a fresh one next time
-            raise ReviewBusy from None
+            raise ReviewBusy(self.busy) from None
         except RuntimeError as e:
             # no process can be started here (a main module without the __main__ guard):
             # a thread, still off the loop, though it shares the interpreter lock
@@ -194,7 +213,7 @@ class Reviewer:
                 loop.run_in_executor(self.executor, self.job, rec, seat, hand, rollouts)
             )
 
-        def settle(f: asyncio.Future[list[dict[str, Any]]]) -> None:
+        def settle(f: asyncio.Future[Any]) -> None:
             # runs even when the asker went away: the answer is kept for the next one
             self.pending.pop(key, None)
             self.asking.discard(peer)
@@ -215,7 +234,7 @@ class Reviewer:
         try:
             return await asyncio.shield(fut)
         except BrokenProcessPool:
-            raise ReviewBusy from None
+            raise ReviewBusy(self.busy) from None
 
     def close(self) -> None:
         """Stop the worker (reviews under way are abandoned)."""

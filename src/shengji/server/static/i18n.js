@@ -42,6 +42,8 @@ const EN = {
   newFromKitty: "from the kitty", pointCards: "Point cards taken",
   yourTurn: "Your turn", waitingFor: "Waiting for {name}", thinking: "{name} is thinking",
   selectHint: "Select cards, then play.", legal: "✓ can be played",
+  hint: "Hint", hintTitle: "What the strongest bot would do here, and why (about a second)",
+  hintThinking: "hint: thinking… (about a second)",
   play: "Play", pass: "Pass", bury: "Bury {n}", buryHint: "Choose {n} cards to bury (扣底).",
   declareWith: "Show", showHint: "You may show (亮主) or pass.",
   nextHand: "Next hand", waitingNext: "Waiting for {names} to press next hand",
@@ -117,6 +119,8 @@ const ZH = {
   newFromKitty: "底牌", pointCards: "闲家拿到的分牌",
   yourTurn: "轮到你", waitingFor: "等待 {name}", thinking: "{name} 思考中",
   selectHint: "选好牌后出牌。", legal: "✓ 可以出",
+  hint: "提示", hintTitle: "最强的机器人在这里会怎么打, 为什么 (约一秒)",
+  hintThinking: "提示: 思考中… (约一秒)",
   play: "出牌", pass: "不亮", bury: "扣 {n} 张", buryHint: "选 {n} 张牌扣底。",
   declareWith: "亮", showHint: "可以亮主, 或者不亮。",
   nextHand: "下一局", waitingNext: "等待 {names} 按下一局",
@@ -166,7 +170,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "Unknown rule option.", BAD_OPTION_VALUE: "A rule option has a value it cannot take.",
     UNKNOWN_PRESET: "Unknown rules.", NOT_SEATED: "Take a seat first.", NOT_IN_LOBBY: "Only before the match starts.",
     NOT_PLAYING: "The match is not being played.", NOT_KICKABLE: "Only another person can be removed.",
-    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", BAD_HAND: "That hand is not over yet.",
+    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", HINT_BUSY: "The adviser is busy with other hints: try again in a moment.", BAD_HAND: "That hand is not over yet.",
   },
   zh: {
     NOT_READY: "每位玩家都要先按准备。", SEATS_EMPTY: "每个座位都要有人或机器人。",
@@ -182,7 +186,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "没有这个规则选项。", BAD_OPTION_VALUE: "规则选项的值不对。",
     UNKNOWN_PRESET: "没有这个规则。", NOT_SEATED: "请先坐下。", NOT_IN_LOBBY: "只能在比赛开始前。",
     NOT_PLAYING: "比赛没有在进行。", NOT_KICKABLE: "只能请离其他玩家。",
-    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", BAD_HAND: "这一局还没有打完。",
+    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", HINT_BUSY: "提示正忙于别的请求, 请稍后再试。", BAD_HAND: "这一局还没有打完。",
   },
 };
 

@@ -4,7 +4,7 @@
 import { botDescription, botInfo, botLevel, botName, botOptions, loadBots } from "./bots.js";
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
-import { errorText, lang, onLang, presetTitle, t, tn } from "./i18n.js";
+import { errorText, lang, onLang, pick, presetTitle, t, tn } from "./i18n.js";
 import { getSaved, hostKey, Link, save, tokenKey } from "./net.js";
 import { splitCards } from "./notation.js";
 import {
@@ -496,7 +496,7 @@ function renderActions() {
   } else if (mine && DECLARE_PHASES.includes(view.phase)) {
     prompt = t("showHint");
     for (const s of R.state.shows || []) {
-      acts.push(el("button", { class: "show", "data-cards": s, disabled: !on, onclick: () => act({ type: "declare", cards: s }) },
+      acts.push(el("button", { class: `show${R.hinted && R.hinted.rev === R.state.rev && R.hinted.cards === s ? " hinted" : ""}`, "data-cards": s, disabled: !on, onclick: () => act({ type: "declare", cards: s }) },
         t("declareWith"), " ", cardRow(s, { size: "mini" })));
     }
     acts.push(el("button", { id: "pass", class: "ghost", disabled: !on, onclick: () => act({ type: "pass" }) }, t("pass")));
@@ -512,6 +512,10 @@ function renderActions() {
     prompt = view.to_act === null || view.to_act === undefined ? t(`phase_${view.phase}`)
       : t("waitingFor", { name: seatName(room, view.to_act) });
   }
+  if (mine && (DECLARE_PHASES.includes(view.phase) || ["bury", "play"].includes(view.phase))) {
+    const busy = R.hinting === R.state.rev;
+    acts.push(el("button", { class: "ghost", id: "hintbtn", disabled: !on || busy, title: t("hintTitle"), onclick: requestHint }, t("hint")));
+  }
   if (R.selected.size && !["hand_over", "match_over"].includes(view.phase)) {
     acts.push(el("button", { class: "ghost", id: "clear", onclick: () => { R.selected = new Set(); R.rule = null; renderHand(); } }, "✕"));
   }
@@ -522,12 +526,52 @@ function renderActions() {
   }
 }
 
+// "Hint": what the strongest bot would do for your seat now (POST /api/rooms/{id}/hint,
+// your token proves the seat); the cards it would play or bury are selected for you.
+async function requestHint() {
+  const mine = R;
+  const rev = R.state.rev;
+  R.hinting = rev;
+  R.rule = { kind: "hint", text: t("hintThinking") };
+  renderActions();
+  renderRule();
+  let r = null;
+  let body = null;
+  try {
+    r = await fetch(`/api/rooms/${R.id}/hint`, { method: "POST", headers: { Authorization: `Bearer ${getSaved(tokenKey(R.id))}` } });
+    body = await r.json().catch(() => null);
+  } catch (_) { r = null; }
+  if (R !== mine) return;
+  R.hinting = null;
+  if (!R.state || R.state.rev !== rev) { if (R.rule && R.rule.kind === "hint") R.rule = null; renderActions(); renderRule(); return; }
+  if (!r || !r.ok || !body || !body.action) {
+    const err = body && body.detail ? body.detail : { code: "UNREACHABLE", message: r ? `HTTP ${r.status}` : "" };
+    R.rule = { kind: "error", text: errorText(err), code: err.code };
+  } else {
+    const a = body.action;
+    if (a.cards && ["play", "bury"].includes(a.type)) {
+      const hand = myHand();
+      const picked = new Set();
+      for (const c of splitCards(a.cards)) {
+        const i = hand.findIndex((h, j) => h === c && !picked.has(j));
+        if (i >= 0) picked.add(i);
+      }
+      R.selected = picked;
+      renderHand();
+    }
+    R.hinted = a.type === "declare" ? { rev, cards: a.cards } : null;
+    R.rule = { kind: "hint", text: pick(body.text) };
+  }
+  renderActions();
+  renderRule();
+}
+
 function renderRule() {
   const e = document.getElementById("rule");
   if (!e) return;
   const r = R.rule;
   setText(e, r && r.text ? r.text : "");
-  e.className = `msg${r && r.kind === "ok" ? " ok" : ""}`;
+  e.className = `msg${r && r.kind === "ok" ? " ok" : r && r.kind === "hint" ? " hint" : ""}`;
   if (r && r.code) e.dataset.code = r.code; else delete e.dataset.code;
   e.dataset.kind = r ? r.kind : "";
 }

@@ -1,0 +1,84 @@
+"""``POST /api/rooms/{id}/hint``: the strongest bot's action for the caller's own seat on
+its turn (the token names the seat), with its reason in both languages, and refusals that
+say what is wrong."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from shengji.server.app import create_app
+
+from .client import Client, sync
+from .conftest import FAST_CLIENTS
+
+LIMITS = FAST_CLIENTS.with_overrides(["hint_ms=60"])
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("hint") / "test.db"
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0, limits=LIMITS)) as client:
+        yield client
+
+
+def _hint(http: TestClient, rid: str, token: str | None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    return http.post(f"/api/rooms/{rid}/hint", headers=headers)
+
+
+def _error(r: Any) -> tuple[int, str]:
+    return r.status_code, r.json()["detail"]["code"]
+
+
+def test_hints_on_my_turn_are_legal_and_explained(http: TestClient) -> None:
+    made = http.post(
+        "/api/rooms",
+        json={"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]},
+    ).json()
+    rid = made["id"]
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        token = c.request({"type": "join", "name": "ann", "host_key": made["host_key"]})["token"]
+        assert _error(_hint(http, rid, token)) == (409, "NOT_PLAYING")
+        c.request({"type": "ready"})
+        c.request({"type": "start"})
+        assert _error(_hint(http, rid, None)) == (403, "BAD_TOKEN")
+        assert _error(_hint(http, rid, "x" * 43)) == (403, "BAD_TOKEN")
+        assert _error(
+            http.post("/api/rooms/nosuchroom/hint", headers={"Authorization": "Bearer t"})
+        ) == (
+            404,
+            "NO_ROOM",
+        )
+        kinds: list[str] = []
+        refused_off_turn = False
+        deadline = time.time() + 120
+        while kinds.count("play") < 3 and time.time() < deadline:
+            sync(c)
+            view = c.view
+            if view["phase"] in ("hand_over", "match_over"):
+                break
+            if view["to_act"] != 0:
+                r = _hint(http, rid, token)
+                if r.status_code == 409:  # a bot may have moved meanwhile: then it is our turn
+                    assert r.json()["detail"]["code"] == "NOT_YOUR_TURN"
+                    refused_off_turn = True
+                time.sleep(0.01)
+                continue
+            r = _hint(http, rid, token)
+            assert r.status_code == 200, r.text
+            body = r.json()
+            assert body["seat"] == 0 and set(body["text"]) == {"en", "zh"}
+            assert body["text"]["en"].startswith("hint: ") and " · " in body["text"]["en"]
+            assert body["text"]["zh"].startswith("提示: ")
+            action = body["action"]
+            kinds.append(action["type"] if action["type"] != "pass" else "declare")
+            reply = c.request({"type": "act", "action": action})
+            assert reply["type"] == "ack", (action, reply)  # the hint is a legal action
+        assert kinds.count("play") == 3  # declaring and burying: when seat 0 has the choice
+        assert refused_off_turn
