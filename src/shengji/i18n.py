@@ -500,8 +500,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "本局结束 · 输入 next 开始下一局",
     },
     "plain.lobby_host": {
-        "en": "you are the host · type start when everyone is ready (bots: fill empty seats)",
-        "zh": "你是房主 · 大家准备好后输入 start 开始 (bots: 空位加机器人)",
+        "en": "you are the host · type start when everyone is ready (bots [easy|normal|strong] "
+        "[seat]: bots in the empty seats and the bots' seats, or in one seat)",
+        "zh": "你是房主 · 大家准备好后输入 start 开始 (bots [easy|normal|strong] [座位号]: "
+        "空位和机器人座位换成该难度的机器人, 或只换一个座位)",
     },
     "plain.lobby": {
         "en": "type ready when you are ready; the host starts the match",
@@ -509,9 +511,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "plain.help": {
         "en": "commands: play CARDS · bury CARDS · declare CARDS (or its number) · pass · "
-        "next · hint · look · say TEXT · ready · start · bots · quit (cards like S10 HJ BJ)",
+        "next · hint · look · say TEXT · ready · start · bots [LEVEL] [SEAT] · quit "
+        "(cards like S10 HJ BJ)",
         "zh": "命令: play 牌 · bury 牌 · declare 牌 (或序号) · pass · next · hint · look · "
-        "say 话 · ready · start · bots · quit (牌写作 S10 HJ BJ)",
+        "say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
     },
     "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
     "plain.trick": {"en": "this trick: {plays}", "zh": "本轮: {plays}"},
@@ -610,10 +613,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "lobby.offline": {"en": "offline", "zh": "离线"},
     "lobby.away": {"en": "away (a bot plays)", "zh": "离开 (机器人代打)"},
     "lobby.empty": {"en": "empty: waiting for a player", "zh": "空位: 等人加入"},
+    "lobby.bots_now": {
+        "en": "bots: {level} (b again: next level)",
+        "zh": "机器人: {level} (再按 b 换难度)",
+    },
     "lobby.spectators": {"en": "{n} watching", "zh": "{n}人观战"},
     "lobby.keys_host": {
-        "en": "r: ready · s: start · b: bots in the empty seats · q: quit",
-        "zh": "r: 准备 · s: 开始 · b: 空位加机器人 · q: 退出",
+        "en": "r: ready · s: start · b: bots in the empty seats (again: next level) · q: quit",
+        "zh": "r: 准备 · s: 开始 · b: 空位加机器人 (再按: 换难度) · q: 退出",
     },
     "lobby.keys": {
         "en": "r: ready / not ready · the host starts the match · q: quit",

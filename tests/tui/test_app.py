@@ -353,8 +353,9 @@ def test_lobby_keys_and_server_refusals_in_the_players_language() -> None:
             assert "李雷 (未准备, 离线)" in table and "2人观战" in table
             await pilot.press("s")
             assert session.sent[-1] == {"type": "start"} and app.message == "✗ Z"
-            await pilot.press("b")
-            assert session.sent[-1] == {"type": "set_bot", "seat": 2, "bot": "heuristic"}
+            await pilot.press("b")  # normal bots: the bot's seat first (refused here)
+            assert session.sent[-1] == {"type": "set_bot", "seat": 1, "bot": "heuristic"}
+            assert app.message == "✗ Z"
 
     asyncio.run(run())
 

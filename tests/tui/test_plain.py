@@ -12,14 +12,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from shengji.autoplay import choose_action
 from shengji.cli import main
 from shengji.presets import load_preset
-from shengji.tui.plain import action_line, parse_line, run_plain
-from shengji.tui.session import LocalSession, Session
+from shengji.tui.plain import action_line, fill_bots, next_level, parse_line, run_plain
+from shengji.tui.session import LocalSession, Refusal, Session
 
 ROOT = Path(__file__).parents[2]
 
@@ -168,3 +169,44 @@ def test_ctrl_c_in_plain_is_one_line(tmp_path) -> None:
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130
     assert err.decode() == "error: stopped (Ctrl-C)\n"
+
+
+class _Lobby:
+    """A host's session in the lobby whose seat commands are applied to its state."""
+
+    online = True
+
+    def __init__(self, seats: list[dict[str, Any]]) -> None:
+        self.state: dict[str, Any] = {"room": {"seats": seats}, "you": {"seat": 0, "host": True}}
+        self.sent: list[dict[str, Any]] = []
+
+    def command(self, cmd: dict[str, Any]) -> Refusal | None:
+        self.sent.append(cmd)
+        self.state["room"]["seats"][cmd["seat"]] = {"kind": "bot", "bot": cmd["bot"]}
+        return None
+
+
+def test_bots_command_and_key_choose_the_level() -> None:
+    """Online, the host picks the bots' difficulty: ``bots [LEVEL] [SEAT]`` in plain
+    mode; ``b`` fills the empty seats with normal bots, then moves every bot a level up."""
+    human = {"kind": "human", "name": "ann"}
+    lobby = _Lobby([human, {"kind": "empty"}, {"kind": "bot", "bot": "random"}, {"kind": "empty"}])
+    session: Any = lobby
+    assert parse_line("bots strong 2", {}) == {"room": {"type": "bots", "args": ["strong", "2"]}}
+    assert next_level(session) == "normal"
+    assert fill_bots(session) is None
+    assert [s.get("bot") for s in lobby.state["room"]["seats"]] == [None, *["heuristic"] * 3]
+    assert next_level(session) == "strong"
+    assert fill_bots(session, ["strong"]) is None
+    assert [s.get("bot") for s in lobby.state["room"]["seats"][1:]] == ["search"] * 3
+    assert next_level(session) == "easy"
+    assert fill_bots(session, ["easy", "3"]) is None
+    assert lobby.sent[-1] == {"type": "set_bot", "seat": 3, "bot": "random"}
+    assert [s.get("bot") for s in lobby.state["room"]["seats"][1:]] == [
+        "search",
+        "search",
+        "random",
+    ]
+    bad = fill_bots(session, ["7"])
+    assert bad is not None and bad.code == "BAD_SEAT"
+    assert len(lobby.sent) == 7  # refusals send nothing

@@ -660,9 +660,13 @@ class TableApp(App[None]):
         self.render_state()
 
     def action_bots(self) -> None:
-        from .plain import fill_bots
+        from .plain import fill_bots, next_level
 
-        self.message = self._say(fill_bots(self.session))
+        level = next_level(self.session)
+        refusal = fill_bots(self.session, [level])
+        self.message = self._say(refusal) or t(
+            "lobby.bots_now", self.lang, level=t(f"level.{level}", self.lang)
+        )
         self.render_state()
 
     def declared(self, choice: int | None) -> None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import select
 import time
+from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ..errors import Code, ShengjiError
 from ..i18n import cards_label, t
-from .session import Refusal, Session
+from .session import LEVELS, Refusal, Session, bot_for, local_levels
 from .text import Tracker, action_text, describe, my_seat, my_turn, plays_text, prompt, status_lines
 
 _ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
@@ -45,7 +47,7 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
         if verb == "start":
             return {"room": {"type": "start"}}
         if verb == "bots":
-            return {"room": {"type": "bots"}}
+            return {"room": {"type": "bots", "args": rest.split()}}
         return {"room": {"type": "chat", "text": rest}} if rest else "help"
     return "help"
 
@@ -74,15 +76,41 @@ def wants_input(state: dict[str, Any]) -> bool:
     return my_turn(state)
 
 
-def fill_bots(session: Session) -> Refusal | None:
-    """The host puts a heuristic bot in every empty seat."""
+def fill_bots(session: Session, args: Sequence[str] = ()) -> Refusal | None:
+    """The host's ``bots [LEVEL] [SEAT]``: a bot of LEVEL (``easy``, ``normal`` (the
+    default), ``strong`` or a bot's name) in every empty seat and every seat a bot holds,
+    or in seat SEAT only (0-3, as the lobby numbers them)."""
+    choice, seat = "normal", None
+    for word in args:
+        if word.isdigit():
+            seat = int(word)
+        else:
+            choice = word
+    try:
+        bot = bot_for(choice, local_levels())
+    except ShengjiError as e:
+        return Refusal.of(e)
     seats = (session.state.get("room") or {}).get("seats") or []
+    if seat is not None and not 0 <= seat < len(seats):
+        return Refusal.of(ShengjiError(f"no seat {seat}: 0-3", code=Code.BAD_SEAT))
     for i, s in enumerate(seats):
-        if s.get("kind") == "empty":
-            refusal = session.command({"type": "set_bot", "seat": i, "bot": "heuristic"})
+        if (seat is None and s.get("kind") in ("empty", "bot")) or i == seat:
+            refusal = session.command({"type": "set_bot", "seat": i, "bot": bot})
             if refusal:
                 return refusal
     return None
+
+
+def next_level(session: Session) -> str:
+    """What ``b`` does next in the lobby: ``normal`` bots in the empty seats while there
+    are any, then every bot one level up (normal → strong → easy → normal)."""
+    seats = (session.state.get("room") or {}).get("seats") or []
+    if any(s.get("kind") == "empty" for s in seats):
+        return "normal"
+    levels = {name: level for level, name in local_levels().items()}
+    now = [levels.get(str(s.get("bot") or "").partition(":")[0]) for s in seats]
+    current = next((lv for lv in now if lv), "easy")
+    return LEVELS[(LEVELS.index(current) + 1) % len(LEVELS)]
 
 
 def _has_fileno(stdin: TextIO) -> bool:
@@ -173,7 +201,9 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
             if "room" in cmd:
                 room_cmd = cmd["room"]
                 refusal = (
-                    fill_bots(session) if room_cmd["type"] == "bots" else session.command(room_cmd)
+                    fill_bots(session, room_cmd["args"])
+                    if room_cmd["type"] == "bots"
+                    else session.command(room_cmd)
                 )
             else:
                 refusal = session.act(cmd)
