@@ -222,6 +222,7 @@ def test_ray_backend_gives_the_results_of_worker_processes() -> None:
         on_ray = summarise(s, run_jobs(s, backend="ray")).to_json()
     finally:
         ray.shutdown()
+    assert on_ray.pop("decision_ms").keys() == local.pop("decision_ms").keys() == {"A", "B"}
     assert on_ray == local
 
 

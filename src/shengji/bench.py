@@ -2,8 +2,9 @@
 
 Benchmarks print figures; they are not tests. ``rules`` times the rules core on fixed
 positions; ``kernel`` compares full random hands and mid-hand rollouts per CPU second on
-the kernel (compiled and pure) and on today's engine, interleaved; ``all`` (the default)
-adds heuristic-bot decisions per second and peak memory. ``kernel-check`` runs the
+the kernel (compiled and pure) and on the game engine (its play phase on the kernel, and
+in reference mode), interleaved; ``all`` (the default) adds heuristic-bot decisions per
+second and peak memory. ``kernel-check`` runs the
 kernel's equality gate on ``--hands`` random hands over every preset.
 """
 
@@ -20,7 +21,7 @@ from .bots.heuristic import HeuristicBot
 from .bots.random_bot import random_action
 from .cards import Card, deck
 from .follow import count_legal_follows, legal_follows, random_legal_follow
-from .game import GameState, apply, new_match
+from .game import GameState, apply, new_match, reference_rules
 from .kernel import Kernel
 from .kernel.equality import Report, check_hands, to_play
 from .leads import unit_leads
@@ -134,10 +135,14 @@ THROW_RATE = 0.3
 are then throw attempts (the other tries find no multi-unit set in the suit drawn)."""
 
 
-def reference_hands(preset: str, n: int, seed: int = 0) -> int:
+def reference_hands(preset: str, n: int, seed: int = 0, reference: bool = False) -> int:
     """Play ``n`` full hands (shuffle, deal, declare, kitty, tricks with throws, scoring)
-    on today's engine with a random legal action at every turn (throw attempts at
-    :data:`THROW_RATE`); returns ``n``."""
+    on the game engine with a random legal action at every turn (throw attempts at
+    :data:`THROW_RATE`); returns ``n``. ``reference``: the engine's play phase on the
+    rules core alone (:func:`shengji.game.reference_rules`) instead of the kernel."""
+    if reference:
+        with reference_rules():
+            return reference_hands(preset, n, seed)
     opts = load_preset(preset)
     rng = random.Random(seed)
     for i in range(n):
@@ -177,10 +182,17 @@ def play_positions(preset: str, n: int, tricks: int, seed: int = 0) -> list[Game
 
 
 def reference_rollouts(
-    positions: list[GameState], per: int, throw_rate: float = 0.0, seed: int = 0
+    positions: list[GameState],
+    per: int,
+    throw_rate: float = 0.0,
+    seed: int = 0,
+    reference: bool = False,
 ) -> int:
     """Random play-outs of each position on the game engine (throw attempts at
-    ``throw_rate``), ``per`` from each."""
+    ``throw_rate``), ``per`` from each; ``reference`` as in :func:`reference_hands`."""
+    if reference:
+        with reference_rules():
+            return reference_rollouts(positions, per, throw_rate, seed)
     rng = random.Random(seed)
     for st0 in positions:
         for _ in range(per):
@@ -233,28 +245,42 @@ def _engines() -> list[tuple[str, Kernel]]:
     return [("kernel, pure Python (not compiled)", fast)]
 
 
+REF = "game engine, reference rules"
+"""The game engine with its play phase on the rules core alone (``SHENGJI_REFERENCE=1``)."""
+ENGINE = "game engine"
+"""The game engine as it runs: ``apply``'s play-phase rules work on the kernel."""
+
+
 def bench_kernel(hands: int = 300, repeat: int = 3) -> Iterator[str]:
-    """Full random hands, play phases alone and mid-hand rollouts: the kernel against
-    today's engine."""
+    """Full random hands, play phases alone and mid-hand rollouts: the kernel's rollouts
+    against the game engine (``apply``), with its play phase on the kernel and on the
+    reference rules."""
     engines = _engines()
     for preset in ("shuangsheng", "classic-3deck"):
         n = hands if preset == "shuangsheng" else max(1, hands // 2)
         runs: dict[str, Callable[[], int]] = {
-            "today's engine": lambda p=preset, k=n: reference_hands(p, k),  # type: ignore[misc]
+            REF: lambda p=preset, k=n: reference_hands(p, k, reference=True),  # type: ignore[misc]
+            ENGINE: lambda p=preset, k=n: reference_hands(p, k),  # type: ignore[misc]
         }
         for name, kern in engines:
             runs[name] = lambda p=preset, k=n, e=kern: kernel_hands(e, p, k)  # type: ignore[misc]
         title = f"random full hands/s ({preset}, 1 core, 25% throw leads)"
         yield from _rate_lines(title, "hands/s", interleaved(runs, repeat))
     starts = play_positions("shuangsheng", hands, 0)
-    runs = {"today's engine": lambda: reference_rollouts(starts, 1, THROW_RATE)}
+    runs = {
+        REF: lambda: reference_rollouts(starts, 1, THROW_RATE, reference=True),
+        ENGINE: lambda: reference_rollouts(starts, 1, THROW_RATE),
+    }
     for name, kern in engines:
         runs[name] = lambda e=kern: kernel_rollouts(e, starts, 1, THROW_RATE)  # type: ignore[misc]
     title = "play phases/s (shuangsheng, 1 core, 25% throw leads, first lead on)"
     yield from _rate_lines(title, "hands/s", interleaved(runs, repeat))
     positions = play_positions("shuangsheng", 20, 12)
     per = max(1, hands // 20)
-    runs = {"today's engine": lambda: reference_rollouts(positions, max(1, per // 4))}
+    runs = {
+        REF: lambda: reference_rollouts(positions, max(1, per // 4), reference=True),
+        ENGINE: lambda: reference_rollouts(positions, max(1, per // 4)),
+    }
     for name, kern in engines:
         runs[name] = lambda e=kern: kernel_rollouts(e, positions, per)  # type: ignore[misc]
     title = "rollouts/s (shuangsheng, from mid-hand, random legal plays, scored)"
@@ -296,7 +322,7 @@ def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
             decisions, spent = heuristic_decisions(preset, hands_n)
             rates.append(decisions / spent)
         title = f"heuristic bot decisions/s ({preset})"
-        yield from _rate_lines(title, "decisions/s", {"today's engine": rates})
+        yield from _rate_lines(title, "decisions/s", {ENGINE: rates})
         yield f"heuristic bot mean decision time ({preset}): {1e3 / max(rates):.2f} ms"
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere

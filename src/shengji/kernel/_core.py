@@ -10,10 +10,10 @@ otherwise (or when ``SHENGJI_PURE=1``): keep it self-contained and strictly type
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import product
 from random import Random
-from typing import Final
+from typing import Final, Protocol
 
 #: Effective suit number of trumps (as :data:`shengji.trump.TRUMP`).
 TRUMP: Final = 4
@@ -641,6 +641,169 @@ def random_lead(t: Tables, hand: list[int], size: int, rng: Random, throw_rate: 
     return leads[_below(rng, len(leads))]
 
 
+# -- throws and tricks ----------------------------------------------------------------------
+
+
+class ThrowCheck:
+    """A failed throw (:func:`check_throw`): the cards ``played`` instead, the seat offsets
+    (1..3 after the thrower) of the ``first`` hand beating any unit and of the ``blocker``
+    of the played unit, and the ``penalty`` as a signed change to the collectors' points."""
+
+    def __init__(self, played: list[int], first: int, blocker: int, penalty: int) -> None:
+        self.played = played
+        self.first = first
+        self.blocker = blocker
+        self.penalty = penalty
+
+
+def check_throw(
+    t: Tables, units: list[Unit], others: list[list[int]], banker_side: bool
+) -> ThrowCheck | None:
+    """A multi-unit lead against the other hands (next seat first): None when it stands,
+    else what it plays instead (:func:`shengji.throws.check_throw`)."""
+    beaten: list[Unit] = []
+    by: list[int] = []
+    for u in units:
+        for i in range(3):
+            if beats_unit(t, u, others[i]):
+                beaten.append(u)
+                by.append(i + 1)
+                break
+    if not beaten:
+        return None
+    tiebreak = t.tiebreak
+    single = t.forced_single
+    best = 0
+    best_key = _forced_key(beaten[0], tiebreak, single)
+    for j in range(1, len(beaten)):
+        k = _forced_key(beaten[j], tiebreak, single)
+        if k < best_key:
+            best, best_key = j, k
+    forced = beaten[best]
+    played = [forced.cards[-1]] if single else forced.expand()
+    blocker = by[0]
+    for j in range(len(beaten)):
+        if beaten[j].expand() == played:
+            blocker = by[j]
+            break
+    pts = 0
+    if t.penalty == PENALTY_PER_CARD:
+        for u in beaten:
+            pts += u.links * u.width * 10 * u.width * u.links
+    elif t.penalty == PENALTY_FLAT_PER_CARD:
+        for u in beaten:
+            pts += 10 * u.links * u.width
+    elif t.penalty == PENALTY_PER_ATTEMPT:
+        pts = 10
+    return ThrowCheck(played, by[0], blocker, pts if banker_side else -pts)
+
+
+def trick_winner(t: Tables, units: list[Unit], plays: list[list[int]]) -> int:
+    """Index in ``plays`` (0 = the lead, whose units are ``units``) of the play winning
+    the trick so far (:func:`shengji.tricks.trick_winner`)."""
+    lead = plays[0]
+    best = 0
+    if len(lead) == 1:
+        suit_of, key = t.suit_of, t.key
+        x = units[0].suit
+        best_key = key[lead[0]]
+        for i in range(1, len(plays)):
+            c = plays[i][0]
+            s = suit_of[c]
+            if s in (x, TRUMP) and key[c] > best_key:
+                best, best_key = i, key[c]
+        return best
+    shapes = [(u.links, u.width) for u in units]
+    x = units[0].suit
+    best_trump = 1 if x == TRUMP else 0
+    best_top_ = best_top(t, lead, shapes)
+    suit_of = t.suit_of
+    for i in range(1, len(plays)):
+        p = plays[i]
+        s = suit_of[p[0]]
+        if s != x and s != TRUMP:
+            continue
+        mixed = False
+        for c in p:
+            if suit_of[c] != s:
+                mixed = True
+                break
+        if mixed:
+            continue
+        top = best_top(t, p, shapes)
+        if top < 0:
+            continue
+        is_trump = 1 if s == TRUMP else 0
+        if best_top_ < 0 or (is_trump, top) > (best_trump, best_top_):
+            best, best_trump, best_top_ = i, is_trump, top
+    return best
+
+
+# -- the game engine's entry points (cards as ``shengji.cards.Card``) -----------------------
+
+
+class HasIndex(Protocol):
+    """A card of the rules core (:class:`shengji.cards.Card`): its int is ``index``."""
+
+    @property
+    def index(self) -> int: ...
+
+
+def card_ints(cards: Sequence[HasIndex]) -> list[int]:
+    """The ints of rules-core cards."""
+    return [c.index for c in cards]
+
+
+def hand_counts(cards: Sequence[HasIndex]) -> list[int]:
+    """Rules-core cards as 54 counts."""
+    out = [0] * 54
+    for c in cards:
+        out[c.index] += 1
+    return out
+
+
+def follow_is_legal(
+    t: Tables, lead: Sequence[HasIndex], hand: Sequence[HasIndex], play: Sequence[HasIndex]
+) -> bool:
+    """True if ``play`` is a legal follow to ``lead`` from ``hand`` (which includes it)
+    (:func:`shengji.follow.is_legal_follow` on rules-core cards)."""
+    n = len(lead)
+    if len(play) != n:
+        return False
+    if n == 1:
+        suit_of = t.suit_of
+        c = play[0].index
+        x = suit_of[lead[0].index]
+        held = False
+        has_x = False
+        for h in hand:
+            i = h.index
+            if i == c:
+                held = True
+            if suit_of[i] == x:
+                has_x = True
+        return held and (suit_of[c] == x or not has_x)
+    units = lead_units(t, card_ints(lead))
+    return is_legal_follow(t, units, n, hand_counts(hand), card_ints(play))
+
+
+def throw_of(
+    t: Tables, cards: Sequence[HasIndex], others: Sequence[Sequence[HasIndex]], banker_side: bool
+) -> ThrowCheck | None:
+    """:func:`check_throw` for a lead of rules-core cards against the other hands (next
+    seat first); None when the throw stands."""
+    units = lead_units(t, card_ints(cards))
+    if len(units) < 2:
+        return None
+    return check_throw(t, units, [hand_counts(h) for h in others], banker_side)
+
+
+def winner_of(t: Tables, plays: Sequence[Sequence[HasIndex]]) -> int:
+    """:func:`trick_winner` for plays of rules-core cards, the lead first."""
+    ints = [card_ints(p) for p in plays]
+    return trick_winner(t, lead_units(t, ints[0]), ints)
+
+
 # -- the state ------------------------------------------------------------------------------
 
 
@@ -761,44 +924,13 @@ class KState:
 
     def _check_throw(self, seat: int, cards: list[int], units: list[Unit]) -> tuple[list[int], int]:
         """(cards played instead, seat that beat them) for a multi-unit lead; no cards
-        when the throw stands (:func:`shengji.throws.check_throw`)."""
+        when the throw stands (:func:`check_throw`)."""
         t = self.t
-        beaten: list[Unit] = []
-        by: list[int] = []
-        for u in units:
-            for i in range(1, 4):
-                if beats_unit(t, u, self.hands[(seat + i) % 4]):
-                    beaten.append(u)
-                    by.append(i)
-                    break
-        if not beaten:
+        others = [self.hands[(seat + i) % 4] for i in (1, 2, 3)]
+        res = check_throw(t, units, others, seat % 2 == self.banker % 2)
+        if res is None:
             return [], -1
-        tiebreak = t.tiebreak
-        single = t.forced_single
-        best = 0
-        best_key = _forced_key(beaten[0], tiebreak, single)
-        for j in range(1, len(beaten)):
-            k = _forced_key(beaten[j], tiebreak, single)
-            if k < best_key:
-                best, best_key = j, k
-        forced = beaten[best]
-        played = [forced.cards[-1]] if single else forced.expand()
-        blocker = by[0]
-        for j in range(len(beaten)):
-            if beaten[j].expand() == played:
-                blocker = by[j]
-                break
-        pts = 0
-        if t.penalty == PENALTY_PER_CARD:
-            for u in beaten:
-                pts += u.links * u.width * 10 * u.width * u.links
-        elif t.penalty == PENALTY_FLAT_PER_CARD:
-            for u in beaten:
-                pts += 10 * u.links * u.width
-        elif t.penalty == PENALTY_PER_ATTEMPT:
-            pts = 10
-        signed = pts if seat % 2 == self.banker % 2 else -pts
-        self.penalties += signed
+        self.penalties += res.penalty
         if t.penalty == PENALTY_STAKE:
             self.stake_penalties[seat % 2] += 1
         if self.record:
@@ -806,59 +938,22 @@ class KState:
                 KEvent(
                     EV_THROW_FAILED,
                     seat,
-                    list(played),
+                    list(res.played),
                     list(cards),
-                    (seat + by[0]) % 4,
-                    signed,
+                    (seat + res.first) % 4,
+                    res.penalty,
                     0,
                     False,
                 )
             )
-        return played, (seat + blocker) % 4
+        return res.played, (seat + res.blocker) % 4
 
     def best_play(self) -> int:
         """Index in :attr:`plays` (0 = the lead) of the play winning the trick so far
-        (:func:`shengji.tricks.trick_winner`); -1 before the lead."""
-        t = self.t
-        plays = self.plays
-        if not plays:
+        (:func:`trick_winner`); -1 before the lead."""
+        if not self.plays:
             return -1
-        lead = plays[0]
-        best = 0
-        if self.n == 1:
-            suit_of, key = t.suit_of, t.key
-            x = self.units[0].suit
-            best_key = key[lead[0]]
-            for i in range(1, len(plays)):
-                c = plays[i][0]
-                s = suit_of[c]
-                if s in (x, TRUMP) and key[c] > best_key:
-                    best, best_key = i, key[c]
-            return best
-        shapes = [(u.links, u.width) for u in self.units]
-        x = self.units[0].suit
-        best_trump = 1 if x == TRUMP else 0
-        best_top_ = best_top(t, lead, shapes)
-        suit_of = t.suit_of
-        for i in range(1, len(plays)):
-            p = plays[i]
-            s = suit_of[p[0]]
-            if s != x and s != TRUMP:
-                continue
-            mixed = False
-            for c in p:
-                if suit_of[c] != s:
-                    mixed = True
-                    break
-            if mixed:
-                continue
-            top = best_top(t, p, shapes)
-            if top < 0:
-                continue
-            is_trump = 1 if s == TRUMP else 0
-            if best_top_ < 0 or (is_trump, top) > (best_trump, best_top_):
-                best, best_trump, best_top_ = i, is_trump, top
-        return best
+        return trick_winner(self.t, self.units, self.plays)
 
     def _finish_trick(self) -> None:
         t = self.t

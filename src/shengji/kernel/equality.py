@@ -1,6 +1,10 @@
 """The equality gate: random hands played by the game engine (the reference) and, play by
 play, by kernels; every difference in events, failed throws, legal moves and the hand
 result is reported. Used by ``tests/kernel`` and ``shengji bench kernel-check``.
+
+The engine runs in reference mode (:func:`shengji.game.reference_rules`): its play phase
+then checks plays, throws and trick winners with the rules core alone, so the comparison
+is kernel against an independent reference, not the kernel against itself.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from typing import TYPE_CHECKING
 from ..actions import Play
 from ..bots.random_bot import random_action
 from ..cards import Card, card_from_index
+from ..errors import ShengjiError
 from ..follow import count_legal_follows, is_legal_follow, legal_follows
-from ..game import GameState, apply, new_match
+from ..game import GameState, apply, new_match, reference_rules
 from ..leads import unit_lead_list
 from ..options import RuleOptions
 from ..tricks import trick_winner
@@ -63,9 +68,20 @@ def check_hand(
     throw_rate: float = 0.25,
     move_every: int = 4,
 ) -> Report:
-    """Play one random hand (``seed``) on the engine and on every kernel; compare events,
-    the blocked seat of failed throws, the result, and (every ``move_every``-th turn) the
-    legal leads and follows."""
+    """Play one random hand (``seed``) on the engine (in reference mode) and on every
+    kernel; compare events, the blocked seat of failed throws, the result, and (every
+    ``move_every``-th turn) the legal leads and follows."""
+    with reference_rules():
+        return _check_hand(options, seed, kernels, throw_rate, move_every)
+
+
+def _check_hand(
+    options: RuleOptions,
+    seed: int,
+    kernels: Sequence[Kernel],
+    throw_rate: float,
+    move_every: int,
+) -> Report:
     rep = Report(hands=1)
     rng = random.Random(seed)
     st = to_play(new_match(options, seed), rng, throw_rate)
@@ -177,3 +193,55 @@ def check_hands(
     for seed in seeds:
         total.add(check_hand(options, seed, kernels, throw_rate, move_every))
     return total
+
+
+# -- the game engine on the kernel against the game engine in reference mode ----------------
+
+
+def _outcome(st: GameState, seat: int, play: Play, reference: bool) -> object:
+    """``apply``'s answer to ``play``: the new state and its events, or the error raised
+    (type, code, message and params)."""
+    try:
+        if reference:
+            with reference_rules():
+                new, events = apply(st, seat, play)
+        else:
+            new, events = apply(st, seat, play)
+    except ShengjiError as e:
+        return (type(e).__name__, e.code, str(e), e.params)
+    return new, events, repr(events)
+
+
+def check_engine_hand(
+    options: RuleOptions, seed: int, throw_rate: float = 0.25, probe_rate: float = 0.2
+) -> list[str]:
+    """Play one random hand (``seed``, from the deal to the result) on the game engine
+    with its play phase on the kernel and, in lockstep, in reference mode; every
+    difference in states, events (their text too) or errors is reported. At a share
+    ``probe_rate`` of the play turns a random set of the seat's cards (often illegal) is
+    tried on both first, and the errors compared."""
+    out: list[str] = []
+    rng, probes = random.Random(seed), random.Random(~seed)
+    st = new_match(options, seed)
+    while st.phase not in ("hand_over", "match_over"):
+        seat = st.to_act
+        assert seat is not None
+        where = f"seed {seed} turn {len(st.tricks)}.{len(st.trick)}"
+        if st.phase == "play" and probes.random() < probe_rate:
+            hand = st.hands[seat]
+            size = len(st.trick[0].cards) if st.trick else probes.randint(1, min(len(hand), 6))
+            probe = Play(tuple(probes.sample(hand, min(size, len(hand)))))
+            if _outcome(st, seat, probe, False) != _outcome(st, seat, probe, True):
+                out.append(f"{where}: {probe.cards} answered differently")
+        action = random_action(st, seat, rng, throw_rate)
+        if st.phase != "play":
+            st, _ = apply(st, seat, action)
+            continue
+        assert isinstance(action, Play)
+        got, want = _outcome(st, seat, action, False), _outcome(st, seat, action, True)
+        if got != want:
+            out.append(f"{where}: {action.cards} differs: {got!r:.300} != {want!r:.300}")
+            return out
+        assert isinstance(got, tuple) and isinstance(got[0], GameState)
+        st = got[0]
+    return out
