@@ -116,33 +116,47 @@ class TableFacts:
         return banker is not None and seat % 2 == banker % 2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameState(TableFacts):
-    """The whole state of a match and of its current hand. Immutable."""
+    """The whole state of a match and of its current hand. Immutable.
 
+    The fields are grouped by the phase that writes them; a new hand (``_start_hand``)
+    resets every group below "the match".
+    """
+
+    # -- the match: every phase --
     options: RuleOptions
     seed: int
+    phase: Phase
     levels: tuple[int, int]
     progress: tuple[int, int]
     coins: tuple[int, int]
     hand_number: int
     results: tuple[HandResult, ...]
-    phase: Phase
-    # -- current hand --
+    #: The team that won the match (``match_over``).
+    winner: int | None = None
+    #: Fixed deck orders for the first hands (scripted deals); empty for seeded shuffles.
+    stacked: tuple[tuple[Card, ...], ...] = ()
+    # -- this hand, dealing (``deal``): the shuffle and who holds what --
     redeals: int
     start_seat: int
     deck_order: tuple[Card, ...]
     dealt: int
     hands: tuple[tuple[Card, ...], ...]
     kitty: tuple[Card, ...]
-    declare: DeclareState
     level: int
+    #: The trump context of the hand (trump taken as NT while undecided, for sorting).
+    ctx: TrumpContext = dataclasses.field(default=None, compare=False)  # type: ignore[assignment]
+    # -- declaring (``deal`` shows, the declaring windows, counter-declaring) --
+    declare: DeclareState
     to_act: int | None
     window_order: tuple[int, ...] = ()
     window_pos: int = 0
     passes: int = 0
+    # -- the kitty (``bury`` and the rounds of 炒底/反底) --
     buried_by: tuple[int, ...] = ()
     kitty_log: tuple[tuple[int, str, tuple[Card, ...]], ...] = ()
+    # -- play (``play``, through the end of the hand) --
     leader: int = 0
     trick: tuple[TrickPlay, ...] = ()
     lead: Lead | None = None
@@ -150,11 +164,6 @@ class GameState(TableFacts):
     trick_points: int = 0
     penalties: int = 0
     stake_penalties: tuple[int, int] = (0, 0)
-    winner: int | None = None
-    #: Fixed deck orders for the first hands (scripted deals); empty for seeded shuffles.
-    stacked: tuple[tuple[Card, ...], ...] = ()
-    #: The trump context of the hand (trump taken as NT while undecided, for sorting).
-    ctx: TrumpContext = dataclasses.field(default=None, compare=False)  # type: ignore[assignment]
 
     # -- derived --------------------------------------------------------------------------
     def hand_of(self, seat: int) -> tuple[Card, ...]:
