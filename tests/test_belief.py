@@ -15,6 +15,7 @@ from shengji.bots.belief import KITTY, Belief
 from shengji.bots.random_bot import RandomBot
 from shengji.cards import Card, deck
 from shengji.game import GameState, apply, new_match
+from shengji.kernel import from_table, play_out
 from shengji.presets import load_preset
 from shengji.views import seat_view
 
@@ -123,3 +124,38 @@ def test_voids_pair_voids_and_banned_cards_from_follows() -> None:
     assert belief.banned[2] == set(C("SA SK"))
     assert belief.kitty is None and belief.capacity[KITTY] == 8
     assert Belief(seat_view(gs, 0)).kitty == C(kitty)
+
+
+@settings(max_examples=examples(20))
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10_000), later=st.booleans())
+def test_deals_and_play_states_after_a_burial(preset: str, seed: int, later: bool) -> None:
+    """In the burying phase the burier's belief holds for the true deal, is free (no
+    voids yet) and its deals are consistent, and the state after a burial on a sampled
+    deal starts the play phase with every card in place."""
+    gs = new_match(load_preset(preset), seed)
+    bots = [RandomBot(s, seed) for s in range(4)]
+    while gs.phase != "bury" or (later and not gs.results):
+        actor = gs.to_act if gs.to_act is not None else 0
+        gs, _ = apply(gs, actor, bots[actor].act(seat_view(gs, actor)))
+    assert gs.to_act is not None
+    seat = gs.to_act
+    view = seat_view(gs, seat)
+    belief = Belief(view)
+    assert KITTY not in belief.capacity and belief.kitty is None
+    assert belief.consistent(_truth(gs, belief))
+    deal = belief.sample(random.Random(seed))
+    assert deal is not None and belief.consistent(deal)
+    assert belief.free and belief.consistent(belief.sample_free(random.Random(seed)))
+    k = gs.options.kitty_size
+    burial = view.hand[-k:]
+    after = belief.after_burial(deal, burial)
+    assert after.phase == "play" and after.to_act == after.leader == gs.banker
+    assert after.kitty == burial and len(after.hands[seat]) == gs.options.hand_size
+    assert all(len(h) == gs.options.hand_size for h in after.hands)
+    everything = Counter(after.kitty)
+    for h in after.hands:
+        everything.update(h)
+    assert everything == Counter(deck(gs.options.decks))
+    assert after.ctx == gs.ctx and after.declare == gs.declare
+    res = play_out(from_table(after), rng=random.Random(seed))
+    assert res.outcome is not None

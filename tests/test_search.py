@@ -1,18 +1,25 @@
 """The search bot: budgets, legal actions in whole hands, reproducible choices under a
-seed and a rollout budget, its value function and its registration."""
+seed and a rollout budget, its value function and its registration; searched burials
+(legal in every preset, reproducible, switched off by ``noburysearch``, and clearly
+better than a bad rule of thumb)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
-from shengji.actions import Play
+from shengji.actions import Action, Bury, Play
 from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.random_bot import RandomBot
 from shengji.bots.registry import by_difficulty, make_player
 from shengji.bots.search import (
+    MAX_BURIALS,
     ApplyRollout,
     Budget,
     KernelRollout,
     SearchBot,
+    burial_candidates,
     finished,
     hand_value,
 )
@@ -110,3 +117,165 @@ def test_hand_value_is_zero_sum_between_the_teams() -> None:
     sign = 1 if up == 0 else -1
     pts = r.points if bteam == 1 else -r.points
     assert values[0] == sign * r.outcome.moved + pts / 200
+
+
+# -- burying -------------------------------------------------------------------------------
+
+
+def _bury_states(preset: str, seed: int, hands: int = 2) -> list[GameState]:
+    """Every burying state of ``hands`` hands played by random bots (random shows: with
+    counter-declarations after the burial where the rules have them, so some burials are
+    made by a counter-declarer)."""
+    st = new_match(load_preset(preset), seed)
+    bots = [RandomBot(s, seed) for s in range(4)]
+    out = []
+    while len(st.results) < hands and st.phase != "match_over":
+        seat = st.to_act if st.to_act is not None else 0
+        if st.phase == "bury":
+            out.append(st)
+        st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
+    return out
+
+
+def _first_bury(preset: str, seed: int) -> tuple[GameState, SeatView]:
+    """The banker's burial of the first hand, every seat playing the heuristic bot."""
+    st = new_match(load_preset(preset), seed)
+    bots = [HeuristicBot(s, seed) for s in range(4)]
+    while st.phase != "bury":
+        seat = st.to_act
+        assert seat is not None
+        st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
+    assert st.to_act is not None
+    return st, seat_view(st, st.to_act)
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "classic-1deck", "classic-3deck", "shuangkou"])
+def test_searched_burials_are_legal(preset: str) -> None:
+    states = _bury_states(preset, 3)
+    assert states
+    for st in states:
+        seat = st.to_act
+        assert seat is not None
+        view = seat_view(st, seat)
+        chosen = HeuristicBot(seat, 3).act(view)
+        assert isinstance(chosen, Bury)
+        cands = burial_candidates(view, chosen.cards)
+        assert cands[0].cards == chosen.cards and len(cands) <= MAX_BURIALS
+        keys = [tuple(sorted(c.index for c in b.cards)) for b in cands]
+        assert len(set(keys)) == len(keys)
+        for b in cands:
+            assert len(b.cards) == st.options.kitty_size
+            assert not Counter(b.cards) - Counter(view.hand)
+            assert b.en and b.zh
+        # every side suit short enough to bury whole is emptied by some candidate
+        suit_of = view.ctx.suit_of
+        for x in range(4):
+            mine = Counter(c for c in view.hand if suit_of[c.index] == x)
+            if mine and sum(mine.values()) <= st.options.kitty_size:
+                assert any(not mine - Counter(b.cards) for b in cands)
+        bot = SearchBot(seat, 3, Budget(rollouts=40))
+        action = bot.act(view)
+        assert isinstance(action, Bury) and action.cards in [b.cards for b in cands]
+        assert bot.reason[0].startswith("search:") and bot.reason[1].startswith("搜索")
+        if len(cands) > 1:
+            assert {e.play for e in bot.evaluations} == {b.cards for b in cands}
+        apply(st, seat, action)
+
+
+def test_counter_declarers_burials_are_searched() -> None:
+    """A counter-declarer who takes the kitty after the burial (反主炒底) buries by
+    search too, also when it is not the banker."""
+    reburials = [
+        st
+        for seed in (1, 4)
+        for st in _bury_states("shuangsheng", seed, hands=3)
+        if st.buried_by and st.to_act != st.banker
+    ]
+    assert len(reburials) == 2
+    for st in reburials:
+        seat = st.to_act
+        assert seat is not None
+        action = SearchBot(seat, 1, Budget(rollouts=30)).act(seat_view(st, seat))
+        assert isinstance(action, Bury)
+        apply(st, seat, action)
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "classic-3deck"])
+def test_a_seed_and_a_rollout_budget_give_the_same_burial(preset: str) -> None:
+    _, view = _first_bury(preset, 8)
+    runs = []
+    for _ in range(2):
+        bot = SearchBot(view.seat or 0, 5, Budget(rollouts=120))
+        action = bot.act(view)
+        runs.append((action, [(e.play, e.mean, e.diff, e.n) for e in bot.evaluations], bot.reason))
+    assert runs[0] == runs[1]
+    assert runs[0][1] and runs[0][1][0][3] == 120 // len(runs[0][1])
+
+
+def test_burial_search_can_be_switched_off() -> None:
+    _, view = _first_bury("shuangsheng", 8)
+    seat = view.seat or 0
+    bot = make_player("search:300it:noburysearch", seat, 5)
+    assert isinstance(bot, SearchBot) and not bot.bury_search
+    assert bot.act(view) == HeuristicBot(seat, 5).act(view)
+    assert bot.evaluations == []
+
+
+class _BuriesTrumps(HeuristicBot):
+    """The heuristic bot, except that it buries its highest trumps."""
+
+    def act(self, view: SeatView) -> Action:
+        action = super().act(view)
+        if view.phase == "bury":
+            key = view.ctx.key
+            top = sorted(view.hand, key=lambda c: -key[c.index])
+            return Bury(tuple(top[: view.options.kitty_size]))
+        return action
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("shuangsheng", 1), ("classic-1deck", 2)])
+def test_search_does_not_bury_the_top_trumps(preset: str, seed: int) -> None:
+    """Given a rule of thumb that buries the highest trumps (jokers, level cards), the
+    search finds that keeping them is clearly better and buries side cards only."""
+    st, view = _first_bury(preset, seed)
+    seat = view.seat or 0
+    bot = SearchBot(seat, 4, Budget(rollouts=600))
+    bot.heuristic = _BuriesTrumps(seat, 4)
+    bad = bot.heuristic.act(view)
+    assert isinstance(bad, Bury) and all(view.ctx.is_trump(c) for c in bad.cards)
+    action = bot.act(view)
+    assert isinstance(action, Bury) and action != bad
+    assert not any(view.ctx.is_trump(c) for c in action.cards)
+    best = bot.evaluations[0]
+    assert best.play == action.cards and best.diff > 2 * best.diff_se > 0
+    assert "worth" in bot.reason[0]
+
+
+def test_search_options_parse() -> None:
+    for spec, apply_rollouts, bury in [
+        ("search:100ms", False, True),
+        ("search:1s", False, True),
+        ("search:2000it", False, True),
+        ("search:100ms:apply", True, True),
+        ("search:100ms:kernel", False, True),
+        ("search:300it:noburysearch", False, False),
+        ("search:300it:apply:noburysearch", True, False),
+        ("search:300it:noburysearch:kernel", False, False),
+    ]:
+        bot = make_player(spec, 0, 0)
+        assert isinstance(bot, SearchBot)
+        assert isinstance(bot.rollout, ApplyRollout) == apply_rollouts
+        assert bot.bury_search == bury
+    for bad in ["search:100ms:kernel:apply", "search:100ms:nobury", "search:noburysearch"]:
+        with pytest.raises(ShengjiError) as e:
+            make_player(bad, 0, 0)
+        assert e.value.code == "BAD_BOT_SPEC"
+
+
+def test_burial_search_with_apply_rollouts() -> None:
+    st, view = _first_bury("shuangsheng", 2)
+    seat = view.seat or 0
+    bot = SearchBot(seat, 0, Budget(rollouts=24), ApplyRollout())
+    action = bot.act(view)
+    assert isinstance(action, Bury) and bot.evaluations
+    apply(st, seat, action)

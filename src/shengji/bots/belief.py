@@ -14,7 +14,10 @@ certain (so the true deal always satisfies them):
 - the rest of a failed throw, which stays in the thrower's hand until played.
 
 :meth:`Belief.sample` deals the unseen cards to the other seats (and the kitty when the
-seat does not know it) at random, respecting all of the above.
+seat does not know it) at random, respecting all of the above (:meth:`Belief.sample_free`
+faster, before the first trick). :meth:`Belief.state` is the play-phase state of a deal;
+in the burying phase, :meth:`Belief.after_burial` is the play-phase state once the seat
+has buried a given kitty.
 """
 
 from __future__ import annotations
@@ -173,6 +176,34 @@ class Belief:
                 return deal
         return None
 
+    @property
+    def free(self) -> bool:
+        """Whether only the holders' counts and the forced cards restrict a deal (no
+        voids, pair-voids or banned cards: before the first trick): then
+        :meth:`sample_free` deals directly, several times faster than :meth:`sample`."""
+        return (
+            not any(self.void.values())
+            and not any(self.no_pair.values())
+            and not any(self.banned.values())
+        )
+
+    def sample_free(self, rng: random.Random) -> dict[int, list[Card]]:
+        """A random deal of the unseen cards for a :attr:`free` belief: each holder gets
+        its forced cards and then its share of the other unseen cards, shuffled."""
+        assert self.free
+        hands = {h: list(self.forced[h].elements()) for h in self.capacity}
+        pool = Counter(self.unseen)
+        for h in hands:
+            pool.subtract(self.forced[h])
+        cards = list((+pool).elements())
+        rng.shuffle(cards)
+        i = 0
+        for h, cap in self.capacity.items():
+            take = cap - len(hands[h])
+            hands[h].extend(cards[i : i + take])
+            i += take
+        return hands
+
     def _try(self, rng: random.Random) -> dict[int, list[Card]] | None:
         holders = list(self.capacity)
         hands: dict[int, list[Card]] = {h: [] for h in holders}
@@ -237,6 +268,11 @@ class Belief:
         """A full game state: the view with the sampled hidden hands (and kitty)."""
         return state_from_view(self.view, deal, self.kitty)
 
+    def after_burial(self, deal: Mapping[int, Sequence[Card]], burial: Sequence[Card]) -> GameState:
+        """The play-phase state once this seat (in the burying phase) buries ``burial``,
+        with the sampled hands of the other seats: see :func:`state_after_burial`."""
+        return state_after_burial(self.view, deal, burial)
+
 
 def _reburials(view: SeatView) -> bool:
     """Whether the rules let a counter-declaration after the burial take the kitty (and
@@ -285,6 +321,49 @@ def state_from_view(
         trick=view.trick,
         lead=view.lead,
         tricks=view.tricks,
+        trick_points=view.trick_points,
+        penalties=view.penalties,
+        ctx=view.ctx,
+    )
+
+
+def state_after_burial(
+    view: SeatView, deal: Mapping[int, Sequence[Card]], burial: Sequence[Card]
+) -> GameState:
+    """A :class:`GameState` at the start of the play phase, built from a view in the
+    burying phase (its seat holds the kitty), the other seats' sampled hands (``deal``)
+    and the cards the seat buries. The banker leads the first trick. A counter window
+    after the burial (反主炒底 / 反底), where the rules have one, is taken as passed."""
+    assert view.seat is not None and view.phase == "bury"
+    banker = view.declare.banker
+    assert banker is not None
+    mine = list(view.hand)
+    for c in burial:
+        mine.remove(c)
+    hands = tuple(tuple(mine) if s == view.seat else tuple(deal.get(s, ())) for s in range(4))
+    return GameState(
+        options=view.options,
+        seed=0,
+        levels=view.levels,
+        progress=(0, 0),
+        coins=view.coins,
+        hand_number=view.hand_number,
+        results=view.results,
+        phase="play",
+        redeals=0,
+        start_seat=0,
+        deck_order=(),
+        dealt=view.dealt,
+        hands=hands,
+        kitty=tuple(burial),
+        declare=view.declare,
+        level=view.level,
+        to_act=banker,
+        buried_by=(view.seat,),
+        leader=banker,
+        trick=(),
+        lead=None,
+        tricks=(),
         trick_points=view.trick_points,
         penalties=view.penalties,
         ctx=view.ctx,

@@ -157,7 +157,8 @@ register(
         "搜索机器人:抽样暗牌并推演每种出法,每步约 0.2 秒",
         difficulty="strong",
         label_zh="机器人(搜索)",
-        argument="budget per play: 100ms, 1s or 2000it (default 200ms), then :apply "
-        "for rollouts on the game engine instead of the compiled kernel",
+        argument="budget per play or burial: 100ms, 1s or 2000it (default 200ms), then "
+        ":apply for rollouts on the game engine instead of the compiled kernel, "
+        ":noburysearch to bury as the heuristic bot does",
     )
 )

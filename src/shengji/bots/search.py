@@ -7,7 +7,15 @@ candidate with a fast policy. A candidate's value is the hand's outcome in level
 bot's team (the level table and kitty multiplier as :mod:`shengji.scoring` applies them),
 with the collectors' points as a small tie-break. The same deals are used for every
 candidate, and the heuristic's choice is kept unless another candidate is clearly better
-on them. Other phases (declaring, burying) use the heuristic bot.
+on them.
+
+Burying (the banker's, or a counter-declarer's after 反主炒底 / 反底) is searched the same
+way: the heuristic's burial and a few variants of it (:func:`burial_candidates`: emptying
+each short side suit, point cards counted by rank only, pairs not kept, ...) are each
+played out from the start of the play phase on the same deals of the other three hands
+(:meth:`~shengji.bots.belief.Belief.after_burial`; a counter window after the burial is
+taken as passed). ``noburysearch`` buries as the heuristic does. Declaring, reinforcing
+and counter-declaring follow the heuristic bot.
 
 The budget is a wall-clock time (``search:100ms``, ``search:1s``) or a number of rollouts
 (``search:2000it``); with a rollout budget the bot is deterministic for a given seed.
@@ -22,11 +30,13 @@ import math
 import random
 import re
 import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..actions import Action, Play
-from ..cards import Card
+from ..actions import Action, Bury, Play
+from ..cards import Card, Suit
 from ..errors import Code, ShengjiError
 from ..follow import random_legal_follow
 from ..game import GameState, apply
@@ -44,6 +54,8 @@ MAX_CANDIDATES = 6
 MARGIN_SE = 1.0
 #: Weight of one collectors' point against one level in a rollout's value.
 POINT_WEIGHT = 1 / 200
+#: Candidate burials searched per burial (the heuristic's and variants of it).
+MAX_BURIALS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,22 +210,32 @@ class Evaluation:
 
 def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``),
-    optionally followed by the rollouts: ``:kernel`` (the default: random plays on the
-    compiled kernel, about 15 times cheaper) or ``:apply`` (a light greedy policy on the
-    game engine)."""
-    text, _, rollout = (arg or "").partition(":")
-    if rollout not in ("", "kernel", "apply"):
+    optionally followed by ``:``-separated flags: the rollouts, ``kernel`` (the default:
+    random plays on the compiled kernel, about 15 times cheaper) or ``apply`` (a light
+    greedy policy on the game engine), and ``noburysearch`` (bury as the heuristic bot
+    does, without searching)."""
+    text, *flags = (arg or "").split(":")
+    for flag in flags:
+        if flag not in ("kernel", "apply", "noburysearch"):
+            raise ShengjiError(
+                f"bad search option {flag!r}: 'kernel', 'apply' or 'noburysearch'",
+                code=Code.BAD_BOT_SPEC,
+                params={"bot": "search"},
+            )
+    if "kernel" in flags and "apply" in flags:
         raise ShengjiError(
-            f"bad search rollout {rollout!r}: 'kernel' or 'apply'",
+            "search rollouts are 'kernel' or 'apply', not both",
             code=Code.BAD_BOT_SPEC,
             params={"bot": "search"},
         )
     budget = Budget.parse(text or None)
-    return SearchBot(seat, seed, budget, ApplyRollout() if rollout == "apply" else None)
+    rollout = ApplyRollout() if "apply" in flags else None
+    return SearchBot(seat, seed, budget, rollout, bury_search="noburysearch" not in flags)
 
 
 class SearchBot:
-    """Determinized search in the play phase, the heuristic bot elsewhere."""
+    """Determinized search in the play phase and for the burial, the heuristic bot
+    elsewhere."""
 
     name = "search"
 
@@ -223,15 +245,17 @@ class SearchBot:
         seed: int = 0,
         budget: Budget | None = None,
         rollout: Rollout | None = None,
+        bury_search: bool = True,
     ) -> None:
         self.seat = seat
         self.seed = seed
         self.budget = budget or Budget.parse(None)
         self.rollout: Rollout = rollout or KernelRollout()
+        self.bury_search = bury_search
         self.heuristic = HeuristicBot(seat, seed)
         #: Why the last action was chosen: (English, Chinese).
         self.reason: tuple[str, str] = ("", "")
-        #: The candidates of the last searched decision, best first.
+        #: The candidates of the last searched decision (plays or burials), best first.
         self.evaluations: list[Evaluation] = []
 
     def act(self, view: SeatView) -> Action:
@@ -239,6 +263,8 @@ class SearchBot:
         action = self.heuristic.act(view)
         self.reason = self.heuristic.reason
         self.evaluations = []
+        if view.phase == "bury" and isinstance(action, Bury) and self.bury_search:
+            return self.bury(view, action.cards)
         if view.phase != "play" or not isinstance(action, Play):
             return action
         cands = self.candidates(action.cards)
@@ -271,15 +297,84 @@ class SearchBot:
                 break
         return out
 
+    def bury(self, view: SeatView, chosen: tuple[Card, ...]) -> Bury:
+        """Bury ``chosen`` (the heuristic's burial) unless a variant of it is clearly
+        better when each is played out on the same sampled deals."""
+        cands = burial_candidates(view, chosen)
+        if len(cands) < 2:
+            return Bury(chosen)
+        labels = {c.cards: (c.en, c.zh) for c in cands}
+        evals = self.evaluate_burials(view, [c.cards for c in cands])
+        if not evals:
+            return Bury(chosen)
+        self.evaluations = evals
+        best = evals[0]
+        if best.play != chosen and best.diff > MARGIN_SE * best.diff_se:
+            en, zh = labels[best.play]
+            self.reason = (
+                f"search: {en}; worth {best.diff:+.2f} levels over the rule of thumb's "
+                f"burial in {best.n} sampled deals",
+                f"搜索: {zh}; 在 {best.n} 次抽样中比经验扣法多 {best.diff:+.2f} 级",
+            )
+            return Bury(best.play)
+        en, zh = self.reason
+        k, n = len(cands), best.n
+        self.reason = (
+            f"search: {en} (none of {k - 1} other burials clearly better in {n} sampled deals)",
+            f"搜索: {zh} ({n} 次抽样中另外 {k - 1} 种扣法都不明显更好)",
+        )
+        return Bury(chosen)
+
     def evaluate(self, view: SeatView, cands: list[tuple[Card, ...]]) -> list[Evaluation]:
-        """Roll every candidate out on the same sampled deals within the budget; the
+        """Roll every candidate play out on the same sampled deals within the budget; the
         candidates by paired difference to the first one, best first."""
         assert view.seat is not None
         seat = view.seat
-        belief = Belief(view)
-        rng = random.Random(
-            f"search:{self.seed}:{seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}"
+
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+            base = belief.state(deal)
+            return [apply(base, seat, Play(play))[0] for play in cands]
+
+        return self._search(
+            view,
+            cands,
+            starts,
+            f"search:{self.seed}:{seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}",
         )
+
+    def evaluate_burials(self, view: SeatView, cands: list[tuple[Card, ...]]) -> list[Evaluation]:
+        """Play every candidate burial out from the start of the play phase on the same
+        sampled deals of the other hands, within the budget; the candidates by paired
+        difference to the first one, best first."""
+        assert view.seat is not None
+
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+            return [belief.after_burial(deal, burial) for burial in cands]
+
+        return self._search(
+            view,
+            cands,
+            starts,
+            f"search-bury:{self.seed}:{view.seat}:{view.hand_number}:{len(view.kitty_seen)}",
+            free=True,
+        )
+
+    def _search(
+        self,
+        view: SeatView,
+        cands: list[tuple[Card, ...]],
+        starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[GameState]],
+        rng_key: str,
+        free: bool = False,
+    ) -> list[Evaluation]:
+        """Sample deals within the budget, play each candidate's start state out on the
+        same deal (and rollout seed), and sort the candidates by paired difference.
+        ``free``: deal with :meth:`Belief.sample_free` when the belief allows it."""
+        assert view.seat is not None
+        seat = view.seat
+        belief = Belief(view)
+        sample = Belief.sample_free if free and belief.free else Belief.sample
+        rng = random.Random(rng_key)
         budget = self.budget
         deadline = math.inf
         if budget.seconds is not None:
@@ -292,13 +387,11 @@ class SearchBot:
                 break
             if done and time.perf_counter() >= deadline:
                 break
-            deal = belief.sample(rng)
+            deal = sample(belief, rng)
             if deal is None:
                 break
-            base = belief.state(deal)
             det_seed = rng.getrandbits(64)
-            for i, play in enumerate(cands):
-                st, _ = apply(base, seat, Play(play))
+            for i, st in enumerate(starts(belief, deal)):
                 r = (
                     self.rollout.finish(st, random.Random(det_seed))
                     if st.phase == "play"
@@ -317,3 +410,77 @@ class SearchBot:
             out.append(Evaluation(play, sum(vs) / n, mean_d, math.sqrt(var / n), n))
         out.sort(key=lambda e: -e.diff)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class BurialCandidate:
+    """A burial to search, and what it does (English, Chinese)."""
+
+    cards: tuple[Card, ...]
+    en: str
+    zh: str
+
+
+def burial_candidates(view: SeatView, chosen: tuple[Card, ...]) -> list[BurialCandidate]:
+    """``chosen`` (the heuristic's burial) first, then up to :data:`MAX_BURIALS` - 1
+    distinct variants of the heuristic's ordering of the hand (always the kitty's size,
+    from the hand, so always legal): emptying each short side suit (shortest first),
+    trumps kept; point cards counted by rank only; pairs not kept together; no
+    preference for short suits; emptying two short side suits."""
+    ctx, hand, k = view.ctx, view.hand, view.options.kitty_size
+    suit_of, strength = ctx.suit_of, ctx.strength
+    counts = Counter(hand)
+    by_suit: dict[int, list[Card]] = {}
+    for c in hand:
+        if suit_of[c.index] != TRUMP:
+            by_suit.setdefault(suit_of[c.index], []).append(c)
+
+    def ordered(
+        pair: float = 25, pts: float = 1.6, short: bool = True, empty: frozenset[int] = frozenset()
+    ) -> tuple[Card, ...]:
+        def keep_value(c: Card) -> float:
+            x = suit_of[c.index]
+            v = strength[c.index] + (pair if counts[c] >= 2 else 0) + c.points * pts
+            if x == TRUMP:
+                return v + 100
+            if x in empty:
+                return v - 1000
+            n = len(by_suit[x])
+            if short and n <= k // 2:
+                v -= 8 - n
+            return v
+
+        return tuple(sorted(hand, key=keep_value)[:k])
+
+    out = [BurialCandidate(chosen, "bury as the rule of thumb says", "按经验扣底")]
+    seen = {_multiset_key(chosen)}
+
+    def add(cards: tuple[Card, ...], en: str, zh: str) -> None:
+        key = _multiset_key(cards)
+        if key not in seen and len(out) < MAX_BURIALS:
+            seen.add(key)
+            out.append(BurialCandidate(cards, en, zh))
+
+    short = sorted((len(cs), x) for x, cs in by_suit.items() if len(cs) <= k)
+    for _, x in short:
+        add(
+            ordered(empty=frozenset({x})),
+            f"empty {Suit(x).en} to make a void",
+            f"扣光{Suit(x).zh}做绝门",
+        )
+    add(ordered(pts=0), "bury point cards like other cards", "分牌照常扣")
+    add(ordered(pair=0), "break pairs if need be", "必要时拆对子")
+    add(ordered(short=False), "bury the lowest cards", "扣最小的牌")
+    for i, (n1, x1) in enumerate(short):
+        for n2, x2 in short[i + 1 :]:
+            if n1 + n2 <= k:
+                add(
+                    ordered(empty=frozenset({x1, x2})),
+                    f"empty {Suit(x1).en} and {Suit(x2).en}",
+                    f"扣光{Suit(x1).zh}和{Suit(x2).zh}",
+                )
+    return out
+
+
+def _multiset_key(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(c.index for c in cards))
