@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from shengji.server.app import create_app
 
-from .client import Client, sync
+from .client import Client, hub_of, sync
 from .conftest import FAST_CLIENTS
 
 LIMITS = FAST_CLIENTS.with_overrides(["hint_ms=60"])
@@ -81,4 +81,19 @@ def test_hints_on_my_turn_are_legal_and_explained(http: TestClient) -> None:
             reply = c.request({"type": "act", "action": action})
             assert reply["type"] == "ack", (action, reply)  # the hint is a legal action
         assert kinds.count("play") == 3  # declaring and burying: when seat 0 has the choice
+        # a room this process does not hold (another process plays it): read from the store
+        hub = hub_of(http)
+        while True:
+            sync(c)
+            if c.view["phase"] == "play" and c.view["to_act"] == 0:
+                break
+            time.sleep(0.01)
+        room = hub.rooms.pop(rid)
+        try:
+            r = _hint(http, rid, token)
+            assert rid not in hub.rooms  # read, not loaded
+        finally:
+            hub.rooms[rid] = room
+        assert r.status_code == 200, r.text
+        assert c.request({"type": "act", "action": r.json()["action"]})["type"] == "ack"
         assert refused_off_turn

@@ -329,24 +329,50 @@ def create_app(
         token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
         if not token:
             raise _http_error(403, "BAD_TOKEN", "a hint needs your seat's token")
-        try:
-            room = hub.get(room_id)
-        except RoomError as e:
-            raise _http_error(404 if e.code == "NO_ROOM" else 503, e.code, e.message) from None
-        seat = room.seat_of_hash(token_hash(token))
-        if seat is None:
-            raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
-        st = room.state
-        if room.status != "playing" or st is None:
-            raise _http_error(409, "NOT_PLAYING", "the match is not being played")
-        if st.to_act != seat or st.phase in ("hand_over", "match_over"):
-            raise _http_error(409, "NOT_YOUR_TURN", "hints are for your own turn")
-        view = seat_view(st, seat)
+        h = token_hash(token)
+        room = hub.rooms.get(room_id)
+        source: Callable[[], Any]
+        if room is not None:  # played here: its state is in memory
+            seat = room.seat_of_hash(h)
+            if seat is None:
+                raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+            st = room.state
+            if room.status != "playing" or st is None:
+                raise _http_error(409, "NOT_PLAYING", "the match is not being played")
+            if st.to_act != seat or st.phase in ("hand_over", "match_over"):
+                raise _http_error(409, "NOT_YOUR_TURN", "hints are for your own turn")
+            view = seat_view(st, seat)
+            rev: tuple[str, int] = ("memory", room.rev)
+
+            def source() -> Any:
+                return view
+        else:  # played by another process (or by nobody now): read, never load, the room
+            try:
+                row = store.load_room(room_id) if len(room_id) <= 64 else None
+                if row is None:
+                    raise _http_error(404, "NO_ROOM", "no such room")
+                status, settings, lobby = row
+                seat = next(
+                    (i for i, x in enumerate(lobby["seats"]) if x.get("token_hash") == h), None
+                )
+                if seat is None:
+                    raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+                if status != "playing":
+                    raise _http_error(409, "NOT_PLAYING", "the match is not being played")
+                log_rows = store.load_actions(room_id)
+            except StoreError:
+                raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+            rev = ("store", len(log_rows))
+            record = live_record(settings, lobby, log_rows)
+
+            def source() -> Any:
+                return record
+
         peer = request.client.host if request.client else ""
         ms = max(10, limits.hint_ms)
         try:
             answer: dict[str, Any] = await adviser.review(
-                ("hint", room_id, seat, room.rev, ms), lambda: view, seat, 0, ms, peer
+                ("hint", room_id, seat, rev, ms), source, seat, 0, ms, peer
             )
         except ReviewBusy as e:
             raise HTTPException(
@@ -354,6 +380,8 @@ def create_app(
                 detail={"code": e.code, "message": e.message, "text": localized(e.code, e.message)},
                 headers={"Retry-After": "2"},
             ) from None
+        except ShengjiError as e:  # the store's table: not this seat's turn
+            raise _http_error(409, e.code, e.message) from None
         return {"room": room_id, "seat": seat, **answer}
 
     @app.websocket("/ws/{room_id}")

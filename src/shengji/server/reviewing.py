@@ -86,11 +86,20 @@ def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> lis
 
 
 def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
-    """What the strongest bot would do in ``view`` (a :class:`~shengji.views.SeatView`)
-    within ``millis`` ms, and why: ``{action, text: {en, zh}}`` (runs in the worker)."""
+    """What the strongest bot would do in ``view`` (a :class:`~shengji.views.SeatView`,
+    or a :func:`live_record` to replay first) within ``millis`` ms, and why: ``{action,
+    text: {en, zh}}`` (runs in the worker; ``NOT_YOUR_TURN`` unless ``seat`` is to act)."""
     from ..actions import action_to_json
     from ..bots.registry import by_difficulty, make_player
     from ..i18n import t
+    from ..record import replay
+    from ..views import seat_view
+
+    if isinstance(view, dict):
+        st = replay(view)
+        if st.to_act != seat or st.phase in ("hand_over", "match_over"):
+            raise ShengjiError("hints are for your own turn", code=Code.NOT_YOUR_TURN)
+        view = seat_view(st, seat)
 
     bot = make_player(f"{by_difficulty('strong').name}:{millis}ms", seat, view.hand_number)
     action = action_to_json(bot.act(view))
