@@ -108,7 +108,9 @@ async def _hint_line(session: Session, lang: str, show: Any) -> None:
         return  # one hint at a time: the adviser is one bot
     try:
         show(t("hint.thinking", lang))
-        show(await asyncio.to_thread(_hint_text, session, lang))
+        rev = session.state.get("rev")
+        text = await asyncio.to_thread(_hint_text, session, lang)
+        show(text if session.state.get("rev") == rev else "")  # the table moved on meanwhile
     finally:
         _HINTING.release()
 
