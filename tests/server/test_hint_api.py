@@ -56,9 +56,10 @@ def test_hints_on_my_turn_are_legal_and_explained(http: TestClient) -> None:
             "NO_ROOM",
         )
         kinds: list[str] = []
+        texts: list[str] = []
         refused_off_turn = False
         deadline = time.time() + 120
-        while kinds.count("play") < 3 and time.time() < deadline:
+        while kinds.count("play") < 6 and time.time() < deadline:
             sync(c)
             view = c.view
             if view["phase"] in ("hand_over", "match_over"):
@@ -78,9 +79,12 @@ def test_hints_on_my_turn_are_legal_and_explained(http: TestClient) -> None:
             assert body["text"]["zh"].startswith("提示: ")
             action = body["action"]
             kinds.append(action["type"] if action["type"] != "pass" else "declare")
+            texts.append(body["text"]["en"] + body["text"]["zh"])
             reply = c.request({"type": "act", "action": action})
             assert reply["type"] == "ack", (action, reply)  # the hint is a legal action
-        assert kinds.count("play") == 3  # declaring and burying: when seat 0 has the choice
+        assert kinds.count("play") == 6  # declaring and burying: when seat 0 has the choice
+        # a searched decision says what the search found, in both languages
+        assert any("search" in x and "搜索" in x for x in texts), texts
         # a room this process does not hold (another process plays it): read from the store
         hub = hub_of(http)
         while True:

@@ -284,6 +284,17 @@ class SearchBot:
             return Play(best.play)
         return action
 
+    def explained(self) -> tuple[str, str]:
+        """The last action's reason (English, Chinese), with what the search found when
+        it kept the rule of thumb's play (a hint shows this)."""
+        en, zh = self.reason
+        searched = self.evaluations
+        if searched and searched[0].n and not en.startswith("search:"):
+            k, n = len(searched), searched[0].n
+            en += f" (search: none of {k - 1} other plays clearly better in {n} sampled deals)"
+            zh += f" (搜索: {n} 次抽样中另外 {k - 1} 种出法都不明显更好)"
+        return en, zh
+
     def candidates(self, chosen: tuple[Card, ...]) -> list[tuple[Card, ...]]:
         """The heuristic's choice and its next best plays (distinct)."""
         out = [chosen]

@@ -103,7 +103,8 @@ def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
 
     bot = make_player(f"{by_difficulty('strong').name}:{millis}ms", seat, view.hand_number)
     action = action_to_json(bot.act(view))
-    reasons = getattr(bot, "reason", ("", ""))
+    explained = getattr(bot, "explained", None)
+    reasons = explained() if explained else getattr(bot, "reason", ("", ""))
     text = {}
     for lang, why in zip(("en", "zh"), reasons, strict=True):
         cards = cards_label(str(action.get("cards") or ""), lang)

@@ -246,12 +246,8 @@ class LocalSession:
         if self.st.to_act != self.seat and self.st.phase != "hand_over":
             return None
         action = self.adviser.act(seat_view(self.st, self.seat))
-        en, zh = getattr(self.adviser, "reason", ("", ""))
-        searched = getattr(self.adviser, "evaluations", None)
-        if searched and searched[0].n and not en.startswith("search:"):
-            k, n = len(searched), searched[0].n
-            en += f" (search: none of {k - 1} other plays clearly better in {n} sampled deals)"
-            zh += f" (搜索: {n} 次抽样中另外 {k - 1} 种出法都不明显更好)"
+        explained = getattr(self.adviser, "explained", None)
+        en, zh = explained() if explained else getattr(self.adviser, "reason", ("", ""))
         return action_to_json(action), zh if lang == "zh" else en
 
     def poll(self) -> bool:
