@@ -8,9 +8,18 @@ from pathlib import Path
 import pytest
 
 from shengji.cli import main
+from shengji.errors import ShengjiError
 from shengji.presets import load_preset
 from shengji.record import load_record, replay
-from shengji.simulate import Job, Settings, format_summary, run_jobs, seat_bots, summarise
+from shengji.simulate import (
+    Job,
+    Settings,
+    check_ray_address,
+    format_summary,
+    run_jobs,
+    seat_bots,
+    summarise,
+)
 
 
 def test_mirror_plays_every_deal_twice_with_seats_swapped(tmp_path: Path) -> None:
@@ -108,3 +117,15 @@ def test_matches_mode_reports_match_wins() -> None:
     summary = summarise(s, run_jobs(s))
     assert summary.teams[0].match_win_rate is not None
     assert summary.hands >= 4
+
+
+def test_a_ray_address_with_nothing_behind_it_fails_at_once() -> None:
+    """Ray retries an unreachable cluster for minutes; simulate says so in one line."""
+    for quiet in (None, "auto", "local"):
+        check_ray_address(quiet)  # left to Ray
+    with pytest.raises(ShengjiError) as bad:
+        check_ray_address("nonsense")
+    assert bad.value.code == "BAD_URL"
+    with pytest.raises(ShengjiError) as away:
+        check_ray_address("ray://127.0.0.1:1", timeout=2)
+    assert away.value.code == "UNREACHABLE" and "127.0.0.1:1" in away.value.message

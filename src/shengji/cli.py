@@ -201,6 +201,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import (
         Progress,
         Settings,
+        check_ray_address,
         format_summary,
         plot_points,
         run_jobs,
@@ -229,6 +230,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         bot_time=args.bot_time,
         bot_options=tuple(_bot_pairs(args.bot_option or [], "--bot-option").items()),
     )
+    if args.backend == "ray":
+        check_ray_address(args.address)
     t0 = time.perf_counter()
     with Progress(len(settings.jobs()), enabled=not args.quiet) as progress:
         results = run_jobs(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from .bots.external import (
     check_command_line_spec,
     command_line_player,
 )
-from .errors import ShengjiError
+from .errors import Code, ShengjiError
 from .game import GameState, new_match
 from .options import RuleOptions
 from .players import Player, run_match
@@ -243,6 +244,36 @@ def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:
         POOL.close_all()
 
 
+def check_ray_address(address: str | None, timeout: float = 5.0) -> None:
+    """Fail at once with ``UNREACHABLE`` when nothing listens at a ``HOST:PORT`` (or
+    ``ray://HOST:PORT``) cluster address: Ray itself keeps retrying for minutes.
+    ``None``, ``auto`` and ``local`` are left to Ray.
+
+    >>> try:
+    ...     check_ray_address("127.0.0.1:1")
+    ... except ShengjiError as e:
+    ...     print(e.code)
+    UNREACHABLE
+    """
+    if address is None or address in ("auto", "local"):
+        return
+    where = address.removeprefix("ray://")
+    host, sep, port = where.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ShengjiError(
+            f"a Ray address is HOST:PORT, ray://HOST:PORT or auto, not {address!r}",
+            code=Code.BAD_URL,
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ShengjiError(
+            f"no Ray cluster answers at {where} ({e.strerror or e}): start one with "
+            "`ray start --head`, or leave out --address for a local Ray",
+            code=Code.UNREACHABLE,
+        ) from None
+
+
 def run_ray(
     settings: Settings,
     jobs: Sequence[Job],
@@ -257,6 +288,7 @@ def run_ray(
 
     started = not ray.is_initialized()
     if started:
+        check_ray_address(address)
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     try:
         task = ray.remote(_run_chunk)
