@@ -94,6 +94,7 @@ class Code(StrEnum):
     BAD_HAND = "BAD_HAND", "not a finished hand of this match (0 = first)"
     REVIEW_BUSY = "REVIEW_BUSY", "the hand reviewer is busy with other hands: try again soon"
     HINT_BUSY = "HINT_BUSY", "the adviser is busy with other hints: try again soon"
+    HINTS_OFF = "HINTS_OFF", "the host made this table one without hints"
     BAD_HOST_KEY = "BAD_HOST_KEY", "the host key does not belong to this room"
     NAME_TOO_LONG = "NAME_TOO_LONG", "a name is over the size limit"
     CHAT_TOO_LONG = "CHAT_TOO_LONG", "a chat line is over the size limit"

@@ -204,6 +204,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "the reviewer is busy with other hands: try again in a moment",
         "zh": "复盘正忙于别的牌局, 请稍后再试",
     },
+    "err.HINTS_OFF": {
+        "en": "the host made this table one without hints",
+        "zh": "房主设定这张桌子不能用提示",
+    },
     "err.HINT_BUSY": {
         "en": "the adviser is busy with other hints: try again in a moment",
         "zh": "提示正忙于别的请求, 请稍后再试",

@@ -194,3 +194,26 @@ def test_a_hint_selects_the_cards_and_says_why(srv: ReviewServer, browser: Any) 
     page.click("#play")
     wait(page, "!document.querySelector('#hand .card.sel')")
     assert not page.watch.errors, page.watch.errors
+
+
+def test_a_table_without_hints_shows_no_hint_button(srv: ReviewServer, browser: Any) -> None:  # noqa: F811
+    page = new_page(browser, "en", PHONE)
+    page.goto(srv.base + "/")
+    page.wait_for_selector("#allowhints")
+    assert page.is_checked("#allowhints")  # hints are on unless the host unticks them
+    room = make_room(
+        srv,
+        page,
+        preset="shuangsheng",
+        bots=[None, "heuristic", "heuristic", "heuristic"],
+        hints=False,
+    )
+    join(page, srv.base, room, "Ann")
+    page.click("#ready")
+    wait(page, "!document.querySelector('#start').disabled")
+    page.click("#start")
+    wait(page, "window.shengjiState.view")
+    drive([page], lambda: phase(page) == "play" and my_turn(state(page)), timeout=120)
+    page.wait_for_selector("#play")
+    assert page.locator("#hintbtn").count() == 0
+    assert not page.watch.errors, page.watch.errors

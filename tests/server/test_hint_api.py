@@ -108,3 +108,31 @@ def test_hints_on_my_turn_are_legal_and_explained(http: TestClient) -> None:
         assert r.status_code == 200, r.text
         assert c.request({"type": "act", "action": r.json()["action"]})["type"] == "ack"
         assert refused_off_turn
+
+
+def test_a_table_without_hints_refuses_them(http: TestClient) -> None:
+    made = http.post(
+        "/api/rooms",
+        json={
+            "preset": "classic-1deck",
+            "bots": [None, "heuristic", "heuristic", "heuristic"],
+            "hints": False,
+        },
+    ).json()
+    rid = made["id"]
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        token = c.request({"type": "join", "name": "ann", "host_key": made["host_key"]})["token"]
+        c.request({"type": "ready"})
+        c.request({"type": "start"})
+        sync(c)
+        assert c.latest["room"]["hints"] is False
+        r = _hint(http, rid, token)
+        assert _error(r) == (403, "HINTS_OFF")
+        assert "提示" in r.json()["detail"]["text"]["zh"]
+        hub = hub_of(http)
+        room = hub.rooms.pop(rid)  # the store's copy says the same
+        try:
+            assert _error(_hint(http, rid, token)) == (403, "HINTS_OFF")
+        finally:
+            hub.rooms[rid] = room

@@ -82,6 +82,7 @@ class CreateRoom(BaseModel):
     away_seconds: float = Field(default=30.0, ge=0, le=3600)
     bots: list[str | None] = Field(default_factory=list, max_length=4)
     public: bool = False
+    hints: bool = True
 
 
 def localized(code: str, text: str, params: dict[str, Any] | None = None) -> dict[str, str]:
@@ -202,6 +203,7 @@ def create_app(
             preset=body.preset,
             overrides=body.overrides,
             turn_seconds=body.turn_seconds,
+            hints=body.hints,
             away_seconds=body.away_seconds,
         )
         peer = request.client.host if request.client else ""
@@ -336,6 +338,8 @@ def create_app(
             seat = room.seat_of_hash(h)
             if seat is None:
                 raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+            if not room.settings.hints:
+                raise _http_error(403, "HINTS_OFF", "the host made this table one without hints")
             st = room.state
             if room.status != "playing" or st is None:
                 raise _http_error(409, "NOT_PLAYING", "the match is not being played")
@@ -357,6 +361,10 @@ def create_app(
                 )
                 if seat is None:
                     raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+                if not settings.get("hints", True):
+                    raise _http_error(
+                        403, "HINTS_OFF", "the host made this table one without hints"
+                    )
                 if status != "playing":
                     raise _http_error(409, "NOT_PLAYING", "the match is not being played")
                 log_rows = store.load_actions(room_id)

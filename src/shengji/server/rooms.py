@@ -87,6 +87,7 @@ class RoomSettings:
     away_seconds: float = 30.0  # a disconnected seat is handed to a bot after this
     bot_delay: float = 0.6  # seconds between bot moves (0 in tests)
     default_bot: str = "heuristic"
+    hints: bool = True  # seated players may ask the strongest bot for a hint
 
     def options(self) -> RuleOptions:
         """The rule options (validated)."""
@@ -303,6 +304,7 @@ class Room:
             "overrides": self.settings.overrides,
             "options": self.options.to_dict(),
             "turn_seconds": self.settings.turn_seconds,
+            "hints": self.settings.hints,
             "seats": [
                 {
                     "kind": s.kind,

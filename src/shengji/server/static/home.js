@@ -44,6 +44,7 @@ function readForm() {
     bots: [0, 1, 2, 3].map((i) => document.getElementById(`bot${i}`).value),
     timer: document.getElementById("timer").value,
     pub: document.getElementById("publicroom").checked,
+    hints: document.getElementById("allowhints").checked,
   };
 }
 
@@ -68,6 +69,7 @@ function buildForm(keep = null) {
     el("div", { class: "field" }, el("span", {}, t("bots")),
       el("div", { class: "seatpick" }, [0, 1, 2, 3].map((i) => el("label", {}, el("small", {}, `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`), botSel(i))))),
     el("label", { class: "field" }, el("span", {}, t("timer")), timer),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "allowhints", checked: keep ? keep.hints : true }), t("allowHints")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "publicroom", checked: keep ? keep.pub : false }), t("publicRoom")),
     el("div", { class: "row" }, el("button", { id: "create", onclick: create }, t("go"))),
     el("div", { class: "msg", id: "createmsg", role: "alert" }, H.error || ""));
@@ -172,6 +174,7 @@ async function create() {
     turn_seconds: Number(document.getElementById("timer").value) || 0,
   };
   if (document.getElementById("publicroom").checked) body.public = true;
+  if (!document.getElementById("allowhints").checked) body.hints = false;
   try {
     const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));

@@ -8,7 +8,7 @@ const EN = {
   create: "New table", preset: "Rules", bots: "Seats", person: "a person", seat: "Seat",
   level_easy: "Easy", level_normal: "Normal", level_strong: "Strong", botLevel: "{level} · {name}",
   botMenu: "Bot in seat {n}", timer: "Turn timer",
-  timerOff: "off", seconds: "{n} s", go: "Create the table", publicRoom: "List this table publicly",
+  timerOff: "off", seconds: "{n} s", go: "Create the table", publicRoom: "List this table publicly", allowHints: "Hints allowed (the strongest bot's advice)",
   publicRooms: "Open tables", noRooms: "No public tables right now. Create one and invite friends with its link.",
   rulesOf: "Rules of {preset}", seedNote: "From seed text {seed}.", unchanged: "Reset to preset",
   ruleChanged: "changed", noLimit: "no limit", rulesUnavailable: "The rules of this preset could not be loaded.",
@@ -89,7 +89,7 @@ const ZH = {
   create: "开新桌", preset: "规则", bots: "座位", person: "真人", seat: "座位",
   level_easy: "简单", level_normal: "普通", level_strong: "强", botLevel: "{level} · {name}",
   botMenu: "座位 {n} 的机器人", timer: "出牌限时",
-  timerOff: "不限", seconds: "{n} 秒", go: "开桌", publicRoom: "公开这张桌子",
+  timerOff: "不限", seconds: "{n} 秒", go: "开桌", publicRoom: "公开这张桌子", allowHints: "允许提示 (最强机器人的建议)",
   publicRooms: "公开的牌桌", noRooms: "现在没有公开的牌桌。开一桌, 把链接发给朋友吧。",
   rulesOf: "{preset} 的规则", seedNote: "出自规则原文 {seed}。", unchanged: "恢复预设",
   ruleChanged: "已修改", noLimit: "不限", rulesUnavailable: "无法载入这个规则的选项。",
@@ -170,7 +170,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "Unknown rule option.", BAD_OPTION_VALUE: "A rule option has a value it cannot take.",
     UNKNOWN_PRESET: "Unknown rules.", NOT_SEATED: "Take a seat first.", NOT_IN_LOBBY: "Only before the match starts.",
     NOT_PLAYING: "The match is not being played.", NOT_KICKABLE: "Only another person can be removed.",
-    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", HINT_BUSY: "The adviser is busy with other hints: try again in a moment.", BAD_HAND: "That hand is not over yet.",
+    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", HINT_BUSY: "The adviser is busy with other hints: try again in a moment.", HINTS_OFF: "The host made this table one without hints.", BAD_HAND: "That hand is not over yet.",
   },
   zh: {
     NOT_READY: "每位玩家都要先按准备。", SEATS_EMPTY: "每个座位都要有人或机器人。",
@@ -186,7 +186,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "没有这个规则选项。", BAD_OPTION_VALUE: "规则选项的值不对。",
     UNKNOWN_PRESET: "没有这个规则。", NOT_SEATED: "请先坐下。", NOT_IN_LOBBY: "只能在比赛开始前。",
     NOT_PLAYING: "比赛没有在进行。", NOT_KICKABLE: "只能请离其他玩家。",
-    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", HINT_BUSY: "提示正忙于别的请求, 请稍后再试。", BAD_HAND: "这一局还没有打完。",
+    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", HINT_BUSY: "提示正忙于别的请求, 请稍后再试。", HINTS_OFF: "房主设定这张桌子不能用提示。", BAD_HAND: "这一局还没有打完。",
   },
 };
 

@@ -512,7 +512,7 @@ function renderActions() {
     prompt = view.to_act === null || view.to_act === undefined ? t(`phase_${view.phase}`)
       : t("waitingFor", { name: seatName(room, view.to_act) });
   }
-  if (mine && (DECLARE_PHASES.includes(view.phase) || ["bury", "play"].includes(view.phase))) {
+  if (mine && room.hints !== false && (DECLARE_PHASES.includes(view.phase) || ["bury", "play"].includes(view.phase))) {
     const busy = R.hinting === R.state.rev;
     acts.push(el("button", { class: "ghost", id: "hintbtn", disabled: !on || busy, title: t("hintTitle"), onclick: requestHint }, t("hint")));
   }
