@@ -97,10 +97,20 @@ def error_message(request_id: str | None, code: str, text: str, params: Any = No
     )
 
 
-def _http_error(status: int, code: str, text: str) -> HTTPException:
+def _http_error(
+    status: int, code: str, text: str, headers: dict[str, str] | None = None
+) -> HTTPException:
     return HTTPException(
-        status, detail={"code": code, "message": text, "text": localized(code, text)}
+        status,
+        detail={"code": code, "message": text, "text": localized(code, text)},
+        headers=headers,
     )
+
+
+def _bearer(request: Request) -> str:
+    """The token of an ``Authorization: Bearer TOKEN`` header ("" without one)."""
+    auth = request.headers.get("authorization", "")
+    return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
 
 
 def create_app(
@@ -264,8 +274,7 @@ def create_app(
             raise _http_error(400, "BAD_SEAT", "seat must be 0..3")
         if not 0 <= hand < 10_000:
             raise _http_error(400, "BAD_HAND", "hand must be a finished hand's number (0 = first)")
-        auth = request.headers.get("authorization", "")
-        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        token = _bearer(request)
         try:
             row = store.load_room(room_id) if len(room_id) <= 64 else None
             if row is None:
@@ -310,11 +319,7 @@ def create_app(
                 (room_id, seat, hand, rollouts), source, seat, hand, rollouts, peer
             )
         except ReviewBusy as e:
-            raise HTTPException(
-                503,
-                detail={"code": e.code, "message": e.message, "text": localized(e.code, e.message)},
-                headers={"Retry-After": "5"},
-            ) from None
+            raise _http_error(503, e.code, e.message, {"Retry-After": "5"}) from None
         except StoreError:
             raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
         except ShengjiError as e:
@@ -327,8 +332,7 @@ def create_app(
         """What the strongest bot would do for the caller's seat now, and why: the seat is
         the one of ``Authorization: Bearer TOKEN`` (the resume token), and it must be that
         seat's turn. The search runs in a worker process for ``hint_ms``."""
-        auth = request.headers.get("authorization", "")
-        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        token = _bearer(request)
         if not token:
             raise _http_error(403, "BAD_TOKEN", "a hint needs your seat's token")
         h = token_hash(token)
@@ -383,11 +387,7 @@ def create_app(
                 ("hint", room_id, seat, rev, ms), source, seat, 0, ms, peer
             )
         except ReviewBusy as e:
-            raise HTTPException(
-                503,
-                detail={"code": e.code, "message": e.message, "text": localized(e.code, e.message)},
-                headers={"Retry-After": "2"},
-            ) from None
+            raise _http_error(503, e.code, e.message, {"Retry-After": "2"}) from None
         except ShengjiError as e:  # the store's table: not this seat's turn
             raise _http_error(409, e.code, e.message) from None
         return {"room": room_id, "seat": seat, **answer}
