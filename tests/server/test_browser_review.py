@@ -166,17 +166,21 @@ def _stubbed_marks_render_and_jump(page: Any) -> None:
     page.unroute("**/review?*")
 
 
-def test_a_hint_selects_the_cards_and_says_why(srv: ReviewServer, browser: Any) -> None:  # noqa: F811
-    page = new_page(browser, "zh", PHONE)
-    room = make_room(
-        srv, page, preset="shuangsheng", bots=[None, "heuristic", "heuristic", "heuristic"]
-    )
+def _to_my_first_play(srv: ReviewServer, page: Any, **body: Any) -> None:
+    """Ann and three heuristic bots at a shuangsheng table, until Ann's first play."""
+    bots = [None, "heuristic", "heuristic", "heuristic"]
+    room = make_room(srv, page, preset="shuangsheng", bots=bots, **body)
     join(page, srv.base, room, "Ann")
     page.click("#ready")
     wait(page, "!document.querySelector('#start').disabled")
     page.click("#start")
     wait(page, "window.shengjiState.view")
     drive([page], lambda: phase(page) == "play" and my_turn(state(page)), timeout=120)
+
+
+def test_a_hint_selects_the_cards_and_says_why(srv: ReviewServer, browser: Any) -> None:  # noqa: F811
+    page = new_page(browser, "zh", PHONE)
+    _to_my_first_play(srv, page)
     assert page.locator("#hand .card.sel").count() == 0
     page.click("#hintbtn")
     wait(
@@ -201,19 +205,7 @@ def test_a_table_without_hints_shows_no_hint_button(srv: ReviewServer, browser: 
     page.goto(srv.base + "/")
     page.wait_for_selector("#allowhints")
     assert page.is_checked("#allowhints")  # hints are on unless the host unticks them
-    room = make_room(
-        srv,
-        page,
-        preset="shuangsheng",
-        bots=[None, "heuristic", "heuristic", "heuristic"],
-        hints=False,
-    )
-    join(page, srv.base, room, "Ann")
-    page.click("#ready")
-    wait(page, "!document.querySelector('#start').disabled")
-    page.click("#start")
-    wait(page, "window.shengjiState.view")
-    drive([page], lambda: phase(page) == "play" and my_turn(state(page)), timeout=120)
+    _to_my_first_play(srv, page, hints=False)
     page.wait_for_selector("#play")
     assert page.locator("#hintbtn").count() == 0
     assert not page.watch.errors, page.watch.errors

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 
 from ..cards import Card, deck
 from ..game import GameState
+from ..immutable import evolve
 from ..views import SeatView
 
 #: The holder number of the kitty in a sampled deal.
@@ -340,31 +341,16 @@ def state_after_burial(
     mine = list(view.hand)
     for c in burial:
         mine.remove(c)
-    hands = tuple(tuple(mine) if s == view.seat else tuple(deal.get(s, ())) for s in range(4))
-    return GameState(
-        options=view.options,
-        seed=0,
-        levels=view.levels,
-        progress=(0, 0),
-        coins=view.coins,
-        hand_number=view.hand_number,
-        results=view.results,
+    st = state_from_view(view, deal, tuple(burial))
+    hands = tuple(tuple(mine) if s == view.seat else h for s, h in enumerate(st.hands))
+    return evolve(
+        st,
         phase="play",
-        redeals=0,
-        start_seat=0,
-        deck_order=(),
-        dealt=view.dealt,
         hands=hands,
-        kitty=tuple(burial),
-        declare=view.declare,
-        level=view.level,
         to_act=banker,
         buried_by=(view.seat,),
         leader=banker,
         trick=(),
         lead=None,
         tricks=(),
-        trick_points=view.trick_points,
-        penalties=view.penalties,
-        ctx=view.ctx,
     )
