@@ -533,9 +533,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     # hints
     "hint.text": {"en": "hint: {action} · {why}", "zh": "提示: {action} · {why}"},
     "hint.local_only": {
-        "en": "hints are only given in local games (shengji play without --connect)",
-        "zh": "提示只在本地对局中提供 (不加 --connect 的 shengji play)",
+        "en": "this server gives no hints",
+        "zh": "这个服务器不提供提示",
     },
+    "hint.refused": {"en": "no hint: {text}", "zh": "没有提示: {text}"},
     "hint.not_now": {"en": "no hint: it is not your turn", "zh": "没有提示: 还没轮到你"},
     "hint.thinking": {"en": "hint: thinking…", "zh": "提示: 思考中…"},
     "action.declare": {"en": "declare {cards}", "zh": "亮 {cards}"},

@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,8 @@ from shengji.tui import plain as plain_mode
 from shengji.tui.main import run_play
 from shengji.tui.online import Target, TokenStore, create_room, open_room, parse_target
 from shengji.tui.plain import action_line
-from shengji.tui.text import my_turn
+from shengji.tui.session import Refusal
+from shengji.tui.text import hint_text, my_turn
 
 ROOT = Path(__file__).parents[2]
 
@@ -262,7 +264,8 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
                 elif view and view["phase"] == "play" and my_turn(session.state):
                     await pilot.press("question_mark")
                     await app.workers.wait_for_complete()
-                    assert "only given in local games" in app.message
+                    # the server's strongest bot answers, with its reason
+                    assert app.message.startswith("hint: play ") and " · " in app.message
                     action = choose_action(session.state)
                     for card in action["cards"].split():
                         idx = next(
@@ -315,3 +318,35 @@ def test_state_dir_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     monkeypatch.delenv("XDG_STATE_HOME")
     assert where() == Path.home() / ".local" / "state" / "shengji"
     assert isinstance(argparse.Namespace(), argparse.Namespace)
+
+
+def test_a_table_without_hints_says_so_in_the_terminal(server: Server) -> None:
+    """Online hints come from the server; a room made without them refuses in words."""
+    target = parse_target(server.url)
+    req = urllib.request.Request(
+        f"{server.url}/api/rooms",
+        json.dumps(
+            {
+                "preset": "classic-1deck",
+                "bots": [None, "heuristic", "heuristic", "heuristic"],
+                "hints": False,
+            }
+        ).encode(),
+        {"Content-Type": "application/json"},
+    )
+    data = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    session, _ = open_room(Target(target.base, data["id"]), name="kim", host_key=data["host_key"])
+    try:
+        refused = session.hint("zh")
+        assert isinstance(refused, Refusal) and refused.code == "HINTS_OFF"  # in the lobby too
+        assert session.command({"type": "start"}) is None
+        deadline = time.time() + 30
+        while not my_turn(session.state) and time.time() < deadline:
+            session.poll()
+            time.sleep(0.02)
+        assert my_turn(session.state)
+        refused = session.hint("zh")
+        assert isinstance(refused, Refusal) and refused.code == "HINTS_OFF"
+        assert hint_text(refused, True, "zh") == "没有提示: 房主设定这张桌子不能用提示"
+    finally:
+        session.close()

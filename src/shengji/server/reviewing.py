@@ -110,7 +110,7 @@ def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
         cards = cards_label(str(action.get("cards") or ""), lang)
         words = t(f"action.{action['type']}", lang, cards=cards)
         text[lang] = t("hint.text", lang, action=words, why=why or "—")
-    return {"action": action, "text": text}
+    return {"action": action, "text": text, "why": dict(zip(("en", "zh"), reasons, strict=True))}
 
 
 def hand_actions(actions: list[dict[str, Any]], hand: int) -> list[dict[str, Any]]:

@@ -34,9 +34,9 @@ from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
     Tracker,
-    action_text,
     clock_text,
     declared_text,
+    hint_text,
     is_throw,
     kitty_marks,
     last_trick_text,
@@ -116,11 +116,7 @@ async def _hint_line(session: Session, lang: str, show: Any) -> None:
 
 
 def _hint_text(session: Session, lang: str) -> str:
-    hint = session.hint(lang)
-    if hint is None:
-        return t("hint.local_only" if session.online else "hint.not_now", lang)
-    action, why = hint
-    return t("hint.text", lang, action=action_text(action, lang), why=why or "—")
+    return hint_text(session.hint(lang), session.online, lang)
 
 
 class DeclareDialog(ModalScreen[int | None]):

@@ -18,7 +18,16 @@ from typing import Any, TextIO
 from ..errors import Code, ShengjiError
 from ..i18n import cards_label, t
 from .session import LEVELS, Refusal, Session, bot_for, local_levels
-from .text import Tracker, action_text, describe, my_seat, my_turn, plays_text, prompt, status_lines
+from .text import (
+    Tracker,
+    describe,
+    hint_text,
+    my_seat,
+    my_turn,
+    plays_text,
+    prompt,
+    status_lines,
+)
 
 _ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
 
@@ -192,11 +201,7 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
         elif cmd == "look":
             out(*describe(state, lang))
         elif cmd == "hint":
-            hint = session.hint(lang)
-            if hint is not None:
-                out(t("hint.text", lang, action=action_text(hint[0], lang), why=hint[1]))
-            else:
-                out(t("hint.local_only" if session.online else "hint.not_now", lang))
+            out(hint_text(session.hint(lang), session.online, lang))
         elif isinstance(cmd, dict):
             if "room" in cmd:
                 room_cmd = cmd["room"]

@@ -20,6 +20,8 @@ import queue
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -97,8 +99,9 @@ class Session(Protocol):
         """A room command (``ready``, ``start``, ``set_bot``, ``chat``): online only."""
         ...
 
-    def hint(self, lang: str) -> tuple[dict[str, Any], str] | None:
-        """What the strongest bot would do in this seat, and why (None: no hint now)."""
+    def hint(self, lang: str) -> tuple[dict[str, Any], str] | Refusal | None:
+        """What the strongest bot would do in this seat, and why (None: no hint now; a
+        Refusal when the server refuses one)."""
         ...
 
     def poll(self) -> bool:
@@ -528,8 +531,32 @@ class RemoteSession:
     def command(self, cmd: dict[str, Any]) -> Refusal | None:
         return self._refusal(self._request(cmd))
 
-    def hint(self, lang: str) -> tuple[dict[str, Any], str] | None:
-        return None  # the server does not lend its bots as advisers
+    def hint(self, lang: str) -> tuple[dict[str, Any], str] | Refusal | None:
+        """The server's hint for this seat (``POST /api/rooms/{id}/hint`` with the
+        token); None from a server that gives none."""
+        if self.token is None or self.seat is None:
+            return Refusal("NOT_SEATED", "spectators get no hints")
+        scheme, _, rest = self.ws_url.partition("://")
+        where, _, room = rest.partition("/ws/")
+        url = f"{'https' if scheme == 'wss' else 'http'}://{where}/api/rooms/{room}/hint"
+        req = urllib.request.Request(
+            url, b"", {"Authorization": f"Bearer {self.token}"}, method="POST"
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout + 5) as resp:
+                body = json.loads(resp.read())
+            return body["action"], str(body["why"][lang])
+        except urllib.error.HTTPError as e:
+            try:
+                detail = json.loads(e.read()).get("detail")
+            except ValueError:
+                detail = None
+            if isinstance(detail, dict) and detail.get("code"):
+                code, text = str(detail["code"]), detail.get("text")
+                return Refusal(code, str(detail.get("message", "")), {}, text)
+            return None  # a server without hints
+        except (OSError, ValueError, KeyError, TypeError):
+            return Refusal("UNREACHABLE", "the server did not answer the hint")
 
     def poll(self) -> bool:
         if self._lost is not None and self._inbox.empty():

@@ -421,6 +421,17 @@ def action_text(action: dict[str, Any], lang: str) -> str:
     return t(f"action.{kind}", lang, cards=pretty(str(action.get("cards") or ""), lang))
 
 
+def hint_text(hint: Any, online: bool, lang: str) -> str:
+    """A session's :meth:`~shengji.tui.session.Session.hint` in words: the action and
+    why, the server's refusal, or why there is none."""
+    if hint is None:
+        return t("hint.local_only" if online else "hint.not_now", lang)
+    if hasattr(hint, "say"):  # a Refusal
+        return t("hint.refused", lang, text=hint.say(lang))
+    action, why = hint
+    return t("hint.text", lang, action=action_text(action, lang), why=why or "—")
+
+
 class Tracker:
     """What happened between two states, as lines: declarations, burials, every play,
     each trick's winner, failed throws, the end of a hand and of the match, chat."""
