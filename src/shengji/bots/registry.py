@@ -87,6 +87,26 @@ def by_difficulty(level: Difficulty) -> BotKind:
     raise ShengjiError(f"no bot has difficulty {level!r}", code=Code.UNKNOWN_BOT)
 
 
+#: Milliseconds the hint's bot thinks: the strongest bot, answering within a second.
+HINT_MS = 800
+
+
+def hint_bot(millis: int = HINT_MS) -> str:
+    """The spec of the bot that gives hints: the strongest one, on ``millis`` ms a move."""
+    return f"{by_difficulty('strong').name}:{millis}ms"
+
+
+def reason_of(player: Player) -> tuple[str, str]:
+    """Why ``player`` chose its last action (English, Chinese): its ``explained()`` (the
+    search bot adds what the search found) or ``reason``; empty for bots without one."""
+    explained = getattr(player, "explained", None)
+    if explained is not None:
+        en, zh = explained()
+        return en, zh
+    en, zh = getattr(player, "reason", ("", ""))
+    return en, zh
+
+
 def parse_spec(spec: str) -> tuple[str, str | None]:
     """Split and check a player spec: ``(name, argument or None)``."""
     if not isinstance(spec, str) or not spec.strip():

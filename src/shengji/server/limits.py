@@ -48,7 +48,7 @@ class Limits:
     #: Hand reviews running or waiting at once (one worker process runs them in turn).
     review_queue: int = 4
     #: Milliseconds the search bot thinks for a hint (``POST /api/rooms/{id}/hint``).
-    hint_ms: int = 800
+    hint_ms: int = 800  # bots.registry.HINT_MS
     #: Hints being computed or waiting at once (one more worker process, in turn).
     hint_queue: int = 4
 

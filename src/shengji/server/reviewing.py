@@ -1,5 +1,6 @@
-"""Hand reviews for the web app: :func:`shengji.review.review` of one seat's plays in one
-hand, off the event loop.
+"""Hand reviews and hints for the web app, off the event loop: :func:`shengji.review.review`
+of one seat's plays in one hand (:func:`review_hand`), and the strongest bot's action for
+a seat on its turn (:func:`hint_for`), each in a :class:`Reviewer` of its own.
 
 A review searches every play of the seat again (about 0.1 s each with the default 300
 rollouts, some 2-3 s a hand), so it runs in one worker process made on first use (the
@@ -90,7 +91,7 @@ def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
     or a :func:`live_record` to replay first) within ``millis`` ms, and why: ``{action,
     text: {en, zh}}`` (runs in the worker; ``NOT_YOUR_TURN`` unless ``seat`` is to act)."""
     from ..actions import action_to_json
-    from ..bots.registry import by_difficulty, make_player
+    from ..bots.registry import hint_bot, make_player, reason_of
     from ..i18n import t
     from ..record import replay
     from ..views import seat_view
@@ -101,10 +102,9 @@ def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
             raise ShengjiError("hints are for your own turn", code=Code.NOT_YOUR_TURN)
         view = seat_view(st, seat)
 
-    bot = make_player(f"{by_difficulty('strong').name}:{millis}ms", seat, view.hand_number)
+    bot = make_player(hint_bot(millis), seat, view.hand_number)
     action = action_to_json(bot.act(view))
-    explained = getattr(bot, "explained", None)
-    reasons = explained() if explained else getattr(bot, "reason", ("", ""))
+    reasons = reason_of(bot)
     text = {}
     for lang, why in zip(("en", "zh"), reasons, strict=True):
         cards = cards_label(str(action.get("cards") or ""), lang)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..actions import action_from_json, action_to_json
-from ..bots.registry import bot_kinds, by_difficulty, check_spec, make_player
+from ..bots.registry import bot_kinds, check_spec, hint_bot, make_player, reason_of
 from ..errors import Code, ShengjiError
 from ..game import GameState, apply, new_match
 from ..i18n import error_text
@@ -35,14 +35,6 @@ from ..options import RuleOptions
 from ..players import Player
 from ..presets import load_preset, preset_names
 from ..views import seat_message, seat_view
-
-#: The search budget of the hint: the strongest bot, answering within a second.
-HINT_BUDGET = "800ms"
-
-
-def hint_bot() -> str:
-    """The spec of the bot that gives hints: the strongest one, within :data:`HINT_BUDGET`."""
-    return f"{by_difficulty('strong').name}:{HINT_BUDGET}"
 
 
 def _overrides_of(options: RuleOptions) -> dict[str, Any]:
@@ -249,8 +241,7 @@ class LocalSession:
         if self.st.to_act != self.seat and self.st.phase != "hand_over":
             return None
         action = self.adviser.act(seat_view(self.st, self.seat))
-        explained = getattr(self.adviser, "explained", None)
-        en, zh = explained() if explained else getattr(self.adviser, "reason", ("", ""))
+        en, zh = reason_of(self.adviser)
         return action_to_json(action), zh if lang == "zh" else en
 
     def poll(self) -> bool:

@@ -431,9 +431,13 @@ function freshPositions(hand, view) {
   if (view.phase !== "bury" || view.to_act !== R.state.you.seat) return new Set();
   const seen = view.seen_kitty || [];
   const picked = [...seen].reverse().find((k) => k.kind === "picked_up");
-  if (!picked) return new Set();
+  return picked ? positionsOf(hand, picked.cards) : new Set();
+}
+
+// Positions in the sorted hand of the cards `cards` names (a copy for each one named).
+function positionsOf(hand, cards) {
   const need = new Map();
-  for (const c of splitCards(picked.cards)) need.set(c, (need.get(c) || 0) + 1);
+  for (const c of splitCards(cards)) need.set(c, (need.get(c) || 0) + 1);
   const out = new Set();
   hand.forEach((c, i) => { if (need.get(c)) { need.set(c, need.get(c) - 1); out.add(i); } });
   return out;
@@ -550,13 +554,7 @@ async function requestHint() {
   } else {
     const a = body.action;
     if (a.cards && ["play", "bury"].includes(a.type)) {
-      const hand = myHand();
-      const picked = new Set();
-      for (const c of splitCards(a.cards)) {
-        const i = hand.findIndex((h, j) => h === c && !picked.has(j));
-        if (i >= 0) picked.add(i);
-      }
-      R.selected = picked;
+      R.selected = positionsOf(myHand(), a.cards);
       renderHand();
     }
     R.hinted = a.type === "declare" ? { rev, cards: a.cards } : null;
