@@ -105,3 +105,19 @@ def test_view_names_the_winning_play_and_the_trumps(preset: str) -> None:
             assert view["winning"] is None
         assert set(view["trumps"].split()) == {c.text for c in deck(1) if st.ctx.is_trump(c)}
     assert checked > 20
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "classic-3deck"])
+def test_a_view_is_the_shared_table_part_and_the_seats_own(preset: str) -> None:
+    from shengji.views import own_view, table_view
+
+    rng = random.Random(11)
+    st = new_match(load_preset(preset), 5)
+    states = 0
+    while st.phase != "match_over" and states < 400:
+        for seat in (None, 0, 1, 2, 3):
+            assert observe(st, seat) == {"seat": seat, **table_view(st), **own_view(st, seat)}
+        seat = st.to_act if st.to_act is not None else 0
+        st, _ = apply(st, seat, random_action(st, seat, rng))
+        states += 1
+    assert states == 400 or st.phase == "match_over"

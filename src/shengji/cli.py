@@ -261,10 +261,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
     from .server.app import create_app
     from .server.limits import Limits
-    from .server.serving import serve
+    from .server.serving import serve, trusted_proxies
     from .server.store import sqlite_url
 
     limits = Limits().with_overrides(args.limit or [])
+    trusted_proxies(args.forwarded_allow_ips)  # a bad address is refused before the start
     url = args.db or sqlite_url("var/shengji.db")
     print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
     app = create_app(
@@ -275,7 +276,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         bots=_bot_pairs(args.bot or [], "--bot"),
         bot_time=args.bot_time,
     )
-    serve(app, args.host, args.port, args.log_level, limits.message_bytes)
+    serve(app, args.host, args.port, args.log_level, limits, args.forwarded_allow_ips)
     return 0
 
 
@@ -396,6 +397,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--api-docs", action="store_true", help="serve /docs and /openapi.json")
     p.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="reverse proxies whose X-Forwarded-For is believed: comma-separated addresses "
+        "or networks, * any (default: none, so each client is counted at its own address)",
+    )
+    p.add_argument(
         "--bot",
         action="append",
         metavar="NAME=CMD",
@@ -419,6 +427,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="a server (http://HOST:PORT: make a room) or a room's invite link (join it)",
     )
     p.add_argument("--open", metavar="SEATS", help="new room: seats left for people, e.g. 2")
+    p.add_argument(
+        "--new-room",
+        action="store_true",
+        help="make another room even if this command made one you can still go back to",
+    )
+    p.add_argument(
+        "--host-key", metavar="KEY", help="a room's host key (from POST /api/rooms): be its host"
+    )
     p.add_argument("--spectate", action="store_true", help="watch the room instead of playing")
     p.add_argument("--name", help="your name on a server (default: your login name)")
     p.add_argument("--plain", action="store_true", help="line mode: text out, commands in")

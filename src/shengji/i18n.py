@@ -180,6 +180,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "err.NAME_TOO_LONG": {"en": "that name is too long", "zh": "名字太长"},
     "err.CHAT_TOO_LONG": {"en": "that chat line is too long", "zh": "聊天内容太长"},
+    "err.BODY_TOO_LARGE": {"en": "that request is too large", "zh": "请求内容太大"},
+    "err.BAD_REQUEST": {
+        "en": "the server did not understand that request",
+        "zh": "服务器看不懂这个请求",
+    },
     "err.STORE_UNAVAILABLE": {
         "en": "the server cannot save games right now: try again soon",
         "zh": "服务器暂时无法保存对局, 请稍后再试",
@@ -211,6 +216,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "err.HINT_BUSY": {
         "en": "the adviser is busy with other hints: try again in a moment",
         "zh": "提示正忙于别的请求, 请稍后再试",
+    },
+    "err.REPLAY_BUSY": {
+        "en": "the replayer is busy with other matches: try again in a moment",
+        "zh": "回放正忙于别的比赛, 请稍后再试",
     },
     "err.BAD_HOST_KEY": {"en": "that host key is not this room's", "zh": "房主密钥不对"},
     # terminal client
@@ -464,8 +473,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "table.chat": {"en": "chat", "zh": "聊天"},
     # prompts (the app: keys)
     "prompt.declare": {
-        "en": "your turn: declare or pass (1-9 / p in the dialog)",
-        "zh": "轮到你: 亮主或不亮 (对话框里按 1-9 / p)",
+        "en": "your turn: declare or pass (1-9 / p in the dialog; Enter opens it)",
+        "zh": "轮到你: 亮主或不亮 (对话框里按 1-9 / p; 回车打开对话框)",
     },
     "prompt.bury": {
         "en": "your turn: bury {n} cards (space selects, Enter buries)",
@@ -521,7 +530,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
     },
     "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
-    "plain.trick": {"en": "this trick: {plays}", "zh": "本轮: {plays}"},
+    "plain.trick": {
+        "en": "this trick: {plays} · {points} so far (▶ led, ★ winning)",
+        "zh": "本轮: {plays} · 已有{points} (▶首家, ★最大)",
+    },
     "refused": {"en": "refused: {text}", "zh": "不行: {text}"},
     # the selection
     "sel.legal": {"en": "✓ legal", "zh": "✓ 可以出"},
@@ -683,6 +695,86 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "cli.lost": {
         "en": "lost the connection to {where} and could not get it back",
         "zh": "和 {where} 的连接断了, 重连没有成功",
+    },
+    "cli.resume_made": {
+        "en": "back to the room this command made: {url} (--new-room makes another)",
+        "zh": "回到这条命令开的房间: {url} (要另开一个房间加 --new-room)",
+    },
+    "cli.seed": {
+        "en": "seed {seed}: shengji play {args} deals the same hands",
+        "zh": "种子 {seed}: shengji play {args} 会发同样的牌",
+    },
+    "cli.record": {
+        "en": "record saved: {path} (shengji replay {path})",
+        "zh": "对局记录已保存: {path} (shengji replay {path})",
+    },
+    # why a connection failed (connect errors' params["reason"])
+    "os.refused": {"en": "connection refused", "zh": "连接被拒绝"},
+    "os.unknown_host": {"en": "unknown host", "zh": "找不到这个主机"},
+    "os.closed": {"en": "the server closed the connection", "zh": "服务器关闭了连接"},
+    "os.reset": {"en": "the connection was reset", "zh": "连接被重置"},
+    "os.unreachable": {"en": "the network cannot reach it", "zh": "网络不通"},
+    # the trick at a glance
+    "table.trick_legend": {
+        "en": "» to act · ▶ led · ★ winning · this trick: {points}",
+        "zh": "» 该谁 · ▶ 首家 · ★ 目前最大 · 本轮 {points}",
+    },
+    # declaring during the deal
+    "dlg.pass_deal": {
+        "en": "d) pass for the rest of the deal (asked again only for a stronger show)",
+        "zh": "d) 发牌结束前都不亮 (有更大的亮法时再问)",
+    },
+    "dlg.stronger": {
+        "en": "new: a stronger show is possible: {cards}",
+        "zh": "新: 现在可以亮更大的: {cards}",
+    },
+    "plain.pass_deal": {
+        "en": "(pass deal: pass for the rest of the deal, asked again only for a stronger show)",
+        "zh": "(pass deal: 发牌结束前都不亮, 有更大的亮法时再问)",
+    },
+    # no colour: the kitty's cards are marked +
+    "dlg.bury_legend_nc": {
+        "en": "underlined: trumps · +: from the kitty · ←→ space Enter · ?: hint",
+        "zh": "下划线: 主牌 · +: 底牌 · ←→ 空格 回车 · ?: 提示",
+    },
+    # quitting a local game
+    "quit.title": {"en": "Quit this game?", "zh": "退出这局?"},
+    "quit.body": {
+        "en": "A game against bots cannot be resumed. The record is saved when you quit, "
+        "and shengji play {args} deals the same hands again.",
+        "zh": "人机对局退出后不能接着打。退出时会保存对局记录, "
+        "shengji play {args} 可以再发同样的牌。",
+    },
+    "quit.keys": {"en": "y: quit · n / Esc: keep playing", "zh": "y: 退出 · n / Esc: 继续打"},
+    # help
+    "key.help": {"en": "help", "zh": "帮助"},
+    "key.lang": {"en": "中文", "zh": "English"},
+    "help.title": {"en": "Keys", "zh": "按键"},
+    "help.keys": {
+        "en": "← →          move along your hand (or click a card)\n"
+        "space        select / unselect the card (a click does too); Esc clears\n"
+        "Enter        play the selection; opens a dialog waiting for you\n"
+        "2-9 0 J K A  jump to that rank (0: 10; Shift+Q: a queen)\n"
+        "S C D        jump to that suit (Shift+H: hearts); W: a joker\n"
+        "?            hint: what the strongest bot would do, and why (selects it)\n"
+        "n            next hand · v: the score sheet (↑ ↓ PgUp PgDn scroll)\n"
+        "r s b        lobby: ready, start, bots (the host)\n"
+        "l            中文 / English\n"
+        "h F1         this help · q: quit · Ctrl-C: quit at once\n"
+        "declaring    1-9: declare · p: pass · d: pass for the rest of the deal\n"
+        "the table    » to act · ▶ led the trick · ★ winning it so far",
+        "zh": "← →          在手牌里移动 (也可以点牌)\n"
+        "空格         选中 / 取消这张牌 (点一下也行); Esc 全部取消\n"
+        "回车         出选中的牌; 打开等你处理的对话框\n"
+        "2-9 0 J K A  跳到这个点数 (0: 10; Shift+Q: Q)\n"
+        "S C D        跳到这个花色 (Shift+H: 红桃); W: 王\n"
+        "?            提示: 最强的机器人会怎么出, 为什么 (并选好)\n"
+        "n            下一局 · v: 记分表 (↑ ↓ PgUp PgDn 翻看)\n"
+        "r s b        房间里: 准备, 开始, 加机器人 (房主)\n"
+        "l            中文 / English\n"
+        "h F1         本帮助 · q: 退出 · Ctrl-C: 立即退出\n"
+        "亮主         1-9: 亮 · p: 不亮 · d: 发牌结束前都不亮\n"
+        "牌桌         » 该谁 · ▶ 首家 · ★ 目前最大",
     },
 }
 

@@ -66,8 +66,19 @@ class SeatView(TableFacts):
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as notation strings)."""
+        return {"seat": self.seat, **self.table_json(), **self.own_json()}
+
+    def own_json(self) -> dict[str, Any]:
+        """The part of :meth:`to_json` that is this seat's own: its hand and the kitty
+        cards it saw (a spectator: nothing)."""
+        if self.seat is None:
+            return {}
+        return _own_json(self.ctx, self.hand, self.kitty_seen)
+
+    def table_json(self) -> dict[str, Any]:
+        """The part of :meth:`to_json` that every seat's view shares (all but ``seat``
+        and :meth:`own_json`)."""
         view: dict[str, Any] = {
-            "seat": self.seat,
             "phase": self.phase,
             "hand_number": self.hand_number,
             "levels": [rank_text(v) for v in self.levels],
@@ -92,11 +103,6 @@ class SeatView(TableFacts):
             "score_sheet": [_shared(r, _result) for r in self.results],
             "winner": self.winner,
         }
-        if self.seat is not None:
-            view["hand"] = format_cards(self.ctx.sorted(self.hand))
-            view["seen_kitty"] = [
-                {"kind": kind, "cards": format_cards(cards)} for kind, cards in self.kitty_seen
-            ]
         if self.kitty is not None:
             view["kitty"] = format_cards(self.kitty)
         return view
@@ -179,14 +185,58 @@ def observe(st: GameState, seat: int | None) -> dict[str, Any]:
     return seat_view(st, seat).to_json()
 
 
+def table_view(st: GameState) -> dict[str, Any]:
+    """The part of ``observe(st, seat)`` that is the same for every seat and spectator:
+    ``observe(st, seat) == {"seat": seat, **table_view(st), **own_view(st, seat)}``.
+    Built once, it serves a whole table's views (the server broadcasts it so)."""
+    return seat_view(st, None).table_json()
+
+
+def own_view(st: GameState, seat: int | None) -> dict[str, Any]:
+    """The part of ``observe(st, seat)`` that only ``seat`` sees (see :func:`table_view`)."""
+    if seat is None:
+        return {}
+    seen = tuple((kind, cards) for who, kind, cards in st.kitty_log if who == seat)
+    return _own_json(st.ctx, st.hands[seat], seen)
+
+
+_HANDS: dict[tuple[int, int], tuple[TrumpContext, tuple[Card, ...], str]] = {}
+
+
+def _own_json(
+    ctx: TrumpContext,
+    hand: tuple[Card, ...],
+    seen: tuple[tuple[str, tuple[Card, ...]], ...],
+) -> dict[str, Any]:
+    # a hand is shown after every action but changes only when its seat plays: its
+    # sorted notation is kept while the same hand and trump context are in use
+    hit = _HANDS.get((id(ctx), id(hand)))
+    if hit is None or hit[0] is not ctx or hit[1] is not hand:
+        if len(_HANDS) > 65_536:
+            _HANDS.clear()
+        hit = _HANDS[id(ctx), id(hand)] = (ctx, hand, format_cards(ctx.sorted(hand)))
+    return {
+        "hand": hit[2],
+        "seen_kitty": [{"kind": kind, "cards": format_cards(cards)} for kind, cards in seen],
+    }
+
+
+def legal_show_texts(st: GameState, seat: int | None) -> list[str] | None:
+    """The declarations ``seat`` may make now, as notation, when it is its turn to
+    declare (else None)."""
+    from .game import legal_shows
+
+    if seat is None or st.to_act != seat or st.phase not in DECLARING_PHASES:
+        return None
+    return [" ".join(c.text for c in s) for s in legal_shows(st, seat)]
+
+
 def seat_message(st: GameState, seat: int | None) -> dict[str, Any]:
     """The game part of a client ``state`` message: the seat's ``view`` and, when it is
     that seat's turn to declare, the ``shows`` it may make."""
-    from .game import legal_shows
-
     out: dict[str, Any] = {"view": observe(st, seat)}
-    if seat is not None and st.to_act == seat and st.phase in DECLARING_PHASES:
-        out["shows"] = [" ".join(c.text for c in s) for s in legal_shows(st, seat)]
+    if (shows := legal_show_texts(st, seat)) is not None:
+        out["shows"] = shows
     return out
 
 

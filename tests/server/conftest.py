@@ -20,7 +20,13 @@ def db_url(tmp_path: Path) -> str:
 #: Scripted clients act as fast as the server answers and tests make many rooms: no rate
 #: limits for them
 #: (tests/server/test_hostile.py checks the limits themselves).
-FAST_CLIENTS = Limits(commands_per_second=1e6, commands_burst=1_000_000, rooms_burst=1_000)
+FAST_CLIENTS = Limits(
+    commands_per_second=1e6,
+    commands_burst=1_000_000,
+    lobby_per_second=1e6,
+    lobby_burst=1_000_000,
+    rooms_burst=1_000,
+)
 
 
 @pytest.fixture

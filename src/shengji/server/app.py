@@ -4,33 +4,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.staticfiles import StaticFiles
 
 from ..bots.external import BotLimits, register_command
 from ..bots.registry import bot_kinds
 from ..errors import Code, ShengjiError
-from ..game import new_match
 from ..i18n import CATALOGUE, error_text
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
-from ..record import options_from_record
-from ..record import replay as replay_record
-from ..views import observe, seat_view
+from ..views import seat_view
 from .connection import Connection
+from .guards import BodyLimit, SafeStaticFiles, invalid_request
 from .hub import Hub
 from .limits import Limits
 from .protocol import ProtocolError, message, parse_command
+from .replaying import CACHE_SIZE as VIEWS_CACHE
+from .replaying import replay_views
 from .reviewing import ReviewBusy, Reviewer, hand_actions, hint_for, live_record
 from .rooms import RoomError, RoomSettings, dumps, token_hash
-from .store import Store, StoreError, sqlite_url
+from .store import RoomDamaged, Store, StoreError, sqlite_url
+
+R = TypeVar("R")
+
+#: Why the server closed a connection (the close frame's reason; the client reconnects).
+CLOSE_REASONS = {
+    "SLOW_CONSUMER": "too slow",
+    "ROOM_MOVED": "the room moved",
+    "REQUEST_IDS_SPENT": "request ids used up",
+}
 
 STATIC = Path(str(resources.files("shengji") / "server" / "static"))
 
@@ -113,6 +123,18 @@ def _bearer(request: Request) -> str:
     return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
 
 
+async def _read(fn: Callable[..., R], *args: Any) -> R:
+    """A blocking store read, off the event loop; its faults as HTTP errors."""
+    try:
+        return await asyncio.to_thread(fn, *args)
+    except StoreError:
+        raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+    except RoomDamaged:
+        raise _http_error(
+            503, "ROOM_UNAVAILABLE", "this room is damaged and was set aside"
+        ) from None
+
+
 def create_app(
     db_url: str | None = None,
     bot_delay: float | None = None,
@@ -134,6 +156,9 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, limits=limits)
     reviewer = Reviewer(queue=limits.review_queue)
     adviser = Reviewer(queue=limits.hint_queue, job=hint_for, busy=Code.HINT_BUSY)
+    replayer = Reviewer(
+        queue=limits.replay_queue, job=replay_views, busy=Code.REPLAY_BUSY, cache_size=VIEWS_CACHE
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -142,6 +167,7 @@ def create_app(
         hub.stop()
         reviewer.close()
         adviser.close()
+        replayer.close()
         store.close()
 
     app = FastAPI(
@@ -151,10 +177,13 @@ def create_app(
         redoc_url=None,
         openapi_url="/openapi.json" if api_docs else None,
     )
+    app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, invalid_request)
     app.state.hub = hub
     app.state.reviewer = reviewer
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.state.replayer = replayer
+    app.mount("/static", SafeStaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
     @app.get("/room/{room_id}", include_in_schema=False)
@@ -203,7 +232,7 @@ def create_app(
     @app.get("/api/rooms")
     async def rooms() -> list[dict[str, Any]]:
         try:
-            return hub.public_rooms()
+            return await hub.public_rooms()
         except StoreError as e:
             raise _http_error(503, e.code, "the database is unavailable") from None
 
@@ -218,20 +247,17 @@ def create_app(
         )
         peer = request.client.host if request.client else ""
         try:
-            room, host_key = hub.create(settings, body.bots, body.public, peer)
+            room, host_key = await hub.create(settings, body.bots, body.public, peer)
         except ShengjiError as e:
             status = {"TOO_MANY_ROOMS": 429, "STORE_UNAVAILABLE": 503}.get(e.code, 400)
             raise _http_error(status, e.code, e.message) from None
         return {"id": room.id, "url": f"/room/{room.id}", "host_key": host_key}
 
-    def _finished_record(room_id: str) -> dict[str, Any]:
-        try:
-            if store.load_room(room_id) is None:
-                raise _http_error(404, "NO_ROOM", "no such room")
-            # a record holds the seed and the kitty: it would reveal every hand before the end
-            rec = store.load_record(room_id)
-        except StoreError:
-            raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+    async def _finished_record(room_id: str) -> dict[str, Any]:
+        if len(room_id) > 64 or await _read(store.load_room, room_id) is None:
+            raise _http_error(404, "NO_ROOM", "no such room")
+        # a record holds the seed and the kitty: it would reveal every hand before the end
+        rec = await _read(store.load_record, room_id)
         if rec is None:
             raise _http_error(403, "NOT_FINISHED", "records open when the match ends")
         return rec
@@ -239,30 +265,43 @@ def create_app(
     @app.get("/api/rooms/{room_id}/record")
     async def record(room_id: str) -> Response:
         return JSONResponse(
-            _finished_record(room_id),
+            await _finished_record(room_id),
             headers={"Content-Disposition": f'attachment; filename="shengji-{room_id}.json"'},
         )
 
     @app.get("/api/rooms/{room_id}/replay")
     async def replay(room_id: str, lang: str = "both") -> dict[str, Any]:
-        rec = _finished_record(room_id)
+        rec = await _finished_record(room_id)
         return {"lines": list(narrate(rec, lang if lang in ("en", "zh", "both") else "both"))}
 
     @app.get("/api/rooms/{room_id}/replay/views")
-    async def replay_views(room_id: str, seat: int = 0) -> dict[str, Any]:
-        """Every view ``seat`` had during the finished match, for the card-by-card replayer."""
+    async def replay_views_of(room_id: str, request: Request, seat: int = 0) -> Response:
+        """Every view ``seat`` had during the finished match, for the card-by-card
+        replayer: made in a worker process, kept per (room, seat), sent gzip-compressed
+        (uncompressed only to a client that does not accept gzip)."""
         if not 0 <= seat <= 3:
             raise _http_error(400, "BAD_SEAT", "seat must be 0..3")
-        rec = _finished_record(room_id)
-        states = [new_match(options_from_record(rec), rec["seed"])]
-        replay_record(rec, lambda st, *_: states.append(st))
-        row = store.load_room(room_id)
-        seats = [{"kind": s["kind"], "name": s["name"]} for s in row[2]["seats"]] if row else []
-        return {
-            "views": [observe(st, seat) for st in states],
-            "actions": rec["actions"],
-            "room": {"seats": seats, "options": rec["rules"], "preset": rec.get("preset")},
-        }
+        key = ("views", room_id, seat)
+        body: bytes | None = replayer.cached(key)
+        if body is None:
+            rec = await _finished_record(room_id)
+            row = await _read(store.load_room, room_id)
+            seats = (
+                [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]] if row else []
+            )
+            source = {"record": rec, "room": {"seats": seats}}
+            peer = request.client.host if request.client else ""
+            try:
+                body = await replayer.review(key, lambda: source, seat, 0, 0, peer)
+            except ReviewBusy as e:
+                raise _http_error(503, e.code, e.message, {"Retry-After": "2"}) from None
+        assert body is not None
+        headers = {"Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = await asyncio.to_thread(gzip.decompress, body)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/api/rooms/{room_id}/review")
     async def review_hand(room_id: str, seat: int, hand: int, request: Request) -> dict[str, Any]:
@@ -275,13 +314,10 @@ def create_app(
         if not 0 <= hand < 10_000:
             raise _http_error(400, "BAD_HAND", "hand must be a finished hand's number (0 = first)")
         token = _bearer(request)
-        try:
-            row = store.load_room(room_id) if len(room_id) <= 64 else None
-            if row is None:
-                raise _http_error(404, "NO_ROOM", "no such room")
-            rec = store.load_record(room_id)
-        except StoreError:
-            raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+        row = await _read(store.load_room, room_id) if len(room_id) <= 64 else None
+        if row is None:
+            raise _http_error(404, "NO_ROOM", "no such room")
+        rec = await _read(store.load_record, room_id)
         if rec is not None:
             if hand >= len(rec.get("hands", [])):
                 raise _http_error(400, "BAD_HAND", f"the match has no hand {hand}")
@@ -290,7 +326,7 @@ def create_app(
             def source() -> dict[str, Any]:
                 return {**finished, "actions": hand_actions(finished["actions"], hand)}
         else:
-            status, settings, lobby = row
+            status, settings, lobby = row.status, row.settings, row.lobby
             h = token_hash(token) if token else None
             mine = next(
                 (i for i, s in enumerate(lobby["seats"]) if h and s.get("token_hash") == h), None
@@ -305,11 +341,10 @@ def create_app(
                 )
             if status != "playing":
                 raise _http_error(403, "BAD_HAND", f"hand {hand} is not over")
+            log_rows = await _read(store.load_actions, room_id)
 
             def source() -> dict[str, Any]:
-                actions = hand_actions(
-                    [{"seat": s, **a} for s, a in store.load_actions(room_id)], hand
-                )
+                actions = hand_actions([{"seat": s, **a} for s, a in log_rows], hand)
                 return live_record(settings, lobby, [(a.pop("seat"), a) for a in actions])
 
         rollouts = max(1, limits.review_rollouts)
@@ -355,25 +390,18 @@ def create_app(
             def source() -> Any:
                 return view
         else:  # played by another process (or by nobody now): read, never load, the room
-            try:
-                row = store.load_room(room_id) if len(room_id) <= 64 else None
-                if row is None:
-                    raise _http_error(404, "NO_ROOM", "no such room")
-                status, settings, lobby = row
-                seat = next(
-                    (i for i, x in enumerate(lobby["seats"]) if x.get("token_hash") == h), None
-                )
-                if seat is None:
-                    raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
-                if not settings.get("hints", True):
-                    raise _http_error(
-                        403, "HINTS_OFF", "the host made this table one without hints"
-                    )
-                if status != "playing":
-                    raise _http_error(409, "NOT_PLAYING", "the match is not being played")
-                log_rows = store.load_actions(room_id)
-            except StoreError:
-                raise _http_error(503, "STORE_UNAVAILABLE", "the database is unavailable") from None
+            row = await _read(store.load_room, room_id) if len(room_id) <= 64 else None
+            if row is None:
+                raise _http_error(404, "NO_ROOM", "no such room")
+            status, settings, lobby = row.status, row.settings, row.lobby
+            seat = next((i for i, x in enumerate(lobby["seats"]) if x.get("token_hash") == h), None)
+            if seat is None:
+                raise _http_error(403, "BAD_TOKEN", "that token has no seat in this room")
+            if not settings.get("hints", True):
+                raise _http_error(403, "HINTS_OFF", "the host made this table one without hints")
+            if status != "playing":
+                raise _http_error(409, "NOT_PLAYING", "the match is not being played")
+            log_rows = await _read(store.load_actions, room_id)
             rev = ("store", len(log_rows))
             record = live_record(settings, lobby, log_rows)
 
@@ -409,22 +437,22 @@ def create_app(
 
     async def _serve_socket(websocket: WebSocket, room_id: str, peer: str) -> None:
         try:
-            room = hub.get(room_id)
+            room = await hub.get(room_id)
         except RoomError as e:
             await websocket.send_text(error_message(None, e.code, e.message))
             await websocket.close(code=4404 if e.code == "NO_ROOM" else 4503)
             return
 
         async def close(code: int) -> None:
-            why = "too slow" if conn.dropped == "SLOW_CONSUMER" else "the room moved"
+            why = CLOSE_REASONS.get(conn.dropped or "", "closed")
             with contextlib.suppress(Exception):
                 await websocket.close(code=code, reason=f"{why}: reconnect with your token")
 
         room.attached += 1
-        conn = Connection(peer, limits)
+        conn = Connection(peer, limits, hub.lobby_budget(peer))
         writer = asyncio.get_running_loop().create_task(conn.pump(websocket.send_text, close))
         try:
-            while not conn.dropped:
+            while not conn.dropped and not conn.closing:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
@@ -439,12 +467,13 @@ def create_app(
                     conn.push(error_message(cmd.id if cmd else None, e.code, e.message, e.params))
                     if conn.joined:
                         conn.push(dumps(room.state_for(conn)))
+                conn.close_if_spent()
         except WebSocketDisconnect:
             pass
         finally:
             room.attached -= 1
             room.disconnected(conn)
-            if conn.dropped:
+            if conn.dropped or conn.closing:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await asyncio.wait_for(writer, 2)
             writer.cancel()

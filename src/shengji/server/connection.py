@@ -8,11 +8,13 @@ import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
 
+from ..errors import Code, ShengjiError
 from .limits import Limits, TokenBucket
 
 #: Close codes of connections the server drops: the client should reconnect with its
-#: token (too slow to read its messages; the room moved to another server process).
-CLOSE_CODES = {"SLOW_CONSUMER": 4008, "ROOM_MOVED": 4009}
+#: token (too slow to read its messages; the room moved to another server process; the
+#: connection has used its ``request_ids`` request ids).
+CLOSE_CODES = {"SLOW_CONSUMER": 4008, "ROOM_MOVED": 4009, "REQUEST_IDS_SPENT": 4010}
 
 
 class Connection:
@@ -20,18 +22,45 @@ class Connection:
     every command and every message (:meth:`shengji.server.rooms.Room.seat_of`), so
     every connection of a token follows that token's seat."""
 
-    def __init__(self, peer: str = "", limits: Limits | None = None) -> None:
+    def __init__(
+        self, peer: str = "", limits: Limits | None = None, lobby: TokenBucket | None = None
+    ) -> None:
         limits = limits or Limits()
         self.peer = peer
         self.token_hash: str | None = None
         self.joined = False
-        self.recent: deque[str] = deque(maxlen=256)
+        #: Every request id this connection has used (each is single-use).
+        self.used_ids: set[str] = set()
+        self.max_ids = limits.request_ids
         self.commands = TokenBucket(limits.commands_per_second, limits.commands_burst)
         self.chats = TokenBucket(limits.chat_per_second, limits.chat_burst)
+        #: Lobby writes (join, seats, ready, chat, …): shared by every connection of the
+        #: client's address (the hub's), else this connection's own.
+        self.lobby = lobby or TokenBucket(limits.lobby_per_second, limits.lobby_burst)
         self.queue_limit = limits.send_queue
         self.outbox: deque[str] = deque()
         self.dropped: str | None = None
+        #: Drop the connection once its current command is answered (a CLOSE_CODES key).
+        self.closing: str | None = None
         self._wake = asyncio.Event()
+
+    def spend_request_id(self, request_id: str) -> None:
+        """Mark ``request_id`` used; raises ``DUPLICATE_REQUEST`` if it was. A
+        connection that has used ``request_ids`` ids is closed once that command is
+        answered (:meth:`close_if_spent`, close code 4010): a fresh connection, joined
+        with the token, starts afresh."""
+        if request_id in self.used_ids:
+            raise ShengjiError(
+                f"request {request_id!r} was already handled", code=Code.DUPLICATE_REQUEST
+            )
+        self.used_ids.add(request_id)
+
+    def close_if_spent(self) -> None:
+        """After answering a command: close once every queued message is sent, if this
+        connection has used all its request ids."""
+        if len(self.used_ids) >= self.max_ids and not self.closing:
+            self.closing = "REQUEST_IDS_SPENT"
+            self._wake.set()
 
     def push(self, text: str) -> None:
         """Queue one message; drop the connection if it is too far behind."""
@@ -56,6 +85,8 @@ class Connection:
         while True:
             while self.outbox and not self.dropped:
                 await send(self.outbox.popleft())
+            if self.closing and not self.dropped:
+                self.dropped = self.closing  # every queued message has been sent
             if self.dropped:
                 await close(CLOSE_CODES[self.dropped])
                 return

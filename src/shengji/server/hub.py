@@ -20,7 +20,7 @@ from ..errors import Code
 from .bus import PgBus
 from .limits import Limits, TokenBucket
 from .rooms import Room, RoomError, RoomSettings, bot_seat, token_hash
-from .store import GroupWriter, Store, StoreError
+from .store import GroupWriter, RoomDamaged, RoomData, Store, StoreError
 
 log = logging.getLogger("shengji.server")
 
@@ -36,6 +36,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
         self.creations: dict[str, TokenBucket] = {}
+        self.lobby_budgets: dict[str, TokenBucket] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
         self.connections: dict[str, int] = {}
         self.writer = GroupWriter(store)
         self._sweeper: asyncio.Task[None] | None = None
@@ -44,7 +46,7 @@ class Hub:
         self._following: set[asyncio.Task[None]] = set()
 
     # -- rooms -----------------------------------------------------------------------------
-    def create(
+    async def create(
         self,
         settings: RoomSettings,
         bots: list[str | None] | None = None,
@@ -58,13 +60,9 @@ class Hub:
                 raise RoomError(
                     Code.UNKNOWN_BOT, f"no bot called {bot!r}: {', '.join(bot_names())}"
                 )
-        bucket = self.creations.get(peer)
-        if bucket is None:
-            if len(self.creations) > 10_000:
-                self.creations.clear()
-            bucket = self.creations[peer] = TokenBucket(
-                self.limits.rooms_per_hour / 3600, self.limits.rooms_burst
-            )
+        bucket = _budget(
+            self.creations, peer, self.limits.rooms_per_hour / 3600, self.limits.rooms_burst
+        )
         if not bucket.take():
             raise RoomError(Code.TOO_MANY_ROOMS, "too many rooms made from your address: wait")
         if self.bot_delay is not None:
@@ -78,17 +76,24 @@ class Hub:
         host_key = secrets.token_urlsafe(24)
         room.host_key_hash = token_hash(host_key)
         room.public_listing = public
+        room.writer = self.writer
         try:
-            room.save()
+            await room.save()
         except StoreError as e:
             raise RoomError(e.code, "the server could not save the room: try again") from e
         room.on_moved = self.forget
-        room.writer = self.writer
         self.rooms[room_id] = room
         return room, host_key
 
-    def get(self, room_id: str) -> Room:
-        """The room, loaded from the store if needed (raises RoomError).
+    def lobby_budget(self, peer: str) -> TokenBucket:
+        """The lobby-write budget shared by every connection from ``peer``."""
+        return _budget(
+            self.lobby_budgets, peer, self.limits.lobby_per_second, self.limits.lobby_burst
+        )
+
+    async def get(self, room_id: str) -> Room:
+        """The room, loaded from the store if needed, off the event loop (raises
+        RoomError); sockets asking for the same room while it loads share one load.
 
         A room that nobody is connected to and that has nothing running is read again
         from the store: another server process may have played it meanwhile."""
@@ -100,26 +105,40 @@ class Hub:
             del self.rooms[room_id]
         if len(room_id) > 64:
             raise RoomError(Code.NO_ROOM, "no such room")
-        try:
+        loading = self._loading.get(room_id)
+        if loading is None:
+            loading = self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
+            loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, room_id: str) -> Room:
+        def read() -> Room:
             row = self.store.load_room(room_id)
-        except StoreError as e:
-            raise RoomError(e.code, "the server cannot reach its database: try again") from e
-        if row is None:
-            raise RoomError(Code.NO_ROOM, "no such room")
-        status, settings, lobby = row
-        if status == "quarantined":
-            raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside")
-        if self.bot_delay is not None:
-            settings = {**settings, "bot_delay": self.bot_delay}
+            if row is None:
+                raise RoomError(Code.NO_ROOM, "no such room")
+            if row.status == "quarantined":
+                raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside")
+            if self.bot_delay is not None:
+                row = row._replace(settings={**row.settings, "bot_delay": self.bot_delay})
+            try:
+                return Room.restore(room_id, row, self.store, self.limits)
+            except StoreError:
+                raise
+            except Exception as e:  # a corrupt room: set it aside, serve the others
+                log.error("room %s cannot be loaded (%s): quarantined", room_id, e)
+                with contextlib.suppress(StoreError):
+                    self.store.quarantine(room_id)
+                raise RoomDamaged(str(e)) from e
+
         try:
-            room = Room.restore(room_id, status, settings, lobby, self.store, self.limits)
+            room = await asyncio.to_thread(read)
         except StoreError as e:
             raise RoomError(e.code, "the server cannot reach its database: try again") from e
-        except Exception as e:  # a corrupt row: set it aside, serve the others
-            log.error("room %s cannot be loaded (%s): quarantined", room_id, e)
-            with contextlib.suppress(StoreError):
-                self.store.quarantine(room_id)
+        except RoomDamaged as e:
             raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside") from e
+        if (mine := self.rooms.get(room_id)) is not None:
+            room.close()
+            return mine  # made here while it was being read
         if room.status == "playing":
             for i, seat in enumerate(room.seats):
                 if seat.kind == "human" and not seat.away:
@@ -134,28 +153,37 @@ class Hub:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
 
-    def public_rooms(self) -> list[dict[str, Any]]:
-        """The rooms their hosts listed, as the room list shows them (not loaded)."""
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """The rooms their hosts listed, as the room list shows them (not loaded; the
+        store is read off the event loop; a damaged row is quarantined and left out)."""
+
+        def read() -> list[tuple[str, RoomData | None]]:
+            rows: list[tuple[str, RoomData | None]] = []
+            for room_id in self.store.public_rooms():
+                try:
+                    rows.append((room_id, self.store.load_room(room_id)))
+                except RoomDamaged:
+                    continue
+            return rows
+
         out = []
-        for room_id in self.store.public_rooms():
+        for room_id, row in await asyncio.to_thread(read):
             room = self.rooms.get(room_id)
             if room is not None:
                 seats = [{"kind": s.kind, "name": s.name} for s in room.seats]
-                status, preset, spectators = room.status, room.settings.preset, room.spectators
+                status, preset, watching = room.status, room.settings.preset, room.watching()
             else:
-                row = self.store.load_room(room_id)
                 if row is None:
                     continue
-                status, settings, lobby = row
-                seats = [{"kind": s["kind"], "name": s["name"]} for s in lobby["seats"]]
-                preset, spectators = settings["preset"], lobby.get("spectators", {})
+                seats = [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]]
+                status, preset, watching = row.status, row.settings["preset"], 0
             out.append(
                 {
                     "id": room_id,
                     "status": status,
                     "preset": preset,
                     "seats": seats,
-                    "spectators": len(spectators),
+                    "spectators": watching,
                 }
             )
         return out
@@ -242,3 +270,15 @@ class Hub:
             self._bus.close()
         gc.unfreeze()
         gc.enable()
+
+
+def _budget(budgets: dict[str, TokenBucket], peer: str, rate: float, burst: int) -> TokenBucket:
+    """``peer``'s bucket in ``budgets`` (made full on first use; when there are very many,
+    the full ones are forgotten: they hold nothing a fresh one would not)."""
+    bucket = budgets.get(peer)
+    if bucket is None:
+        if len(budgets) > 10_000:
+            for key in [k for k, b in budgets.items() if b.full()]:
+                del budgets[key]
+        bucket = budgets[peer] = TokenBucket(rate, burst)
+    return bucket

@@ -19,10 +19,16 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, db: str, timeout: float = 30.0, limits: Sequence[str] = (), bots: Sequence[str] = ()
+    port: int,
+    db: str,
+    timeout: float = 30.0,
+    limits: Sequence[str] = (),
+    bots: Sequence[str] = (),
+    args: Sequence[str] = (),
 ) -> subprocess.Popen[bytes]:
     """``shengji serve`` in a subprocess (bots without delay), once it answers HTTP;
-    ``limits`` are ``name=value`` server limits, ``bots`` ``NAME=CMD`` external bots."""
+    ``limits`` are ``name=value`` server limits, ``bots`` ``NAME=CMD`` external bots,
+    ``args`` more options of ``serve``."""
     cmd = [
         sys.executable,
         "-m",
@@ -41,6 +47,7 @@ def start_server(
         cmd += ["--limit", limit]
     for bot in bots:
         cmd += ["--bot", bot]
+    cmd += args
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -67,12 +74,15 @@ class ServerProcess:
     """``shengji serve`` on a free loopback port over ``db``, that can be killed and
     started again (tests and tools)."""
 
-    def __init__(self, db: str, limits: Sequence[str] = ()) -> None:
+    def __init__(self, db: str, limits: Sequence[str] = (), args: Sequence[str] = ()) -> None:
         self.port = free_port()
         self.db = db
         self.limits = tuple(limits)
+        self.args = tuple(args)
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = start_server(self.port, db, limits=limits)
+        self.proc: subprocess.Popen[bytes] | None = start_server(
+            self.port, db, limits=limits, args=args
+        )
 
     def kill(self) -> None:
         """Stop the process at once (SIGKILL)."""
@@ -84,4 +94,4 @@ class ServerProcess:
     def restart(self) -> None:
         """Kill and start again on the same port and database."""
         self.kill()
-        self.proc = start_server(self.port, self.db, limits=self.limits)
+        self.proc = start_server(self.port, self.db, limits=self.limits, args=self.args)

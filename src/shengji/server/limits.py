@@ -31,10 +31,19 @@ class Limits:
     #: Rooms one address may create: sustained rate (per hour) and burst.
     rooms_per_hour: float = 30.0
     rooms_burst: int = 10
+    #: Lobby writes (join, sit, ready, set_bot, kick, randomize, start, set_public, chat)
+    #: from one address, all its connections together: sustained rate and burst.
+    lobby_per_second: float = 2.0
+    lobby_burst: int = 30
     #: Open WebSocket connections from one address.
     connections_per_ip: int = 64
-    #: Spectators in one room.
+    #: Spectators connected to one room at once.
     spectators_per_room: int = 40
+    #: Spectator tokens a room remembers (the oldest not connected are forgotten first).
+    spectator_tokens: int = 200
+    #: Request ids one connection may use (each once); then it is closed (4010) and
+    #: reconnects with its token.
+    request_ids: int = 4096
     #: Messages queued for one connection before it is dropped as too slow to read.
     send_queue: int = 64
     #: Seconds the score sheet waits for every connected person to press "next hand".
@@ -51,6 +60,14 @@ class Limits:
     hint_ms: int = 800  # bots.registry.HINT_MS
     #: Hints being computed or waiting at once (one more worker process, in turn).
     hint_queue: int = 4
+    #: Replays (``GET /api/rooms/{id}/replay/views``) being made or waiting at once.
+    replay_queue: int = 4
+    #: An HTTP request body (``POST /api/rooms`` sends a few KB); a bigger one gets 413.
+    body_bytes: int = 32_768
+    #: Seconds for each HTTP request's head, and then its body, to arrive (slowloris).
+    request_seconds: float = 10.0
+    #: Open HTTP connections from one address (WebSockets count in ``connections_per_ip``).
+    http_connections_per_ip: int = 64
 
     def with_overrides(self, pairs: list[str]) -> Limits:
         """A copy with ``name=value`` overrides (raises ``BAD_OPTION`` for bad ones)."""
@@ -85,6 +102,10 @@ class TokenBucket:
         self.burst = burst
         self.tokens = float(burst)
         self.stamp = time.monotonic()
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled to its burst."""
+        return self.tokens + (time.monotonic() - self.stamp) * self.rate >= self.burst
 
     def take(self) -> bool:
         """Spend one token if there is one."""

@@ -13,8 +13,15 @@ rollouts): a finished hand's review never changes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -150,9 +157,38 @@ def _thread_pool() -> Executor:
     return ThreadPoolExecutor(1, thread_name_prefix="review")
 
 
+#: Linux ``prctl`` option: the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int, every: float = 0.5) -> None:
+    """Make this worker process end when ``parent`` (the server) does, even on
+    ``kill -9``: on Linux the kernel kills it at once (``PR_SET_PDEATHSIG``), and
+    everywhere a thread exits it within ``every`` seconds once it has another parent.
+    (Linux sends the signal when the *thread* that started the worker ends: the event
+    loop's, which lives as long as the app.)"""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    if os.getppid() != parent:  # it died before the watch began
+        os._exit(1)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _process_pool() -> Executor:
     # spawn: the server has threads (the store's writer) that a fork would copy mid-work
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 class Reviewer:
@@ -165,8 +201,10 @@ class Reviewer:
         job: Job = review_hand,
         executor: Callable[[], Executor] = _process_pool,
         busy: Code = Code.REVIEW_BUSY,
+        cache_size: int = CACHE_SIZE,
     ) -> None:
         self.queue = queue
+        self.cache_size = cache_size
         self.job = job
         self.make_executor = executor
         self.busy = busy
@@ -232,7 +270,7 @@ class Reviewer:
             error = f.exception()
             if error is None:
                 self.cache[key] = f.result()
-                while len(self.cache) > CACHE_SIZE:
+                while len(self.cache) > self.cache_size:
                     self.cache.popitem(last=False)
             elif isinstance(error, BrokenProcessPool):
                 self.executor = None
@@ -247,7 +285,16 @@ class Reviewer:
             raise ReviewBusy(self.busy) from None
 
     def close(self) -> None:
-        """Stop the worker (reviews under way are abandoned)."""
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        """Stop the worker now: reviews under way are abandoned and its process ends
+        (terminated, and waited for up to 2 s), so that no worker outlives the app."""
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        workers = (
+            list(executor._processes.values()) if isinstance(executor, ProcessPoolExecutor) else []
+        )
+        executor.shutdown(wait=False, cancel_futures=True)
+        for proc in workers:
+            proc.terminate()
+        for proc in workers:
+            proc.join(2)

@@ -18,7 +18,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ from ..players import Player
 from ..presets import load_preset
 from ..record import Recorder
 from ..shuffle import derived_seed, secret_seed
-from ..views import seat_message, seat_view
+from ..views import legal_show_texts, own_view, seat_message, seat_view, table_view
 from .connection import Connection
 from .limits import Limits
 from .protocol import (
@@ -53,7 +53,7 @@ from .protocol import (
     Start,
     message,
 )
-from .store import ActionWrite, GroupWriter, Store, StoreConflict, StoreError
+from .store import ActionWrite, GroupWriter, RoomData, Store, StoreConflict, StoreError
 
 log = logging.getLogger("shengji.server")
 
@@ -72,7 +72,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def dumps(msg: dict[str, Any]) -> str:
+def dumps(msg: Any) -> str:
     """A server message as sent (compact UTF-8 JSON, encoded by pydantic's Rust core)."""
     return to_json(msg).decode()
 
@@ -120,6 +120,7 @@ _FOLLOWED = (
     "public_listing",
     "chat",
     "rev",
+    "version",
     "status",
     "state",
     "recorder",
@@ -135,9 +136,13 @@ class Room:
         self.id = room_id
         self.settings = settings
         self.options = settings.options()
+        self._options_json = self.options.to_dict()  # options never change: built once
+        self._kept_text: tuple[object, object, str] | None = None
         self.store = store
         self.limits = limits or Limits()
         self.seats = [SeatInfo(bot=settings.default_bot) for _ in range(4)]
+        #: Spectators' token hashes and names (at most ``spectator_tokens``, oldest
+        #: forgotten first); ``watching`` counts the connected ones.
         self.spectators: dict[str, str] = {}
         self.host_hash: str | None = None
         self.host_key_hash: str | None = None
@@ -147,6 +152,8 @@ class Room:
         self.state: GameState | None = None
         self.recorder: Recorder | None = None
         self.rev = 0
+        #: The stored row's version this copy was read at or last wrote (None: not stored).
+        self.version: int | None = None
         self.chat: list[dict[str, Any]] = []
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -189,17 +196,24 @@ class Room:
         """What the store keeps of the settings."""
         return asdict(self.settings)
 
-    def save(self) -> None:
-        """Persist settings and lobby (raises StoreError)."""
-        self.store.save_room(
-            self.id, self.status, self.settings_data(), self.lobby_data(), self.public_listing
-        )
+    def _save_job(self, status_before: str) -> Callable[[], int]:
+        """The write of the lobby as it is now, to run off the event loop: conditional on
+        the stored version this copy holds (a new room is inserted)."""
+        expect = None if self.version is None else (self.version, status_before)
+        args = (self.id, self.status, self.settings_data(), self.lobby_data(), self.public_listing)
+        return lambda: self.store.save_room(*args, expect=expect)
 
-    @contextlib.contextmanager
-    def saving(self, bump: bool = True) -> Iterator[None]:
-        """Change the lobby, then save it; if the save fails, the change is undone.
-        ``bump``: the change is the table's (a new revision)."""
-        before = (
+    async def _commit(self, job: Callable[[], int]) -> None:
+        """Run a save job (in the writer's thread when there is one); raises StoreError,
+        and StoreConflict when another process changed the stored room since."""
+        self.version = await self.writer.call(job) if self.writer else job()
+
+    async def save(self) -> None:
+        """Persist settings and lobby as they are (a new room: its first write)."""
+        await self._commit(self._save_job(self.status))
+
+    def _lobby_snapshot(self) -> tuple[Any, ...]:
+        return (
             copy.deepcopy(self.seats),
             dict(self.spectators),
             self.host_hash,
@@ -209,37 +223,58 @@ class Room:
             self.rev,
             self.status,
         )
+
+    def _restore_lobby(self, snap: tuple[Any, ...]) -> None:
+        (
+            self.seats,
+            self.spectators,
+            self.host_hash,
+            self.host_key_hash,
+            self.public_listing,
+            self.chat,
+            self.rev,
+            self.status,
+        ) = snap
+
+    @contextlib.asynccontextmanager
+    async def saving(self, bump: bool = True) -> AsyncIterator[None]:
+        """Change the lobby, then save it off the event loop. Until the save is committed
+        the room shows its committed lobby; if the save fails, the change is undone.
+        ``bump``: the change is the table's (a new revision)."""
+        before = self._lobby_snapshot()
         try:
             yield
-            self.rev += bump
-            self.save()
-        except BaseException as e:
-            (
-                self.seats,
-                self.spectators,
-                self.host_hash,
-                self.host_key_hash,
-                self.public_listing,
-                self.chat,
-                self.rev,
-                self.status,
-            ) = before
-            if isinstance(e, StoreError):
-                raise RoomError(e.code, "the server could not save that: try again") from e
+        except BaseException:
+            self._restore_lobby(before)
             raise
+        self.rev += bump
+        after = self._lobby_snapshot()
+        job = self._save_job(before[-1])
+        self._restore_lobby(before)
+        try:
+            await self._commit(job)
+        except StoreConflict as e:
+            self.moved()
+            raise RoomError(e.code, "the room was changed elsewhere: reconnecting") from e
+        except StoreError as e:
+            raise RoomError(e.code, "the server could not save that: try again") from e
+        self._restore_lobby(after)
+
+    @classmethod
+    def load(cls, room_id: str, store: Store, limits: Limits | None = None) -> Room | None:
+        """The room as stored, or None (blocking: run it off the event loop)."""
+        row = store.load_room(room_id)
+        return None if row is None else cls.restore(room_id, row, store, limits)
 
     @classmethod
     def restore(
-        cls,
-        room_id: str,
-        status: str,
-        settings: dict[str, Any],
-        lobby: dict[str, Any],
-        store: Store,
-        limits: Limits | None = None,
+        cls, room_id: str, row: RoomData, store: Store, limits: Limits | None = None
     ) -> Room:
-        """Rebuild a room from the store, replaying its action log."""
+        """Rebuild a room from its stored row, replaying its action log (a blocking read
+        and CPU work: run it off the event loop)."""
+        status, settings, lobby = row.status, row.settings, row.lobby
         room = cls(room_id, RoomSettings(**settings), store, limits)
+        room.version = row.version
         room.seats = [SeatInfo(**s) for s in lobby["seats"]]
         room.spectators = dict(lobby.get("spectators", {}))
         room.host_hash = lobby.get("host_hash")
@@ -273,19 +308,25 @@ class Room:
     def _is_host(self, conn: Connection) -> bool:
         return conn.token_hash is not None and conn.token_hash == self.host_hash
 
-    def _connected_seats(self) -> set[int]:
-        return {s for c in self.conns if (s := self.seat_of(c)) is not None}
+    def _seat_index(self) -> dict[str, int]:
+        """Token hash -> seat, for looking many connections up at once."""
+        return {s.token_hash: i for i, s in enumerate(self.seats) if s.token_hash}
+
+    def _connected_seats(self, index: dict[str, int] | None = None) -> set[int]:
+        index = self._seat_index() if index is None else index
+        return {index[c.token_hash] for c in self.conns if c.token_hash in index}
 
     @property
     def paused(self) -> bool:
         """No person is connected: the room stops after the current hand."""
         return not self.conns
 
-    def waiting(self) -> list[int]:
-        """After a hand: the connected people who have not pressed "next hand" yet."""
+    def waiting(self, here: set[int] | None = None) -> list[int]:
+        """After a hand: the connected people who have not pressed "next hand" yet
+        (``here``: the connected seats, when already known)."""
         if self.state is None or self.state.phase != "hand_over":
             return []
-        here = self._connected_seats()
+        here = self._connected_seats() if here is None else here
         return [
             i
             for i, s in enumerate(self.seats)
@@ -293,16 +334,17 @@ class Room:
         ]
 
     # -- views -----------------------------------------------------------------------------
-    def public(self) -> dict[str, Any]:
-        """The lobby as everyone may see it."""
-        host = None if self.host_hash is None else self.seat_of_hash(self.host_hash)
-        connected = self._connected_seats()
+    def public(self, index: dict[str, int] | None = None) -> dict[str, Any]:
+        """The lobby as everyone may see it (``index``: :meth:`_seat_index`, when made)."""
+        index = self._seat_index() if index is None else index
+        host = None if self.host_hash is None else index.get(self.host_hash)
+        connected = self._connected_seats(index)
         return {
             "id": self.id,
             "status": self.status,
             "preset": self.settings.preset,
             "overrides": self.settings.overrides,
-            "options": self.options.to_dict(),
+            "options": self._options_json,
             "turn_seconds": self.settings.turn_seconds,
             "hints": self.settings.hints,
             "seats": [
@@ -317,12 +359,12 @@ class Room:
                 for i, s in enumerate(self.seats)
             ],
             "host_seat": host,
-            "spectators": len(self.spectators),
+            "spectators": self.watching(),
             "public": self.public_listing,
             "now": time.time(),
             "deadlines": list(self.deadlines),
             "paused": self.paused,
-            "waiting": self.waiting(),
+            "waiting": self.waiting(connected),
         }
 
     def state_for(self, conn: Connection, room: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -336,17 +378,45 @@ class Room:
         return msg
 
     def broadcast(self) -> None:
-        """Queue every connection its state: each distinct view is built once."""
+        """Queue every connection its state. Each distinct message is built once, and
+        what all of them share (the lobby, the table part of the views) is encoded once:
+        the messages are spliced from encoded parts (the same JSON as :meth:`state_for`)."""
+        index = self._seat_index()
+        room = dumps(self.public(index))
+        table = None if self.state is None else self._table_text(self.state)
         texts: dict[tuple[int | None, bool], str] = {}
-        room = self.public()
         for conn in list(self.conns):
-            key = (self.seat_of(conn), self._is_host(conn))
+            h = conn.token_hash
+            key = (index.get(h) if h else None, h is not None and h == self.host_hash)
             text = texts.get(key)
             if text is None:
-                text = texts[key] = dumps(self.state_for(conn, room))
+                text = texts[key] = self._state_text(key[0], key[1], room, table)
             conn.push(text)
             if conn.dropped:
                 self.conns.discard(conn)
+
+    def _table_text(self, st: GameState) -> str:
+        """:func:`~shengji.views.table_view` as JSON. The finished tricks and the score
+        sheet, the longest part, change only when a trick or a hand ends: their text is
+        kept while the state's tuples are the same objects."""
+        table = table_view(st)
+        kept = self._kept_text
+        if kept is None or kept[0] is not st.tricks or kept[1] is not st.results:
+            longest = {"tricks": table["tricks"], "score_sheet": table["score_sheet"]}
+            kept = self._kept_text = (st.tricks, st.results, dumps(longest)[1:-1])
+        rest = {k: v for k, v in table.items() if k not in ("tricks", "score_sheet")}
+        return f"{dumps(rest)[:-1]},{kept[2]}}}"
+
+    def _state_text(self, seat: int | None, host: bool, room: str, table: str | None) -> str:
+        head = dumps(message("state", rev=self.rev, you={"seat": seat, "host": host}))
+        parts = [head[:-1], ',"room":', room]
+        if self.state is not None and table is not None:
+            own = dumps({"seat": seat, **own_view(self.state, seat)})
+            parts += [',"view":', own[:-1], ",", table[1:]]
+            if (shows := legal_show_texts(self.state, seat)) is not None:
+                parts += [',"shows":', dumps(shows)]
+        parts.append("}")
+        return "".join(parts)
 
     def send_chat(self, lines: list[dict[str, Any]], to: Connection | None = None) -> None:
         """Queue chat lines: to one connection, or to everyone."""
@@ -360,24 +430,29 @@ class Room:
         self.last_active = time.monotonic()
         if not conn.commands.take():
             raise RoomError(Code.RATE_LIMITED, "too many commands: slow down")
+        try:
+            conn.spend_request_id(cmd.id)  # single-use, answered or refused
+        except ShengjiError as e:
+            raise RoomError(e.code, e.message) from None
         if isinstance(cmd, Ping):
             return message("ack", id=cmd.id, rev=self.rev)
-        if cmd.id in conn.recent:
-            raise RoomError(Code.DUPLICATE_REQUEST, f"request {cmd.id!r} was already handled")
-        conn.recent.append(cmd.id)  # request ids are single-use, answered or refused
+        if not isinstance(cmd, Act | Check) and not conn.lobby.take():
+            raise RoomError(Code.RATE_LIMITED, "too many lobby commands from your address: wait")
         async with self.lock:
+            if self.stale:
+                raise RoomError(Code.ROOM_MOVED, "the room was changed elsewhere: reconnecting")
             if isinstance(cmd, Join):
-                reply = self._join(conn, cmd)
+                reply = await self._join(conn, cmd)
             elif not conn.joined:
                 raise RoomError(Code.NOT_JOINED, "send a join command first")
             elif isinstance(cmd, Chat):
-                return self._chat(conn, cmd)  # chat never resends the table
+                return await self._chat(conn, cmd)  # chat never resends the table
             elif isinstance(cmd, Check):
                 return self._check(conn, cmd.action, cmd.id)
             elif isinstance(cmd, Act):
                 reply = await self._act(conn, cmd)
             else:
-                reply = self._lobby(conn, cmd)
+                reply = await self._lobby(conn, cmd)
             if self.seat_of(conn) is not None:
                 self.following = False  # a player is here: this process plays the room
             self._plan()
@@ -386,7 +461,7 @@ class Room:
                 self.send_chat(self.chat[-CHAT_TAIL:], to=conn)
         return reply
 
-    def _join(self, conn: Connection, cmd: Join) -> dict[str, Any]:
+    async def _join(self, conn: Connection, cmd: Join) -> dict[str, Any]:
         if conn.joined:
             raise RoomError(Code.ALREADY_JOINED, "this connection has already joined")
         if cmd.host_key is not None and (
@@ -394,7 +469,7 @@ class Room:
         ):
             raise RoomError(Code.BAD_HOST_KEY, "that host key does not belong to this room")
         token = None
-        with self.saving():
+        async with self.saving():
             if cmd.token:
                 h = token_hash(cmd.token)
                 seat = self.seat_of_hash(h)
@@ -408,12 +483,12 @@ class Room:
                 token = secrets.token_urlsafe(24)
                 h = token_hash(token)
                 if cmd.spectate:
-                    if len(self.spectators) >= self.limits.spectators_per_room:
+                    if self.watching() >= self.limits.spectators_per_room:
                         raise RoomError(
                             Code.TOO_MANY_SPECTATORS,
                             f"this room has its {self.limits.spectators_per_room} spectators",
                         )
-                    self.spectators[h] = cmd.name
+                    self._add_spectator(h, cmd.name)
                 else:
                     if self.status != "lobby":
                         raise RoomError(
@@ -436,6 +511,7 @@ class Room:
                     )
             if cmd.host_key is not None:
                 self.host_hash = h
+                self.host_key_hash = None  # one-time: the host is now this token
         if cmd.token and (seat := self.seat_of_hash(h)) is not None:
             task = self.away_tasks.pop(seat, None)
             if task:
@@ -462,9 +538,9 @@ class Room:
         if self.status != "lobby":
             raise RoomError(Code.NOT_IN_LOBBY, "only before the match starts")
 
-    def _lobby(self, conn: Connection, cmd: Any) -> dict[str, Any]:
+    async def _lobby(self, conn: Connection, cmd: Any) -> dict[str, Any]:
         seat = self.seat_of(conn)
-        with self.saving():
+        async with self.saving():
             if isinstance(cmd, Sit):
                 self._need_lobby()
                 if seat is None:
@@ -532,9 +608,26 @@ class Room:
         """The person in ``seat`` (every connection of their token) becomes a spectator."""
         h = self.seats[seat].token_hash
         if h:
-            self.spectators[h] = self.seats[seat].name
+            self._add_spectator(h, self.seats[seat].name)
 
-    def _chat(self, conn: Connection, cmd: Chat) -> dict[str, Any]:
+    def _add_spectator(self, h: str, name: str) -> None:
+        """Keep a spectator's token, forgetting the oldest ones not connected now beyond
+        ``spectator_tokens`` (a forgotten token joins again as a new spectator)."""
+        self.spectators.pop(h, None)
+        self.spectators[h] = name
+        keep = max(self.limits.spectator_tokens, self.limits.spectators_per_room)
+        if len(self.spectators) > keep:
+            here = {c.token_hash for c in self.conns}
+            for old in [x for x in self.spectators if x not in here and x != h]:
+                if len(self.spectators) <= keep:
+                    break
+                del self.spectators[old]
+
+    def watching(self) -> int:
+        """Spectators connected now (each token once)."""
+        return len({c.token_hash for c in self.conns if c.token_hash in self.spectators})
+
+    async def _chat(self, conn: Connection, cmd: Chat) -> dict[str, Any]:
         if not conn.chats.take():
             raise RoomError(Code.RATE_LIMITED, "too many chat lines: slow down")
         seat = self.seat_of(conn)
@@ -544,7 +637,7 @@ class Room:
             else self.spectators.get(conn.token_hash or "", "spectator")
         )
         entry = {"seat": seat, "name": name, "text": cmd.text, "time": time.time()}
-        with self.saving(bump=False):  # chat does not change the table: acts stay current
+        async with self.saving(bump=False):  # chat does not change the table: acts stay current
             self.chat = [*self.chat[-(CHAT_TAIL - 1) :], entry]
         self.send_chat([entry])
         return message("ack", id=cmd.id, rev=self.rev)
@@ -800,7 +893,7 @@ class Room:
             if seat in self._connected_seats() or self.seats[seat].kind != "human":
                 return
             try:
-                with self.saving():
+                async with self.saving():
                     self.seats[seat].away = True
             except RoomError:
                 return  # the store is down: the seat stays the person's
@@ -809,24 +902,28 @@ class Room:
 
     async def follow(self) -> None:
         """Another process changed this room: read it again from the store and send the
-        people here the new table (and any new chat lines)."""
+        people here the new table (and any new chat lines). Only a process that sees
+        another one *play* the room (new actions) stops moving its bots: a lobby change
+        elsewhere (a spectator's chat) never halts the process that plays the room."""
         async with self.lock:
             if self.stale:
                 return
             try:
-                row = self.store.load_room(self.id)
-                if row is None:
+                fresh = await asyncio.to_thread(Room.load, self.id, self.store, self.limits)
+                if fresh is None:
                     return
-                fresh = Room.restore(self.id, row[0], row[1], row[2], self.store, self.limits)
             except Exception as e:
                 log.warning("room %s: cannot follow another process (%s)", self.id[:8], e)
                 self.moved()
                 return
             seen = self.chat[-1]["time"] if self.chat else 0.0
             new_lines = [line for line in fresh.chat if line["time"] > seen]
+            ours = len(self.recorder.actions) if self.recorder else 0
+            played_elsewhere = (len(fresh.recorder.actions) if fresh.recorder else 0) > ours
             for name in _FOLLOWED:
                 setattr(self, name, getattr(fresh, name))
-            self.following = True
+            if played_elsewhere:
+                self.following = True
             self.make_bots()
             self._plan()
             self.broadcast()

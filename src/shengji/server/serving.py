@@ -1,44 +1,221 @@
-"""Running the app under uvicorn with the server's limits: the WebSocket frame size is
-enforced by the protocol layer (a bigger frame is never read), and a client that does not
-finish its request headers within ``header_seconds`` is disconnected (slowloris)."""
+"""Running the app under uvicorn with the server's limits (docs/server.md):
+
+- every HTTP request's head, and then its body, must arrive within ``request_seconds``
+  (slowloris), on the first request of a connection and on every later one;
+- one address keeps at most ``http_connections_per_ip`` HTTP connections open (a
+  WebSocket counts in ``connections_per_ip`` once upgraded);
+- a WebSocket frame over ``message_bytes`` is never read: the client gets a
+  ``MESSAGE_TOO_LARGE`` error frame, then close code 1009;
+- ``X-Forwarded-For`` is believed only from the proxies the operator names.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import ipaddress
+import json
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
+from websockets.frames import OP_TEXT, CloseCode
+from websockets.protocol import State
 
-HEADER_SECONDS = 10.0
+from ..errors import Code, ShengjiError
+from .guards import coded
+from .limits import Limits
 
 
-class HeaderTimeoutH11(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, closing connections whose first request headers do
-    not arrive in time (uvicorn only times out idle keep-alive connections)."""
+def trusted_proxies(spec: str) -> Callable[[str], bool]:
+    """Whether an address is one of ``spec``'s: comma-separated addresses or networks
+    (``10.0.0.0/8``), ``*`` for any; an empty ``spec`` trusts none."""
+    items = [x.strip() for x in spec.split(",") if x.strip()]
+    if "*" in items:
+        return lambda host: True
+    try:
+        nets = [ipaddress.ip_network(x, strict=False) for x in items]
+    except ValueError as e:
+        raise ShengjiError(f"--forwarded-allow-ips: {e}", code=Code.BAD_OPTION) from None
 
-    header_seconds = HEADER_SECONDS
+    def trusted(host: str) -> bool:
+        try:
+            addr = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(addr in net for net in nets)
+
+    return trusted
+
+
+def _refusal(code: Code, status: int, reason: str, text: str) -> bytes:
+    """A whole HTTP/1.1 answer with a coded JSON error, closing the connection."""
+    body = json.dumps({"detail": coded(code, text)}).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+class LimitedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol that closes a connection whose request head, or body,
+    does not arrive within ``request_seconds`` of the connection waiting for it (uvicorn
+    only times out idle keep-alive connections, and a byte now and then keeps one
+    open), and refuses a connection from an address that already has ``per_ip`` open."""
+
+    request_seconds: ClassVar[float] = Limits.request_seconds
+    per_ip: ClassVar[int] = Limits.http_connections_per_ip
+    #: Open connections per address, shared by the connections of one server.
+    open_by_ip: ClassVar[dict[str, int]] = {}
+
+    _timer: asyncio.TimerHandle | None = None
+    _phase: tuple[object, object] | None = None
+    _counted = ""
+    _upgraded = False
+
+    @staticmethod
+    def exempt(host: str) -> bool:
+        """Whether ``host`` is exempt from ``per_ip``: a reverse proxy speaks for many."""
+        return False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.loop.call_later(self.header_seconds, self._headers_due)
+        host = self.client[0] if self.client else ""
+        if host and not self.exempt(host):
+            if self.open_by_ip.get(host, 0) >= self.per_ip:
+                transport.write(TOO_MANY_CONNECTIONS)
+                transport.close()
+                return
+            self.open_by_ip[host] = self.open_by_ip.get(host, 0) + 1
+            self._counted = host
+        self._watch()
 
-    def _headers_due(self) -> None:
-        upgraded = self.transport.get_protocol() is not self
-        if not upgraded and self.cycle is None and self.conn.their_state is h11.IDLE:
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._upgraded = True
+        self._release()
+        super().handle_websocket_upgrade(event)
+
+    def _release(self) -> None:
+        """Stop the clock and give the address its connection back."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._counted:
+            left = self.open_by_ip.get(self._counted, 1) - 1
+            if left > 0:
+                self.open_by_ip[self._counted] = left
+            else:
+                self.open_by_ip.pop(self._counted, None)
+            self._counted = ""
+
+    def _watch(self) -> None:
+        """Start the clock when the connection begins to wait for a request's head (a new
+        cycle) or for its body (the head has come): the phase is the request and h11's
+        state of the client, so bytes that do not finish the phase never reset it."""
+        if self._upgraded:
+            return
+        state = self.conn.their_state
+        if self._phase is not None and self._phase[0] is self.scope and self._phase[1] is state:
+            return
+        phase = self._phase = (self.scope, state)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if state is h11.IDLE or state is h11.SEND_BODY:
+            self._timer = self.loop.call_later(self.request_seconds, self._due, phase)
+
+    def _due(self, phase: tuple[object, object]) -> None:
+        self._timer = None
+        if not self._upgraded and self._phase is phase and not self.transport.is_closing():
             self.transport.close()
 
 
-def serve(app: Any, host: str, port: int, log_level: str, ws_max_size: int) -> None:
-    """Serve ``app`` until interrupted."""
+TOO_MANY_CONNECTIONS = _refusal(
+    Code.RATE_LIMITED, 429, "Too Many Requests", "too many connections from your address"
+)
+
+
+class CodedWebSocket(WebSocketProtocol):
+    """uvicorn's WebSocket protocol that, before closing with 1009 a frame over the size
+    limit (never read), sends the client a ``MESSAGE_TOO_LARGE`` error frame, and whose
+    keep-alive pings are spread out: each connection waits a random part of the interval
+    before its first, so connections made together (a server's restart, a load test)
+    never ping all at once (4,000 pings in one go stalled every table for 100-170 ms)."""
+
+    too_large: ClassVar[bytes] = b""
+
+    async def keepalive_ping(self) -> None:
+        if self.ping_interval is not None:
+            await asyncio.sleep(random.uniform(0, self.ping_interval))
+        await super().keepalive_ping()
+
+    def fail_connection(self, code: int = CloseCode.ABNORMAL_CLOSURE, reason: str = "") -> None:
+        if code == CloseCode.MESSAGE_TOO_BIG and self.state is State.OPEN:
+            self.write_frame_sync(True, OP_TEXT, self.too_large)
+            reason = reason or Code.MESSAGE_TOO_LARGE
+        super().fail_connection(code, reason)
+
+
+def protocols(
+    limits: Limits, forwarded_allow_ips: str = ""
+) -> tuple[type[LimitedH11], type[CodedWebSocket]]:
+    """The HTTP and WebSocket protocol classes of one server with ``limits``."""
+    from .app import error_message
+
+    proxy = trusted_proxies(forwarded_allow_ips)
+
+    class Http(LimitedH11):
+        request_seconds = limits.request_seconds
+        per_ip = limits.http_connections_per_ip
+        open_by_ip: ClassVar[dict[str, int]] = {}
+
+        @staticmethod
+        def exempt(host: str) -> bool:
+            """The named proxies are exempt."""
+            return proxy(host)
+
+    class Ws(CodedWebSocket):
+        too_large = error_message(
+            None, Code.MESSAGE_TOO_LARGE, f"messages are limited to {limits.message_bytes} bytes"
+        ).encode()
+
+    return Http, Ws
+
+
+def serve(
+    app: Any, host: str, port: int, log_level: str, limits: Limits, forwarded_allow_ips: str = ""
+) -> None:
+    """Serve ``app`` until interrupted; ``forwarded_allow_ips`` names the reverse proxies
+    (comma-separated addresses or networks, ``*`` any) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed: by default none, so a client's own address is the
+    one every per-address limit counts, even through loopback."""
+    http, ws = protocols(limits, forwarded_allow_ips)
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        http=HeaderTimeoutH11,
-        ws_max_size=ws_max_size,
+        http=http,
+        ws=ws,
+        ws_max_size=limits.message_bytes,
         ws_per_message_deflate=False,  # compression costs more CPU than loopback/LAN saves
         timeout_keep_alive=5,
+        proxy_headers=bool(forwarded_allow_ips.strip()),
+        forwarded_allow_ips=forwarded_allow_ips or None,
     )

@@ -51,10 +51,27 @@ class StoreError(Exception):
 
 
 class StoreConflict(StoreError):
-    """Another server process has written this room's next action first: the copy in
-    this process's memory is stale."""
+    """Another server process has written this room's next action, or its lobby, first:
+    the copy in this process's memory is stale."""
 
     code: str = Code.ROOM_MOVED
+
+
+class RoomDamaged(Exception):
+    """A room's stored row cannot be read (bad JSON, a lobby of the wrong shape): it is
+    quarantined, and the other rooms are served."""
+
+    code: str = Code.ROOM_UNAVAILABLE
+
+
+class RoomData(NamedTuple):
+    """A room's row: status, settings, lobby, and the version its next lobby write must
+    find (every lobby write is conditional on it; see :meth:`Store.save_room`)."""
+
+    status: str
+    settings: dict[str, Any]
+    lobby: dict[str, Any]
+    version: int
 
 
 def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
@@ -87,6 +104,8 @@ class RoomRow(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     lobby: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: Raised by every lobby write: a write made on an older copy is refused.
+    version: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class ActionRow(Base):
@@ -108,6 +127,22 @@ class RecordRow(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     finished: Mapped[float] = mapped_column(Float)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+def _check_shape(data: RoomData) -> None:
+    """What every reader of a room row relies on (raises ValueError)."""
+    seats = data.lobby.get("seats")
+    if not (
+        isinstance(seats, list) and len(seats) == 4 and all(isinstance(x, dict) for x in seats)
+    ):
+        raise ValueError("the lobby has no four seats")
+    for x in seats:
+        if not isinstance(x.get("kind"), str) or not isinstance(x.get("name"), str):
+            raise ValueError("a seat has no kind or name")
+    if not isinstance(data.lobby.get("spectators", {}), dict):
+        raise ValueError("the spectators are not a table")
+    if not isinstance(data.settings.get("preset"), str):
+        raise ValueError("the settings name no preset")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -191,6 +226,8 @@ class Store:
         with self.engine.begin() as conn:
             if "public" not in cols:
                 conn.execute(text("ALTER TABLE rooms ADD COLUMN public BOOLEAN DEFAULT FALSE"))
+            if "version" not in cols:
+                conn.execute(text("ALTER TABLE rooms ADD COLUMN version INTEGER DEFAULT 0"))
             if self.engine.dialect.name == "postgresql":
                 conn.execute(text("ALTER TABLE rooms ALTER COLUMN id TYPE VARCHAR(64)"))
 
@@ -202,8 +239,14 @@ class Store:
         settings: dict[str, Any],
         lobby: dict[str, Any],
         public: bool = False,
-    ) -> None:
-        """Insert or update a room's settings and lobby."""
+        expect: tuple[int, str] | None = None,
+    ) -> int:
+        """Write a room's settings and lobby; returns its new version.
+
+        ``expect`` is the (version, status) the writer's copy was read at: the write is
+        made only if the row still has both, else :class:`StoreConflict` (another process
+        changed the room meanwhile; a finished match's status is never set back). Without
+        ``expect`` the room is new (inserted)."""
         now = time.time()
         values = {
             "status": status,
@@ -213,10 +256,26 @@ class Store:
             "updated": now,
         }
         with self.engine.begin() as conn:
-            done = conn.execute(update(RoomRow).where(RoomRow.id == room_id), values)
-            if done.rowcount == 0:
-                conn.execute(insert(RoomRow), {"id": room_id, "created": now, **values})
+            if expect is None:
+                conn.execute(
+                    insert(RoomRow), {"id": room_id, "created": now, "version": 0, **values}
+                )
+                version = 0
+            else:
+                version, before = expect
+                done = conn.execute(
+                    update(RoomRow).where(
+                        RoomRow.id == room_id,
+                        RoomRow.version == version,
+                        RoomRow.status == before,
+                    ),
+                    {**values, "version": version + 1},
+                )
+                if done.rowcount != 1:
+                    raise StoreConflict("another server process has changed this room")
+                version += 1
             self._notify(conn, room_id)
+        return version
 
     def _notify(self, conn: Connection, *room_ids: str) -> None:
         """Tell the other server processes (PostgreSQL only), when this commits, that these
@@ -250,11 +309,21 @@ class Store:
                     )
 
     @_guarded
-    def load_room(self, room_id: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
-        """One room: (status, settings, lobby), or None."""
+    def load_room(self, room_id: str) -> RoomData | None:
+        """One room, or None; :class:`RoomDamaged` (after quarantining it) when its row
+        cannot be read."""
         with Session(self.engine) as s:
-            r = s.get(RoomRow, room_id)
-            return None if r is None else (r.status, dict(r.settings), dict(r.lobby))
+            try:
+                r = s.get(RoomRow, room_id)
+                if r is None:
+                    return None
+                data = RoomData(r.status, dict(r.settings), dict(r.lobby), int(r.version or 0))
+                _check_shape(data)
+            except (ValueError, TypeError, KeyError) as e:
+                s.rollback()
+                self.quarantine(room_id)
+                raise RoomDamaged(f"room {room_id} cannot be read ({type(e).__name__})") from e
+            return data
 
     @_guarded
     def public_rooms(self, limit: int = 200) -> list[str]:
@@ -270,12 +339,14 @@ class Store:
 
     @_guarded
     def quarantine(self, room_id: str) -> None:
-        """Mark a room that cannot be loaded; it is kept for an operator to look at."""
-        with Session(self.engine) as s, s.begin():
-            row = s.get(RoomRow, room_id)
-            if row is not None:
-                row.status = "quarantined"
-                row.public = False
+        """Mark a room that cannot be loaded; it is kept for an operator to look at (its
+        columns are not read: they may be what is damaged)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room_id)
+                .values(status="quarantined", public=False, version=RoomRow.version + 1)
+            )
 
     @_guarded
     def load_actions(self, room_id: str) -> list[tuple[int, dict[str, Any]]]:
@@ -301,10 +372,23 @@ class Store:
         self.engine.dispose()
 
 
+Job = ActionWrite | Callable[[], Any]
+
+#: How long the writes of the event loop are gathered before they go to the writer's
+#: thread together (a thread woken per action costs more CPU than its commit).
+HAND_OVER_SECONDS = 0.002
+
+
 class GroupWriter:
-    """Commits actions from a thread of its own, every write waiting at the moment of a
-    commit in one transaction (group commit): the event loop never waits for the disk or
-    the database, and a busy server pays one commit for many actions.
+    """Commits from a thread of its own, so that the event loop never waits for the disk
+    or the database. Actions are group-committed: every action write waiting at the
+    moment of a commit goes in one transaction, and a busy server pays one commit for
+    many actions. Other writes (a room's lobby) are calls run in the same thread, each on
+    its own.
+
+    Both sides batch their hand-overs: the writes made during one turn of the event loop
+    go to the thread together, and the outcomes of one commit come back in one callback
+    (waking a thread per action cost more than the commit).
 
     A batch that fails is retried one write at a time, so that one room's conflict or
     fault is that room's alone.
@@ -314,17 +398,33 @@ class GroupWriter:
         self.store = store
         self.batch = batch
         self._queue: queue.SimpleQueue[
-            tuple[ActionWrite, asyncio.Future[None], asyncio.AbstractEventLoop] | None
+            tuple[asyncio.AbstractEventLoop, list[tuple[Job, asyncio.Future[Any]]]] | None
         ] = queue.SimpleQueue()
+        self._gathering: list[tuple[Job, asyncio.Future[Any]]] = []
         self._thread = threading.Thread(target=self._run, name="shengji-writer", daemon=True)
         self._thread.start()
 
     async def write(self, w: ActionWrite) -> None:
         """Write ``w``; returns once it is committed (raises StoreError)."""
+        await self._submit(w)
+
+    async def call(self, fn: Callable[[], R]) -> R:
+        """Run ``fn`` (a store write) in the writer's thread; its result or exception."""
+        result: R = await self._submit(fn)
+        return result
+
+    async def _submit(self, job: Job) -> Any:
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._queue.put((w, done, loop))
-        await asyncio.shield(done)  # a cancelled caller does not undo a commit
+        done: asyncio.Future[Any] = loop.create_future()
+        if not self._gathering:
+            loop.call_later(HAND_OVER_SECONDS, self._hand_over, loop)
+        self._gathering.append((job, done))
+        return await asyncio.shield(done)  # a cancelled caller does not undo a commit
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        jobs, self._gathering = self._gathering, []
+        if jobs:
+            self._queue.put((loop, jobs))
 
     def close(self) -> None:
         """Finish the queued writes and stop the thread."""
@@ -336,8 +436,9 @@ class GroupWriter:
             item = self._queue.get()
             if item is None:
                 return
-            items = [item]
-            while len(items) < self.batch:
+            batches = [item]
+            size = len(item[1])
+            while size < self.batch:
                 try:
                     more = self._queue.get_nowait()
                 except queue.Empty:
@@ -345,15 +446,34 @@ class GroupWriter:
                 if more is None:
                     self._queue.put(None)
                     break
-                items.append(more)
-            try:
-                self.store.append_actions([w for w, _, _ in items])
-                outcomes: list[BaseException | None] = [None] * len(items)
-            except StoreError as e:
-                outcomes = [e] if len(items) == 1 else [self._alone(w) for w, _, _ in items]
-            for (_, done, loop), error in zip(items, outcomes, strict=True):
+                batches.append(more)
+                size += len(more[1])
+            for loop, jobs in batches:  # one loop in practice; several in tests
+                outcomes = self._commit(jobs)
                 with contextlib.suppress(RuntimeError):  # its loop has closed: nobody waits
-                    loop.call_soon_threadsafe(_settle, done, error)
+                    loop.call_soon_threadsafe(_settle_all, outcomes)
+
+    def _commit(
+        self, jobs: list[tuple[Job, asyncio.Future[Any]]]
+    ) -> list[tuple[asyncio.Future[Any], Any, BaseException | None]]:
+        writes = [(w, done) for w, done in jobs if isinstance(w, ActionWrite)]
+        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+        if writes:
+            try:
+                self.store.append_actions([w for w, _ in writes])
+                errors: list[BaseException | None] = [None] * len(writes)
+            except StoreError as e:
+                errors = [e] if len(writes) == 1 else [self._alone(w) for w, _ in writes]
+            outcomes += [
+                (done, None, error) for (_, done), error in zip(writes, errors, strict=True)
+            ]
+        for job, done in jobs:
+            if not isinstance(job, ActionWrite):
+                try:
+                    outcomes.append((done, job(), None))
+                except Exception as e:  # handed to the caller
+                    outcomes.append((done, None, e))
+        return outcomes
 
     def _alone(self, w: ActionWrite) -> BaseException | None:
         try:
@@ -363,10 +483,15 @@ class GroupWriter:
         return None
 
 
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+def _settle_all(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for done, value, error in outcomes:
+        _settle(done, value, error)
+
+
+def _settle(done: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
     if done.done():
         return
     if error is None:
-        done.set_result(None)
+        done.set_result(value)
     else:
         done.set_exception(error)

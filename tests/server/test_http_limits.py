@@ -1,0 +1,370 @@
+"""One client never hurts another over HTTP (issue 21): every request's head and body are
+timed, one address holds a bounded number of connections, bodies over ``body_bytes`` are
+refused unread, validation errors never echo input, ``X-Forwarded-For`` counts only from
+named proxies, an impossible static path is 404, review workers die with the server, and
+an oversized WebSocket frame gets a coded error before its close."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from shengji.server.app import create_app
+from shengji.server.guards import BodyLimit
+from shengji.server.launch import ServerProcess
+from shengji.server.limits import Limits
+
+from .client import Client
+from .conftest import FAST_CLIENTS
+from .test_restart import _Sock
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+GET = b"GET /api/presets HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Any]:
+    """Start ``shengji serve`` subprocesses (killed at the end) with limits and options."""
+    started: list[ServerProcess] = []
+
+    def start(*limits: str, args: tuple[str, ...] = ()) -> ServerProcess:
+        srv = ServerProcess(f"sqlite:///{tmp_path / f's{len(started)}.db'}", limits, args)
+        started.append(srv)
+        return srv
+
+    yield start
+    for srv in started:
+        srv.kill()
+
+
+def _sock(srv: ServerProcess, timeout: float = 5.0) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", srv.port), timeout=timeout)
+
+
+def _served(srv: ServerProcess, within: float = 5.0) -> bool:
+    """Whether a new connection is served (200) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        with _sock(srv) as s:
+            s.sendall(GET)
+            if _response(s)[0] == 200:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+def _response(s: socket.socket) -> tuple[int, bytes]:
+    """One whole HTTP response (status, body) read from ``s``."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, f"closed before a response: {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    length = next(
+        int(v) for k, _, v in (x.partition(":") for x in lines[1:]) if k.lower() == "content-length"
+    )
+    while len(body) < length:
+        chunk = s.recv(65536)
+        assert chunk
+        body += chunk
+    return int(lines[0].split()[1]), body
+
+
+def _closed_within(s: socket.socket, seconds: float, trickle: bytes) -> float:
+    """Send ``trickle`` a byte every 0.1 s until the server closes; the seconds it took."""
+    t0 = time.monotonic()
+    s.settimeout(0.1)
+    for byte in trickle:
+        try:
+            s.sendall(bytes([byte]))
+            if s.recv(1024) == b"":
+                return time.monotonic() - t0
+        except TimeoutError:
+            pass
+        except OSError:
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > seconds:
+            break
+    raise AssertionError(f"still open after {time.monotonic() - t0:.1f} s")
+
+
+# -- 3. slowloris: every request is timed, connections per address are capped -----------
+
+
+def test_every_request_head_and_body_is_timed_not_only_the_first(serve: Any) -> None:
+    srv = serve("request_seconds=1")
+    with _sock(srv) as s:  # a header trickled after one complete request
+        s.sendall(GET)
+        assert _response(s)[0] == 200
+        assert _closed_within(s, 4, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100) < 3
+    with _sock(srv) as s:  # a body trickled after its head
+        s.sendall(GET)
+        assert _response(s)[0] == 200
+        s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n")
+        assert _closed_within(s, 4, b"{" + b" " * 150) < 3
+    with _sock(srv) as s:  # a prompt keep-alive client is served request after request
+        for _ in range(3):
+            s.sendall(GET)
+            assert _response(s)[0] == 200
+            time.sleep(0.4)
+
+
+def test_open_http_connections_per_address_are_capped(serve: Any) -> None:
+    srv = serve("http_connections_per_ip=3")
+    held = [_sock(srv) for _ in range(3)]
+    try:
+        time.sleep(0.3)
+        with _sock(srv) as extra:  # refused with a coded answer, then closed
+            status, body = _response(extra)
+            assert status == 429 and json.loads(body)["detail"]["code"] == "RATE_LIMITED"
+            assert extra.recv(1024) == b""
+        held.pop().close()
+        assert _served(srv), "a freed slot serves again"
+        held.pop().close()
+        time.sleep(0.3)
+        # a WebSocket leaves the HTTP count once upgraded (connections_per_ip counts it)
+        rid = _post(srv, "/api/rooms", {"preset": "classic-1deck"})["id"]
+        sockets = [connect(f"ws://127.0.0.1:{srv.port}/ws/{rid}") for _ in range(3)]
+        with _sock(srv) as s:
+            s.sendall(GET)
+            assert _response(s)[0] == 200
+        for ws in sockets:
+            ws.close()
+    finally:
+        for s in held:
+            s.close()
+
+
+# -- 4. request bodies ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_bodies(db_url: str) -> Iterator[TestClient]:
+    limits = FAST_CLIENTS.with_overrides(["body_bytes=2000"])
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+        yield client
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(small_bodies: TestClient) -> None:
+    big = {"preset": "classic-1deck", "overrides": {"x": "y" * 3000}}
+    r = small_bodies.post("/api/rooms", json=big)
+    assert r.status_code == 413 and r.json()["detail"]["code"] == "BODY_TOO_LARGE"
+    assert r.json()["detail"]["text"]["zh"] and r.headers["connection"] == "close"
+    chunked = iter([b" " * 500] * 100)  # no Content-Length: counted as it arrives
+    r = small_bodies.post("/api/rooms", content=chunked, headers={"content-type": "text/json"})
+    assert r.status_code == 413 and r.json()["detail"]["code"] == "BODY_TOO_LARGE"
+    ok = small_bodies.post(
+        "/api/rooms",
+        content=iter([b'{"preset": ', b'"classic-1deck"}']),
+        headers={"content-type": "application/json"},
+    )
+    assert ok.status_code == 200, ok.text  # a chunked body under the limit is served whole
+    assert small_bodies.get("/api/rooms").status_code == 200
+
+
+def test_a_chunked_body_is_read_no_further_than_the_limit() -> None:
+    read: list[int] = []
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        read.append(500)
+        return {"type": "http.request", "body": b" " * 500, "more_body": True}
+
+    async def send(msg: dict[str, Any]) -> None:
+        sent.append(msg)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the app must not see the body")
+
+    scope = {"type": "http", "headers": [(b"transfer-encoding", b"chunked")]}
+    asyncio.run(BodyLimit(app, 2000)(scope, receive, send))  # type: ignore[arg-type]
+    assert sum(read) == 2500 and sent[0]["status"] == 413
+
+
+def test_validation_errors_are_coded_and_never_echo_the_input(http: TestClient) -> None:
+    r = http.post("/api/rooms", json={"preset": "SECRET" * 20, "bots": "x"})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert detail["code"] == "BAD_REQUEST" and "preset" in detail["message"]
+    assert detail["text"]["en"] and detail["text"]["zh"]
+    assert "SECRET" not in r.text and "input" not in r.text
+    r = http.get("/api/rooms/x/review?seat=SECRET&hand=0")
+    assert r.status_code == 422 and "SECRET" not in r.text
+
+
+@linux_only
+def test_a_20_mb_body_gets_413_unread_and_the_server_stays_small(serve: Any) -> None:
+    srv = serve()
+    assert srv.proc is not None
+    before = _rss_mb(srv.proc.pid)
+    with _sock(srv) as s:
+        s.sendall(
+            b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 20971520\r\n\r\n"
+        )
+        status, body = _response(s)  # answered before a byte of the body was sent
+        assert status == 413 and json.loads(body)["detail"]["code"] == "BODY_TOO_LARGE"
+        s.settimeout(2)
+        try:
+            for _ in range(20):
+                s.sendall(b" " * 1_048_576)
+        except OSError:
+            pass  # closed: the rest is never read
+    with _sock(srv) as s:  # chunked: counted while it arrives, refused at the limit
+        s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for _ in range(5):
+            s.sendall(b"2000\r\n" + b" " * 0x2000 + b"\r\n")
+        status, body = _response(s)
+        assert status == 413 and json.loads(body)["detail"]["code"] == "BODY_TOO_LARGE"
+    time.sleep(0.3)
+    assert _rss_mb(srv.proc.pid) - before < 50
+    assert _get(srv, "/api/presets")[0] == 200
+
+
+# -- 11. X-Forwarded-For only from named proxies -------------------------------------------
+
+
+def _post(srv: ServerProcess, path: str, body: dict[str, Any], **headers: str) -> Any:
+    req = urllib.request.Request(
+        srv.url + path, json.dumps(body).encode(), {"Content-Type": "application/json", **headers}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return json.loads(e.read())
+
+
+def _get(srv: ServerProcess, path: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(srv.url + path, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def _rooms_made(srv: ServerProcess, n: int) -> list[Any]:
+    made = []
+    for i in range(n):
+        forged = {"X-Forwarded-For": f"203.0.113.{i}"}
+        made.append(_post(srv, "/api/rooms", {"preset": "classic-1deck"}, **forged))
+    return made
+
+
+def test_forwarded_for_is_ignored_unless_the_proxy_is_named(serve: Any) -> None:
+    limits = ("rooms_burst=2", "rooms_per_hour=0.01")
+    made = _rooms_made(serve(*limits), 3)  # loopback is no proxy by default
+    assert "id" in made[0] and "id" in made[1]
+    assert made[2]["detail"]["code"] == "TOO_MANY_ROOMS"
+    behind = serve(*limits, args=("--forwarded-allow-ips", "127.0.0.1"))
+    assert all("id" in m for m in _rooms_made(behind, 3))  # a named proxy speaks for many
+
+
+# -- 12a. NUL in a static path ----------------------------------------------------------------
+
+
+def test_a_nul_byte_in_a_static_path_is_not_found(db_url: str) -> None:
+    with TestClient(create_app(db_url), raise_server_exceptions=False) as client:
+        for path in ("/static/%00", "/static/a%00b", "/static/index.html%00.js"):
+            assert client.get(path).status_code == 404, path
+        assert client.get("/static/index.html").status_code == 200
+
+
+# -- 12b. review workers die with the server ---------------------------------------------------
+
+
+def _children(pid: int) -> list[tuple[int, bytes]]:
+    """The ``multiprocessing`` processes (workers, resource tracker) started by ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmd = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"multiprocessing" in cmd:
+                found.append((int(entry.name), cmd))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@linux_only
+def test_review_workers_die_with_a_killed_server(serve: Any) -> None:
+    srv = serve("commands_burst=1000000")
+    assert srv.proc is not None
+    made = _post(srv, "/api/rooms", {"preset": "classic-1deck", "bots": [None, *["random"] * 3]})
+    c = Client(_Sock(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}"))
+    token = c.request({"type": "join", "name": "ann", "host_key": made["host_key"]})["token"]
+    c.request({"type": "ready"})
+    assert c.request({"type": "start"})["type"] == "ack"
+    req = urllib.request.Request(
+        f"{srv.url}/api/rooms/{made['id']}/review?seat=0&hand=0",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:  # the worker says: not over yet
+        urllib.request.urlopen(req, timeout=30)
+    assert json.loads(refused.value.read())["detail"]["code"] == "BAD_HAND"
+    children = _children(srv.proc.pid)
+    assert any(b"spawn_main" in cmd for _, cmd in children), "no worker process was started"
+    workers = [pid for pid, _ in children]
+    c.ws.close()
+    srv.kill()  # SIGKILL: no shutdown code runs
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in workers if _alive(p)], "a worker outlived its server"
+
+
+# -- 12c. an oversized WebSocket frame -------------------------------------------------------
+
+
+def test_an_oversized_frame_gets_a_coded_error_then_1009(serve: Any) -> None:
+    srv = serve("message_bytes=1024")
+    rid = _post(srv, "/api/rooms", {"preset": "classic-1deck"})["id"]
+    with connect(f"ws://127.0.0.1:{srv.port}/ws/{rid}", max_size=2**20) as ws:
+        ws.send(json.dumps({"v": 1, "id": "a", "type": "chat", "text": "x" * 2000}))
+        error = json.loads(ws.recv(timeout=10))
+        assert error["type"] == "error" and error["code"] == "MESSAGE_TOO_LARGE"
+        assert "1024" in error["message"] and error["text"]["zh"]
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert closed.value.rcvd.reason == "MESSAGE_TOO_LARGE"
+
+
+def test_the_limits_keep_their_documented_defaults() -> None:
+    limits = Limits()
+    assert limits.request_seconds == 10 and limits.body_bytes == 32_768
+    assert limits.http_connections_per_ip == 64
+    doc = (Path(__file__).parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
+    for name in ("request_seconds", "body_bytes", "http_connections_per_ip"):
+        assert f"`{name}`" in doc
