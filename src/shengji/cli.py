@@ -287,6 +287,17 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
     lines = run_loadtest(args.rooms, args.duration, args.think, args.url, args.preset, args.db)
     for line in lines:
         print(line, flush=True)
+    if args.write_docs:
+        from .figures import figures_block, write_figures
+
+        command = f"shengji loadtest --rooms {args.rooms} --duration {args.duration:g} "
+        command += f"--think {args.think:g}" + (
+            f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
+        )
+        block = figures_block(command, lines)
+        for doc in ("README.md", "docs/server.md"):
+            write_figures(doc, "loadtest", block)
+            print(f"written into {doc}", flush=True)
     return 0
 
 
@@ -447,6 +458,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="an existing server (default: start one on loopback)")
     p.add_argument("--preset", default="shuangsheng")
     p.add_argument("--db", help="database of the server it starts (default: a new SQLite file)")
+    p.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write the figures into README.md and docs/server.md (run from the checkout)",
+    )
     p.set_defaults(func=_cmd_loadtest)
     p = sub.add_parser("bench", help="print benchmark figures")
     p.add_argument(

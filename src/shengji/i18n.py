@@ -752,16 +752,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "help.title": {"en": "Keys", "zh": "按键"},
     "help.keys": {
         "en": "← →          move along your hand (or click a card)\n"
-        "space        select / unselect the card (a click does too); Esc clears\n"
+        "space        select / unselect (or click a card) · Esc: clear all\n"
         "Enter        play the selection; opens a dialog waiting for you\n"
         "2-9 0 J K A  jump to that rank (0: 10; Shift+Q: a queen)\n"
         "S C D        jump to that suit (Shift+H: hearts); W: a joker\n"
-        "?            hint: what the strongest bot would do, and why (selects it)\n"
+        "?            hint: the strongest bot's play and why, selected\n"
         "n            next hand · v: the score sheet (↑ ↓ PgUp PgDn scroll)\n"
         "r s b        lobby: ready, start, bots (the host)\n"
         "l            中文 / English\n"
         "h F1         this help · q: quit · Ctrl-C: quit at once\n"
-        "declaring    1-9: declare · p: pass · d: pass for the rest of the deal\n"
+        "declaring    1-9: declare · p: pass · d: pass till the deal ends\n"
         "the table    » to act · ▶ led the trick · ★ winning it so far",
         "zh": "← →          在手牌里移动 (也可以点牌)\n"
         "空格         选中 / 取消这张牌 (点一下也行); Esc 全部取消\n"

@@ -450,3 +450,24 @@ def test_a_broadcast_is_exactly_each_connections_state(http: TestClient) -> None
                 break
             actor.request({"type": "act", "action": actor.choose()})
         assert tricks_seen
+
+
+def test_sockets_arriving_together_share_one_copy_of_a_room(http: TestClient) -> None:
+    """A room found or loaded is attached to its socket in the same step, so a socket
+    arriving between a load and the first socket's attachment never reloads it (two
+    copies of one room in one process would refuse each other's lobby writes)."""
+    import asyncio
+
+    rid, _ = _room(http)
+    hub = hub_of(http)
+
+    async def arrive() -> list[Any]:
+        rooms = await asyncio.gather(*(hub.attach(rid) for _ in range(6)))
+        later = await hub.attach(rid)
+        return [*rooms, later]
+
+    assert http.portal is not None
+    rooms = http.portal.call(arrive)
+    assert all(r is rooms[0] for r in rooms)
+    assert rooms[0].attached == 7 and hub.rooms[rid] is rooms[0]
+    rooms[0].attached = 0

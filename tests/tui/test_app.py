@@ -16,7 +16,7 @@ from textual.widgets import Static
 from shengji.autoplay import choose_action
 from shengji.i18n import t
 from shengji.presets import load_preset
-from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
+from shengji.tui.app import BuryDialog, ConfirmQuit, DeclareDialog, ScoreDialog, TableApp
 from shengji.tui.session import LocalSession, Refusal
 from shengji.tui.text import my_turn
 
@@ -221,6 +221,8 @@ def test_other_declarations_and_every_trick_are_shown() -> None:
 
 
 def test_q_quits_from_every_dialog() -> None:
+    """Issue 22, item 6: a local game asks first (saying how to deal it again); n keeps
+    playing, y quits."""
     for dialog in ("declare", "bury", "sheet"):
         session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
         app = TableApp(session, lang="en")
@@ -244,7 +246,16 @@ def test_q_quits_from_every_dialog() -> None:
                     await _play_hand(app, session, pilot)
                     await pilot.pause()
                     assert isinstance(_top(app), ScoreDialog)
+                under = type(_top(app))
                 await pilot.press("q")
+                await pilot.pause()
+                ask = _top(app)
+                assert isinstance(ask, ConfirmQuit) and app.return_code is None
+                assert ask.replay == "--preset classic-1deck --seed 1"
+                await pilot.press("n")
+                await pilot.pause()
+                assert type(_top(app)) is under  # still playing, the dialog back
+                await pilot.press("q", "y")
                 await pilot.pause()
 
         asyncio.run(run())
@@ -429,7 +440,9 @@ def test_chinese_screen_has_no_english_words() -> None:
 
 
 def _snapshot_app(lang: str = "en") -> TableApp:
-    return TableApp(LocalSession(load_preset("classic-1deck"), seed=5, seat=0), lang=lang)
+    """A trick in progress (issue 22, item 4): right led ♦6 (▶), partner's ♦Q wins so far
+    (★), left threw ♦5: 5 points; our turn (»)."""
+    return TableApp(LocalSession(load_preset("classic-1deck"), seed=52, seat=0), lang=lang)
 
 
 def test_snapshot_80x24(snap_compare: Callable[..., bool]) -> None:

@@ -266,6 +266,8 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
                     await app.workers.wait_for_complete()
                     # the server's strongest bot answers, with its reason
                     assert app.message.startswith("hint: play ") and " · " in app.message
+                    assert app.selected  # the hint selected its cards: Esc clears them
+                    await pilot.press("escape")
                     action = choose_action(session.state)
                     for card in action["cards"].split():
                         idx = next(

@@ -63,6 +63,14 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+#: Refusals after which the client's table needs no resend: nothing was looked at (a
+#: flood of them must not cost a whole state message each).
+UNCHANGED = frozenset({Code.RATE_LIMITED, Code.DUPLICATE_REQUEST})
+
+#: Where :class:`SecurityHeaders` leaves a WebSocket's send in its scope.
+RAW_SEND = "shengji.raw_send"
+
+
 class SecurityHeaders:
     """ASGI middleware adding :data:`HEADERS` to every HTTP response."""
 
@@ -71,6 +79,10 @@ class SecurityHeaders:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                # the server's own send, for the table's messages: each skips three layers
+                # of wrappers that a WebSocket's frames need not pass (see _serve_socket)
+                scope[RAW_SEND] = send
             await self.app(scope, receive, send)
             return
 
@@ -437,7 +449,7 @@ def create_app(
 
     async def _serve_socket(websocket: WebSocket, room_id: str, peer: str) -> None:
         try:
-            room = await hub.get(room_id)
+            room = await hub.attach(room_id)
         except RoomError as e:
             await websocket.send_text(error_message(None, e.code, e.message))
             await websocket.close(code=4404 if e.code == "NO_ROOM" else 4503)
@@ -448,9 +460,16 @@ def create_app(
             with contextlib.suppress(Exception):
                 await websocket.close(code=code, reason=f"{why}: reconnect with your token")
 
-        room.attached += 1
         conn = Connection(peer, limits, hub.lobby_budget(peer))
-        writer = asyncio.get_running_loop().create_task(conn.pump(websocket.send_text, close))
+        raw_send: Send | None = websocket.scope.get(RAW_SEND)
+
+        async def send_text(text: str) -> None:
+            if raw_send is None:
+                await websocket.send_text(text)
+            else:
+                await raw_send({"type": "websocket.send", "text": text})
+
+        writer = asyncio.get_running_loop().create_task(conn.pump(send_text, close))
         try:
             while not conn.dropped and not conn.closing:
                 frame = await websocket.receive()
@@ -465,8 +484,8 @@ def create_app(
                     conn.push(error_message(e.request_id, e.code, e.message))
                 except RoomError as e:
                     conn.push(error_message(cmd.id if cmd else None, e.code, e.message, e.params))
-                    if conn.joined:
-                        conn.push(dumps(room.state_for(conn)))
+                    if conn.joined and e.code not in UNCHANGED:
+                        conn.push(dumps(room.state_for(conn)))  # the table as it is now
                 conn.close_if_spent()
         except WebSocketDisconnect:
             pass

@@ -38,6 +38,8 @@ class Hub:
         self.creations: dict[str, TokenBucket] = {}
         self.lobby_budgets: dict[str, TokenBucket] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        #: Sockets waiting for each room being loaded (attached to it when it is made).
+        self._waiting: dict[str, int] = {}
         self.connections: dict[str, int] = {}
         self.writer = GroupWriter(store)
         self._sweeper: asyncio.Task[None] | None = None
@@ -91,15 +93,18 @@ class Hub:
             self.lobby_budgets, peer, self.limits.lobby_per_second, self.limits.lobby_burst
         )
 
-    async def get(self, room_id: str) -> Room:
+    async def attach(self, room_id: str) -> Room:
         """The room, loaded from the store if needed, off the event loop (raises
-        RoomError); sockets asking for the same room while it loads share one load.
+        RoomError), counted in its ``attached`` for the caller (who subtracts itself when
+        done): from the moment it is found or loaded, it is never unloaded or read again
+        under the caller. Sockets asking for a room while it loads share one load.
 
         A room that nobody is connected to and that has nothing running is read again
         from the store: another server process may have played it meanwhile."""
         room = self.rooms.get(room_id)
         if room is not None:
             if room.busy():
+                room.attached += 1
                 return room
             room.close()
             del self.rooms[room_id]
@@ -109,7 +114,18 @@ class Hub:
         if loading is None:
             loading = self._loading[room_id] = asyncio.ensure_future(self._load(room_id))
             loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
-        return await asyncio.shield(loading)
+        # counted now: the load attaches every waiter in the same step that makes the room
+        self._waiting[room_id] = self._waiting.get(room_id, 0) + 1
+        try:
+            return await asyncio.shield(loading)
+        except asyncio.CancelledError:
+            if loading.done() and not loading.cancelled() and loading.exception() is None:
+                loading.result().attached -= 1
+            elif (left := self._waiting.get(room_id, 0) - 1) > 0:
+                self._waiting[room_id] = left
+            else:
+                self._waiting.pop(room_id, None)
+            raise
 
     async def _load(self, room_id: str) -> Room:
         def read() -> Room:
@@ -133,11 +149,17 @@ class Hub:
         try:
             room = await asyncio.to_thread(read)
         except StoreError as e:
+            self._waiting.pop(room_id, None)
             raise RoomError(e.code, "the server cannot reach its database: try again") from e
         except RoomDamaged as e:
+            self._waiting.pop(room_id, None)
             raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside") from e
+        except BaseException:
+            self._waiting.pop(room_id, None)
+            raise
         if (mine := self.rooms.get(room_id)) is not None:
             room.close()
+            mine.attached += self._waiting.pop(room_id, 0)
             return mine  # made here while it was being read
         if room.status == "playing":
             for i, seat in enumerate(room.seats):
@@ -145,6 +167,7 @@ class Hub:
                     room.start_away_timer(i)  # until they come back
         room.on_moved = self.forget
         room.writer = self.writer
+        room.attached += self._waiting.pop(room_id, 0)
         self.rooms[room_id] = room
         return room
 

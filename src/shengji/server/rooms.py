@@ -138,6 +138,7 @@ class Room:
         self.options = settings.options()
         self._options_json = self.options.to_dict()  # options never change: built once
         self._kept_text: tuple[object, object, str] | None = None
+        self._own_kept: dict[int, tuple[object, object, object, str]] = {}
         self.store = store
         self.limits = limits or Limits()
         self.seats = [SeatInfo(bot=settings.default_bot) for _ in range(4)]
@@ -254,7 +255,7 @@ class Room:
         try:
             await self._commit(job)
         except StoreConflict as e:
-            self.moved()
+            self.moved(f"its lobby write was refused ({e}: {e.__cause__})")
             raise RoomError(e.code, "the room was changed elsewhere: reconnecting") from e
         except StoreError as e:
             raise RoomError(e.code, "the server could not save that: try again") from e
@@ -407,12 +408,28 @@ class Room:
         rest = {k: v for k, v in table.items() if k not in ("tricks", "score_sheet")}
         return f"{dumps(rest)[:-1]},{kept[2]}}}"
 
+    def _own_text(self, st: GameState, seat: int | None) -> str:
+        """``{"seat": …, **own_view(st, seat)`` as JSON without its closing brace. A hand
+        changes only when its seat plays or is dealt to: the text is kept per seat while
+        its hand, the trump context and the kitty log are the same objects."""
+        if seat is None:
+            return '{"seat":null'
+        kept = self._own_kept.get(seat)
+        if (
+            kept is None
+            or kept[0] is not st.hands[seat]
+            or kept[1] is not st.ctx
+            or kept[2] is not st.kitty_log
+        ):
+            text = dumps({"seat": seat, **own_view(st, seat)})[:-1]
+            kept = self._own_kept[seat] = (st.hands[seat], st.ctx, st.kitty_log, text)
+        return kept[3]
+
     def _state_text(self, seat: int | None, host: bool, room: str, table: str | None) -> str:
         head = dumps(message("state", rev=self.rev, you={"seat": seat, "host": host}))
         parts = [head[:-1], ',"room":', room]
         if self.state is not None and table is not None:
-            own = dumps({"seat": seat, **own_view(self.state, seat)})
-            parts += [',"view":', own[:-1], ",", table[1:]]
+            parts += [',"view":', self._own_text(self.state, seat), ",", table[1:]]
             if (shows := legal_show_texts(self.state, seat)) is not None:
                 parts += [',"shows":', dumps(shows)]
         parts.append("}")
@@ -708,7 +725,7 @@ class Room:
                 self.store.append_actions([write])
         except StoreConflict as e:
             self.recorder.actions.pop()
-            self.moved()
+            self.moved(f"action {seq} was refused ({e}: {e.__cause__})")
             raise RoomError(e.code, "the room was changed elsewhere: reconnecting") from e
         except StoreError as e:
             self.recorder.actions.pop()
@@ -914,7 +931,7 @@ class Room:
                     return
             except Exception as e:
                 log.warning("room %s: cannot follow another process (%s)", self.id[:8], e)
-                self.moved()
+                self.moved(f"it cannot be read again ({e})")
                 return
             seen = self.chat[-1]["time"] if self.chat else 0.0
             new_lines = [line for line in fresh.chat if line["time"] > seen]
@@ -930,9 +947,10 @@ class Room:
             if new_lines:
                 self.send_chat(new_lines)
 
-    def moved(self) -> None:
+    def moved(self, why: str) -> None:
         """Another process has taken this room over (its copy here is stale): stop it,
         forget it, and close its connections so that they reconnect and load it anew."""
+        log.warning("room %s handed over: %s", self.id[:8], why)
         self.stale = True
         for conn in list(self.conns):
             conn.drop("ROOM_MOVED")

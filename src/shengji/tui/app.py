@@ -1,14 +1,18 @@
 """``shengji play``: a keyboard-first Textual table.
 
-Keys: ←/→ move, space selects, Enter plays the selection, n starts the next hand, ? asks
-the bot in your seat for a hint (local games), v shows the score sheet, q quits (in every
-dialog too). Declaring (1–9, p) and burying the kitty happen in dialogs that leave the
-status line in sight. Online, the lobby takes r (ready), s (start) and b (bots in the
+Keys: ←/→ move (or type a rank or suit to jump; a click selects), space selects, Esc
+clears, Enter plays the selection, n starts the next hand, ? asks for a hint (and selects
+it), v shows the score sheet, l switches language, h/F1 lists every key, q quits (asking
+first in a local game; in every dialog too), Ctrl-C quits at once (exit status 130).
+Declaring (1–9, p, d) and burying the kitty happen in dialogs that leave the status line
+in sight; whenever no dialog is up and a decision waits for you, its dialog comes back
+(Enter reopens it too). Online, the lobby takes r (ready), s (start) and b (bots in the
 empty seats, for the host). A selection is checked as you make it, so the rule that
 forbids it shows before you send it; a throw is never called legal (it may still fail).
 
-Every declaration, play, trick winner and failed throw goes to the log on the table, the
-last trick stays in sight, and the score sheet says who won the match.
+The trick in progress marks who led it (▶), who is winning it (★) and its points; every
+declaration, play, trick winner and failed throw goes to the log on the table, the last
+trick stays in sight, and the score sheet says who won the match.
 """
 
 from __future__ import annotations
@@ -17,22 +21,25 @@ import asyncio
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from ..cards import kitty_size
 from ..errors import ShengjiError
-from ..i18n import SUIT_SYMBOLS, card_label, count_cards, t
+from ..i18n import SUIT_SYMBOLS, card_label, count_cards, count_points, t
 from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
+    DealPass,
     Tracker,
     clock_text,
     declared_text,
@@ -43,15 +50,23 @@ from .text import (
     lobby_lines,
     my_seat,
     my_turn,
+    positions,
     prompt,
     result_text,
+    seat_flags,
     seat_title,
     status_lines,
+    trick_marks,
+    trick_points,
     trump_flags,
     who,
 )
 
 RED = {"H", "D"}
+#: What a declare dialog returns for "pass for the rest of the deal".
+PASS_DEAL = "pass-deal"
+#: Refusals about the connection: their message goes once the connection is back.
+LINK_CODES = {"RECONNECTING", "TIMEOUT", "UNREACHABLE", "CONNECTION_LOST"}
 
 #: (keys, action, catalogue key of the description, key display)
 Keys = list[tuple[str, str, str | None, str | None]]
@@ -70,8 +85,9 @@ def keymap(keys: Keys, lang: str, quit_key: bool = True) -> BindingsMap:
         for k, action, desc, kd in keys
     ]
     if quit_key:
+        out.append(Binding("h,f1", "app.help", t("key.help", lang), key_display="h"))
         out.append(Binding("q", "app.leave", t("key.quit", lang)))
-        out.append(Binding("ctrl+c", "app.leave", show=False, priority=True))
+        out.append(Binding("ctrl+c", "app.interrupt", show=False, priority=True))
     return BindingsMap(out)
 
 
@@ -83,54 +99,106 @@ def card_text(
     selected: bool = False,
     trump: bool = False,
     kitty: bool = False,
+    color: bool = True,
 ) -> Text:
     """One card as styled text: red suits red, trumps underlined, kitty cards green,
-    the selection reversed, the cursor in brackets."""
+    the selection reversed, the cursor in brackets. Without ``color`` (``NO_COLOR``) no
+    colour at all: red suits bold, black ones plain, kitty cards marked ``+``."""
     label = card_label(card, lang)
-    style = "bold red" if card[0] in RED or card == "BJ" else "bold"
-    if kitty:
+    style = _card_style(card, color)
+    if kitty and color:
         style = "bold green" if card[0] not in RED and card != "BJ" else "bold bright_green"
     if trump:
         style += " underline"
     if selected:
         style += " reverse"
-    return Text(f"[{label}]" if cursor else f" {label} ", style=style)
+    if cursor:
+        return Text(f"[{label}]", style=style)
+    return Text(f"{'+' if kitty and not color else ' '}{label} ", style=style)
+
+
+def _card_style(card: str, color: bool) -> str:
+    """Red suits (and the big joker) red; with no colour, bold instead (never a dim grey
+    on the background, as a colour filtered to grey would be)."""
+    red = card[0] in RED or card == "BJ"
+    if not color:
+        return "bold" if red else "not bold"
+    return "bold red" if red else "bold"
+
+
+def layout_cards(pieces: list[Text], width: int) -> tuple[Text, list[tuple[int, int, int]]]:
+    """Cards in rows of at most ``width`` cells, never split, and where each one is:
+    ``(row, first column, end column)`` (what a click finds)."""
+    out = Text()
+    spots: list[tuple[int, int, int]] = []
+    row = x = 0
+    for piece in pieces:
+        w = piece.cell_len
+        if x and x + w > width:
+            out.append("\n")
+            row, x = row + 1, 0
+        out.append_text(piece)
+        spots.append((row, x, x + w))
+        x += w
+    return out, spots
+
+
+def card_at(spots: list[tuple[int, int, int]], x: int, y: int) -> int | None:
+    """The card a click at content offset ``(x, y)`` lands on."""
+    return next((i for i, (r, a, b) in enumerate(spots) if r == y and a <= x < b), None)
 
 
 _HINTING = threading.Lock()
 
 
-async def _hint_line(session: Session, lang: str, show: Any) -> None:
+#: Shows a hint: its words, and the action it advises (None while thinking).
+ShowHint = Callable[[str, dict[str, Any] | None], None]
+
+
+async def _hint_line(session: Session, lang: str, show: ShowHint) -> None:
     """Compute a hint off the interface thread (the search takes most of a second; run
     as a worker, the table stays live): ``show`` gets "thinking…" at once and the hint
-    when it is ready."""
+    (with its action, to select its cards) when it is ready."""
     if not _HINTING.acquire(blocking=False):
         return  # one hint at a time: the adviser is one bot
     try:
-        show(t("hint.thinking", lang))
+        show(t("hint.thinking", lang), None)
         rev = session.state.get("rev")
-        text = await asyncio.to_thread(_hint_text, session, lang)
-        show(text if session.state.get("rev") == rev else "")  # the table moved on meanwhile
+        hint = await asyncio.to_thread(session.hint, lang)
+        if session.state.get("rev") != rev:  # the table moved on meanwhile
+            show("", None)
+            return
+        action = hint[0] if isinstance(hint, tuple) else None
+        show(hint_text(hint, session.online, lang), action)
     finally:
         _HINTING.release()
 
 
-def _hint_text(session: Session, lang: str) -> str:
-    return hint_text(session.hint(lang), session.online, lang)
+class DeclareDialog(ModalScreen[str | None]):
+    """Choose a declaration (1..n) or pass (p); while the cards are dealt, d passes for
+    the rest of the deal; ? asks for a hint. Returns the show's cards, None for a pass,
+    or :data:`PASS_DEAL`."""
 
-
-class DeclareDialog(ModalScreen[int | None]):
-    """Choose a declaration (1..n) or pass (p); ? asks for a hint."""
-
-    def __init__(self, options: list[str], state: dict[str, Any], session: Session, lang: str):
+    def __init__(
+        self,
+        options: list[str],
+        state: dict[str, Any],
+        session: Session,
+        lang: str,
+        note: str = "",
+    ) -> None:
+        """``note``: a line over the choices (a stronger show than those passed on)."""
         super().__init__()
         self.options = options
         self.state = state
         self.session = session
         self.lang = lang
-        self._bindings = keymap(
-            [("p,escape", "choose(0)", None, None), ("question_mark", "hint", None, "?")], lang
-        )
+        self.note = note
+        self.deal = (state.get("view") or {}).get("phase") == "deal"
+        keys: Keys = [("p,escape", "pass", None, None), ("question_mark", "hint", None, "?")]
+        if self.deal:
+            keys.append(("d", "pass_deal", None, None))
+        self._bindings = keymap(keys, lang)
 
     def compose(self) -> ComposeResult:
         lang = self.lang
@@ -139,25 +207,32 @@ class DeclareDialog(ModalScreen[int | None]):
             for i, s in enumerate(self.options)
         ]
         lines.append(f"p) {t('action.pass', lang)}")
+        if self.deal:
+            lines.append(t("dlg.pass_deal", lang))
         decl = declared_text(self.state, lang) or ""
         yield Vertical(
             Static(t("dlg.declare", lang), id="dlg-title"),
             Static(decl, id="dlg-declared"),
+            Static(self.note, id="dlg-note", classes="" if self.note else "hidden"),
             Static("\n".join(lines)),
             Static("", id="dlg-hint"),
             Static(t("dlg.declare_keys", lang), id="dlg-keys"),
             id="dialog",
         )
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key.isdigit() and 1 <= int(event.key) <= len(self.options):
-            self.dismiss(int(event.key))
+            self.dismiss(self.options[int(event.key) - 1])
 
-    def action_choose(self, n: int) -> None:
-        self.dismiss(n)
+    def action_pass(self) -> None:
+        self.dismiss(None)
+
+    def action_pass_deal(self) -> None:
+        self.dismiss(PASS_DEAL)
 
     def action_hint(self) -> None:
-        show = self.query_one("#dlg-hint", Static).update
+        line = self.query_one("#dlg-hint", Static)
+        show: ShowHint = lambda text, _: line.update(text)  # noqa: E731
         self.run_worker(_hint_line(self.session, self.lang, show), group="hint")
 
 
@@ -168,7 +243,8 @@ def card_label_list(cards: str, lang: str) -> str:
 
 class BuryDialog(ModalScreen[str]):
     """Choose the kitty (扣底) at the foot of the screen, under the status line: ←/→
-    move, space selects, Enter buries when enough are chosen, ? hints."""
+    move, space (or a click) selects, Enter buries when enough are chosen, ? hints (and
+    selects the hinted cards)."""
 
     def __init__(
         self, cards: list[str], need: int, state: dict[str, Any], session: Session, lang: str
@@ -182,6 +258,7 @@ class BuryDialog(ModalScreen[str]):
         self.kitty = kitty_marks(state, cards)
         self.cursor = 0
         self.selected: set[int] = set()
+        self.spots: list[tuple[int, int, int]] = []
         self._bindings = keymap(
             [
                 ("left", "move(-1)", None, "←"),
@@ -194,31 +271,37 @@ class BuryDialog(ModalScreen[str]):
         )
 
     def compose(self) -> ComposeResult:
+        legend = "dlg.bury_legend" if not self.app.no_color else "dlg.bury_legend_nc"
         yield Vertical(
             Static(t("dlg.bury", self.lang, n=self.need), id="dlg-title"),
             Static(id="bury-hand"),
             Static(id="bury-count"),
-            Static(t("dlg.bury_legend", self.lang), id="dlg-keys"),
+            Static(t(legend, self.lang), id="dlg-keys"),
             id="bury-dialog",
         )
 
     def on_mount(self) -> None:
         self.redraw()
 
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)
+
     def redraw(self, note: str = "") -> None:
-        out = Text()
-        for i, c in enumerate(self.cards):
-            out.append_text(
-                card_text(
-                    c,
-                    lang=self.lang,
-                    cursor=i == self.cursor,
-                    selected=i in self.selected,
-                    trump=self.trumps[i],
-                    kitty=self.kitty[i],
-                )
+        hand = self.query_one("#bury-hand", Static)
+        pieces = [
+            card_text(
+                c,
+                lang=self.lang,
+                cursor=i == self.cursor,
+                selected=i in self.selected,
+                trump=self.trumps[i],
+                kitty=self.kitty[i],
+                color=not self.app.no_color,
             )
-        self.query_one("#bury-hand", Static).update(out)
+            for i, c in enumerate(self.cards)
+        ]
+        out, self.spots = layout_cards(pieces, hand.content_size.width or 76)
+        hand.update(out)
         count = t("sel.count", self.lang, n=len(self.selected), need=self.need)
         self.query_one("#bury-count", Static).update(count + (f"  {note}" if note else ""))
 
@@ -230,12 +313,70 @@ class BuryDialog(ModalScreen[str]):
         self.selected ^= {self.cursor}
         self.redraw()
 
+    def on_click(self, event: events.Click) -> None:
+        hand = self.query_one("#bury-hand", Static)
+        offset = event.get_content_offset(hand)
+        i = None if offset is None else card_at(self.spots, offset.x, offset.y)
+        if i is not None:
+            self.cursor = i
+            self.action_select_card()
+
     def action_bury(self) -> None:
         if len(self.selected) == self.need:
             self.dismiss(" ".join(self.cards[i] for i in sorted(self.selected)))
 
     def action_hint(self) -> None:
-        self.run_worker(_hint_line(self.session, self.lang, self.redraw), group="hint")
+        def show(text: str, action: dict[str, Any] | None) -> None:
+            if action and action.get("type") == "bury":
+                self.selected = set(positions(self.cards, str(action["cards"]).split()))
+            self.redraw(text)
+
+        self.run_worker(_hint_line(self.session, self.lang, show), group="hint")
+
+
+class HelpDialog(ModalScreen[None]):
+    """Every key (h, F1 or Esc closes it)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self._bindings = keymap([("escape,enter", "close", None, None)], lang)
+
+    def compose(self) -> ComposeResult:
+        yield Vertical(
+            Static(t("help.title", self.lang), id="dlg-title"),
+            Static(t("help.keys", self.lang), id="help-keys"),
+            id="dialog",
+        )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Quit a local game? It cannot be resumed: says how to deal it again (y / n)."""
+
+    def __init__(self, replay: str, lang: str) -> None:
+        super().__init__()
+        self.replay = replay
+        self.lang = lang
+        self._bindings = keymap(
+            [("y,q", "answer(True)", None, None), ("n,escape", "answer(False)", None, None)],
+            lang,
+            quit_key=False,
+        )
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        yield Vertical(
+            Static(t("quit.title", lang), id="dlg-title"),
+            Static(t("quit.body", lang, args=self.replay)),
+            Static(t("quit.keys", lang), id="dlg-keys"),
+            id="dialog",
+        )
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class ScoreDialog(ModalScreen[bool]):
@@ -308,11 +449,12 @@ class TableApp(App[None]):
     #sheet { height: auto; max-height: 14; }
     #bury-dialog { width: 100%; height: auto; border: thick $accent; background: $surface;
                    padding: 0 1; }
-    DeclareDialog, ScoreDialog { align: center middle; }
+    DeclareDialog, ScoreDialog, HelpDialog, ConfirmQuit { align: center middle; }
     BuryDialog { align: center bottom; background: $background 20%; }
     #dlg-title { text-style: bold; }
     #dlg-keys { color: $text-muted; }
-    #dlg-hint { color: $warning; }
+    #dlg-hint, #dlg-note { color: $warning; height: auto; }
+    .hidden { display: none; }
     """
     ENABLE_COMMAND_PALETTE = False
     KEYS: ClassVar[Keys] = [
@@ -320,12 +462,14 @@ class TableApp(App[None]):
         ("right", "move(1)", None, "→"),
         ("space", "select_card", "key.select", "keyname.space"),
         ("enter", "submit", "key.play", "⏎"),
+        ("escape", "clear", None, None),
         ("n", "next_hand", "key.next", None),
         ("question_mark", "hint", "key.hint", "?"),
         ("v", "sheet", "key.sheet", None),
         ("r", "ready", "key.ready", None),
         ("s", "start", "key.start", None),
         ("b", "bots", "key.bots", None),
+        ("l", "lang", "key.lang", None),
     ]
 
     def __init__(self, session: Session, lang: str = "en") -> None:
@@ -336,15 +480,18 @@ class TableApp(App[None]):
         self.cursor = 0
         self.selected: set[int] = set()
         self.message = ""
+        self.message_code: str | None = None
         self.last_rev: Any = -1
         self.dialog_rev: Any = -1
         self.sheet_hand = -1
+        self.deal_pass = DealPass()
         self.tracker = Tracker(lang)
         self.log_lines: deque[str] = deque(maxlen=300)
         self.throw_note = ""
         self.error: ShengjiError | None = None
         self.skew = 0.0
-        self.attempt = 0
+        self.link: tuple[str, int] = (session.status, session.attempt)
+        self.spots: list[tuple[int, int, int]] = []
         self.w_status = Static(id="status")
         self.w_table = Static(id="table")
         self.w_hand = Static(id="hand")
@@ -376,8 +523,43 @@ class TableApp(App[None]):
         return str(view.get("hand", "")).split()
 
     def action_leave(self) -> None:
-        """Quit (online the seat stays yours: run the same command to come back)."""
-        self.exit()
+        """Quit. Online the seat stays yours (run the same command to come back); a local
+        game in progress asks first, since it cannot be resumed."""
+        view = self.state.get("view") or {}
+        replay = getattr(self.session, "replay_args", None)
+        if (
+            self.session.online
+            or replay is None
+            or view.get("phase") in (None, "match_over")
+            or isinstance(self.screen, ConfirmQuit)
+        ):
+            self.exit()
+            return
+        self.push_screen(ConfirmQuit(replay(), self.lang), self._quit_answer)
+
+    def _quit_answer(self, yes: bool | None) -> None:
+        if yes:
+            self.exit()
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: quit at once, exit status 130."""
+        self.exit(return_code=130)
+
+    def action_help(self) -> None:
+        """Show every key (h / F1); again, or Esc, closes it."""
+        screen: Screen[Any] = self.screen  # typed Screen[object]: no narrowing from that
+        if isinstance(screen, HelpDialog):
+            screen.dismiss(None)
+        else:
+            self.push_screen(HelpDialog(self.lang))
+
+    def action_lang(self) -> None:
+        """Switch between English and Chinese."""
+        self.lang = "zh" if self.lang == "en" else "en"
+        self.tracker.lang = self.lang
+        self._bindings = keymap(self.KEYS, self.lang)
+        self.refresh_bindings()
+        self.render_state()
 
     def tick(self) -> None:
         try:
@@ -395,11 +577,17 @@ class TableApp(App[None]):
                 else str(note)
             )
             changed = True
-        if self.session.status == "reconnecting" and self.session.attempt != self.attempt:
-            self.attempt = self.session.attempt
+        link = (self.session.status, self.session.attempt)
+        if link != self.link:  # reconnecting, another try, or back
+            self.link = link
+            if self.session.status == "connected" and self.message_code in LINK_CODES:
+                self.message, self.message_code = "", None
             changed = True
+        view = self.state.get("view")
         if changed or self.state.get("rev") != self.last_rev or self._clock_running():
             self.render_state()
+        elif view:
+            self._dialogs(self.state, view)  # e.g. a dialog closed: what waits comes back
 
     def _clock_running(self) -> bool:
         room = self.state.get("room") or {}
@@ -432,6 +620,7 @@ class TableApp(App[None]):
         else:
             hand.border_title = ""
             hand.update(t("table.no_hand", lang) if view else "")
+            self.spots = []
         self.w_message.update(self.message_text())
         self.refresh_bindings()
         if not view:
@@ -439,6 +628,9 @@ class TableApp(App[None]):
         self._dialogs(state, view)
 
     def _dialogs(self, state: dict[str, Any], view: dict[str, Any]) -> None:
+        """Offer the decision that waits for this seat (declare, bury, the score sheet
+        after a hand) whenever no dialog is up: called at every change and tick, so a
+        decision that came while another dialog was open is offered once it closes."""
         phase = view["phase"]
         mine = my_turn(state)
         screen = self.screen
@@ -454,8 +646,17 @@ class TableApp(App[None]):
             return
         if mine and phase in DECLARING_PHASES and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
+            if self.deal_pass.covers(state):  # passing for the rest of the deal
+                self.deal_pass.passed(state)
+                self._act({"type": "pass"})
+                return
+            stronger = " / ".join(
+                card_label_list(show, self.lang) for show in self.deal_pass.stronger(state)
+            )
+            note = t("dlg.stronger", self.lang, cards=stronger) if stronger else ""
             shows = list(state.get("shows") or [])
-            self.push_screen(DeclareDialog(shows, state, self.session, self.lang), self.declared)
+            dialog = DeclareDialog(shows, state, self.session, self.lang, note)
+            self.push_screen(dialog, self.declared)
         elif mine and phase == "bury" and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
             need = kitty_size(int(state["room"]["options"]["decks"]))
@@ -481,6 +682,43 @@ class TableApp(App[None]):
             out.append("\n" + second, style="bold")
         return out
 
+    def seat_rows(self, view: dict[str, Any]) -> list[Text]:
+        """One row per seat (partner, left, right, you): where it sits, who, away or
+        offline, cards left; then its play in the trick, ``▶`` on the lead and ``★`` on
+        the winning play; » marks the seat to act."""
+        state = self.state
+        lang = self.lang
+        color = not self.no_color
+        me = my_seat(state) or 0
+        played = {p["seat"]: p for p in view.get("trick") or []}
+        order = [(me + rel) % 4 for rel in (2, 3, 1, 0)]
+        titles = {}
+        for seat in order:
+            flags = "".join(" · " + t(k, lang) for k in seat_flags(state, seat))
+            left = count_cards(view["hand_sizes"][seat], lang)
+            titles[seat] = f"{seat_title(state, seat, lang)}{flags} ({left})"
+        pad = max(cell_len(x) for x in titles.values()) + 2
+        rows = []
+        for seat in order:
+            mark = "» " if view.get("to_act") == seat else "  "
+            title = titles[seat]
+            row = Text(mark + title + " " * (pad - cell_len(title)))
+            p = played.get(seat)
+            if p:
+                marks = trick_marks(view, seat)
+                row.append(f"{marks:<2} ", style="bold yellow" if color else "bold")
+                row.append_text(_cards_styled(p["cards"], lang, color))
+                if p.get("attempted"):
+                    row.append(
+                        t("table.failed", lang, cards=card_label_list(p["attempted"], lang)),
+                        style="yellow" if color else "",
+                    )
+            rows.append(row)
+        if view.get("trick"):
+            points = count_points(trick_points(view), lang)
+            rows.append(Text(t("table.trick_legend", lang, points=points), style="dim"))
+        return rows
+
     def table_text(self, view: dict[str, Any] | None) -> Text:
         state = self.state
         lang = self.lang
@@ -494,30 +732,10 @@ class TableApp(App[None]):
             lines = lobby_lines(state, lang, self.session.link)
         else:
             lines = []
-            me = my_seat(state) or 0
-            played = {p["seat"]: p for p in view.get("trick") or []}
-            titles = {}
-            for rel in (2, 3, 1, 0):
-                seat = (me + rel) % 4
-                left = view["hand_sizes"][seat]
-                titles[seat] = f"{seat_title(state, seat, lang)} ({left})"
-            pad = max(cell_len(x) for x in titles.values()) + 2
-            for rel in (2, 3, 1, 0):
-                seat = (me + rel) % 4
-                mark = "▶ " if view.get("to_act") == seat else "  "
-                title = titles[seat]
-                row = Text(mark + title + " " * (pad - cell_len(title)))
-                p = played.get(seat)
-                if p:
-                    row.append_text(_cards_styled(p["cards"], lang))
-                    if p.get("attempted"):
-                        row.append(
-                            t("table.failed", lang, cards=card_label_list(p["attempted"], lang)),
-                            style="yellow",
-                        )
+            for row in self.seat_rows(view):
                 out.append_text(row)
                 out.append("\n")
-                used += 1
+                used += _rows(row.plain, width)
             for extra in (declared_text(state, lang), last_trick_text(state, lang)):
                 if extra:
                     lines.append(extra)
@@ -544,29 +762,39 @@ class TableApp(App[None]):
         return out
 
     def hand_text(self) -> Text:
+        """The hand, laid out card by card (what a click finds: :attr:`spots`)."""
         cards = self.cards
         trumps = trump_flags(self.state, cards)
-        out = Text()
-        for i, c in enumerate(cards):
-            out.append_text(
-                card_text(
-                    c,
-                    lang=self.lang,
-                    cursor=i == self.cursor,
-                    selected=i in self.selected,
-                    trump=trumps[i],
-                )
+        pieces = [
+            card_text(
+                c,
+                lang=self.lang,
+                cursor=i == self.cursor,
+                selected=i in self.selected,
+                trump=trumps[i],
+                color=not self.no_color,
             )
+            for i, c in enumerate(cards)
+        ]
+        out, self.spots = layout_cards(pieces, self.w_hand.content_size.width or 76)
         return out
 
     # -- bindings ------------------------------------------------------------------------------
+    def _pending_dialog(self) -> bool:
+        """A declaration or the kitty waits for this seat (its dialog may be reopened)."""
+        view = self.state.get("view") or {}
+        phase = view.get("phase")
+        return my_turn(self.state) and (phase in DECLARING_PHASES or phase == "bury")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         state = self.state
         view = state.get("view") or {}
         lobby = bool(state) and not view
         seated = my_seat(state) is not None
         host = bool((state.get("you") or {}).get("host"))
-        if action in ("move", "select_card", "submit"):
+        if action == "submit":
+            return bool(view) and seated and (view.get("phase") == "play" or self._pending_dialog())
+        if action in ("move", "select_card", "clear"):
             return bool(view) and seated and view.get("phase") == "play"
         if action == "next_hand":
             return view.get("phase") == "hand_over" and my_turn(state)
@@ -585,18 +813,57 @@ class TableApp(App[None]):
         return " ".join(self.cards[i] for i in sorted(self.selected))
 
     def _say(self, refusal: Refusal | None) -> str:
+        self.message_code = None if refusal is None else refusal.code
         return "" if refusal is None else "✗ " + refusal.say(self.lang)
+
+    def _act(self, action: dict[str, Any]) -> None:
+        """Send a decision; refused, its dialog is offered again (with the reason)."""
+        refusal = self.session.act(action)
+        self.message = self._say(refusal)
+        if refusal is not None:
+            self.dialog_rev = -1
+        self.render_state()
 
     def action_move(self, step: int) -> None:
         if self.cards:
             self.cursor = (self.cursor + step) % len(self.cards)
             self.render_state()
 
+    def on_key(self, event: events.Key) -> None:
+        """A rank (2-9, 0 or T for 10, J Q K A) or a suit (S H C D, W: a joker) moves the
+        cursor to the next such card."""
+        char = event.character or ""
+        if len(char) != 1 or char in "hq" or not self.check_action("move", ()) or not self.cards:
+            return  # (h and q are help and quit: Shift+H, Shift+Q jump)
+        cards = self.cards
+        for step in range(1, len(cards) + 1):
+            i = (self.cursor + step) % len(cards)
+            if jump_matches(cards[i], char):
+                self.cursor = i
+                event.stop()
+                self.render_state()
+                return
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card of the hand selects it (or unselects it)."""
+        offset = event.get_content_offset(self.w_hand)
+        if offset is None or not self.check_action("select_card", ()):
+            return
+        i = card_at(self.spots, offset.x, offset.y)
+        if i is not None:
+            self.cursor = i
+            self.action_select_card()
+
     def action_select_card(self) -> None:
         if not self.cards:
             return
         self.selected ^= {self.cursor}
         self.message = ""
+        self.check_selection()
+        self.render_state()
+
+    def check_selection(self) -> None:
+        """Say whether the selection may be played now (the rule that forbids it)."""
         view = self.state.get("view") or {}
         if my_turn(self.state) and view.get("phase") == "play" and self.selected:
             cards = self.chosen()
@@ -607,10 +874,19 @@ class TableApp(App[None]):
                 self.message = "⚠ " + t("sel.throw", self.lang)
             else:
                 self.message = t("sel.legal", self.lang)
+
+    def action_clear(self) -> None:
+        """Esc: nothing selected."""
+        self.selected = set()
+        self.message = ""
         self.render_state()
 
     def action_submit(self) -> None:
         view = self.state.get("view") or {}
+        if self._pending_dialog():  # Enter reopens the dialog that waits for us
+            self.dialog_rev = -1
+            self._dialogs(self.state, view)
+            return
         if not my_turn(self.state) or view.get("phase") != "play":
             return
         self.throw_note = ""
@@ -625,7 +901,11 @@ class TableApp(App[None]):
             self.render_state()
 
     def action_hint(self) -> None:
-        def show(text: str) -> None:
+        def show(text: str, action: dict[str, Any] | None) -> None:
+            if action and action.get("type") == "play":
+                picked = positions(self.cards, str(action["cards"]).split())
+                self.selected = set(picked)
+                self.cursor = picked[0] if picked else self.cursor
             self.message = text
             self.render_state()
 
@@ -667,32 +947,54 @@ class TableApp(App[None]):
         )
         self.render_state()
 
-    def declared(self, choice: int | None) -> None:
-        shows = self.state.get("shows") or []
-        action = (
-            {"type": "declare", "cards": shows[choice - 1]}
-            if choice and choice <= len(shows)
-            else {"type": "pass"}
-        )
-        self.message = self._say(self.session.act(action))
-        self.render_state()
+    def declared(self, choice: str | None) -> None:
+        """The declare dialog's answer: a show's cards, a pass, or a pass for the rest
+        of the deal."""
+        state = self.state
+        if choice == PASS_DEAL:
+            self.deal_pass.start(state)
+            action: dict[str, Any] = {"type": "pass"}
+        elif choice:
+            self.deal_pass.stop()
+            action = {"type": "declare", "cards": choice}
+        else:
+            self.deal_pass.passed(state)
+            action = {"type": "pass"}
+        self._act(action)
 
     def buried(self, cards: str | None) -> None:
-        self.message = self._say(self.session.act({"type": "bury", "cards": cards or ""}))
-        self.render_state()
+        self._act({"type": "bury", "cards": cards or ""})
 
     def sheet_closed(self, go_on: bool | None) -> None:
         if go_on:
             self.action_next_hand()
+        else:
+            self.render_state()
 
 
-def _cards_styled(cards: str, lang: str) -> Text:
+def jump_matches(card: str, char: str) -> bool:
+    """Whether typing ``char`` jumps to ``card``: a suit letter (S H C D), W for a joker,
+    or a rank (2-9, 0 or T for 10, J Q K A).
+
+    >>> [jump_matches(c, k) for c, k in [("S10", "0"), ("HQ", "Q"), ("BJ", "w"), ("D5", "s")]]
+    [True, True, True, False]
+    """
+    c = char.upper()
+    joker = card in ("BJ", "LJ")
+    if c == "W":
+        return joker
+    if c in "SHCD":
+        return not joker and card[0] == c
+    rank = {"0": "10", "T": "10"}.get(c, c)
+    return not joker and card[1:] == rank
+
+
+def _cards_styled(cards: str, lang: str, color: bool = True) -> Text:
     out = Text()
     for i, c in enumerate(cards.split()):
         if i:
             out.append(" ")
-        style = "bold red" if c[0] in RED or c == "BJ" else "bold"
-        out.append(card_label(c, lang), style=style)
+        out.append(card_label(c, lang), style=_card_style(c, color))
     return out
 
 

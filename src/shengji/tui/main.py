@@ -13,14 +13,26 @@ import locale
 import os
 import random
 import sys
+import time
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import Code, ShengjiError
 from ..i18n import error_text, t
 from ..options import load_overrides_file, parse_override
 from ..presets import load_preset
-from .online import Target, TokenStore, create_room, open_room, parse_target, server_levels
-from .session import LocalSession, Session, local_levels, seat_bots
+from .online import (
+    Target,
+    TokenStore,
+    create_room,
+    made_signature,
+    open_room,
+    parse_target,
+    room_key,
+    server_levels,
+    state_dir,
+)
+from .session import LocalSession, RemoteSession, Session, local_levels, seat_bots
 
 
 def default_name() -> str:
@@ -77,8 +89,10 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         return LocalSession(opts, seed, seat=args.seat or 0, bots=args.bots)
     target = parse_target(args.connect)
     retry = float(os.environ.get("SHENGJI_RETRY_SECONDS", "60"))
-    host_key = None
+    host_key = getattr(args, "host_key", None)
     seat = args.seat
+    store = TokenStore()
+    name = args.name or default_name()
     if target.room is None:
         if args.spectate:
             raise ShengjiError(
@@ -87,22 +101,31 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         load_preset(args.preset, overrides or None)  # bad rules fail here, before the room
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
         open_seats = _open_seats(args.open)
+        made = made_signature(args.preset, overrides, args.bots, sorted(open_seats), seat)
+        kept = None if getattr(args, "new_room", False) else store.made_room(target.base, made)
+        if kept is not None:
+            back = _back_to_made(kept, name, seat, store, retry)
+            if back is not None:
+                stdout.write(t("cli.resume_made", lang, url=kept.link) + "\n")
+                stdout.flush()
+                return back
         levels = server_levels(target) or local_levels()  # a server that lists none: ours
         per_seat = seat_bots(args.bots, seat, levels)  # the server checks the names
         bots = [None if s in open_seats else bot for s, bot in enumerate(per_seat)]
         data = create_room(target, args.preset, overrides, bots)
         target = Target(target.base, str(data["id"]))
         host_key = data.get("host_key")
+        store.put(room_key(target), {"host_key": host_key, "name": name, "made": made})
         stdout.write(t("cli.created", lang, url=target.link) + "\n")
         stdout.write(t("cli.invite", lang, url=target.link) + "\n")
         stdout.flush()
     session, resumed = open_room(
         target,
-        name=args.name or default_name(),
+        name=name,
         spectate=bool(args.spectate),
         seat=seat,
         host_key=host_key,
-        store=TokenStore(),
+        store=store,
         retry_seconds=retry,
     )
     if resumed:
@@ -111,11 +134,57 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
     return session
 
 
+def _back_to_made(
+    target: Target, name: str, seat: int, store: TokenStore, retry: float
+) -> RemoteSession | None:
+    """The seat in the room this command made before (None when that room is gone,
+    finished, or has no place for us any more: then a new room is made)."""
+    try:
+        session, _ = open_room(target, name=name, seat=seat, store=store, retry_seconds=retry)
+    except ShengjiError as e:
+        if e.code not in ("NO_ROOM", "BAD_TOKEN", "ROOM_STARTED", "ROOM_FULL", "SEAT_TAKEN"):
+            raise
+        store.forget(room_key(target))
+        return None
+    if (session.state.get("room") or {}).get("status") == "finished":
+        session.close()
+        store.forget(room_key(target))
+        return None
+    return session
+
+
+def save_local(session: LocalSession, lang: str) -> list[str]:
+    """Save a local match's record under the state directory; the lines that say where,
+    and the seed that deals it again (nothing when nothing was played)."""
+    if not session.actions:
+        return []
+    lines = [t("cli.seed", lang, seed=session.seed, args=session.replay_args())]
+    folder = state_dir() / "games"
+    path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{session.seed}.json"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        from ..record import save_record
+
+        save_record(session.record(), path)
+    except OSError:
+        return lines
+    return [*lines, t("cli.record", lang, path=_short(path))]
+
+
+def _short(path: Path) -> str:
+    """A path with the home folder as ``~``."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
 def failure_line(e: ShengjiError, lang: str, where: str | None = None) -> str:
     """One line for an error that ends ``shengji play``."""
     p = e.params
     if e.code == "UNREACHABLE" and p.get("where"):
-        text = t("cli.unreachable", lang, where=p["where"], why=p.get("why", ""))
+        why = t(f"os.{p['reason']}", lang) if p.get("reason") else p.get("why", "")
+        text = t("cli.unreachable", lang, where=p["where"], why=why)
     elif e.code == "CONNECTION_LOST":
         text = t("cli.lost", lang, where=where or "?") + "; " + t("cli.again", lang)
     elif e.code == "BAD_URL" and p.get("url"):
@@ -142,6 +211,8 @@ def run_play(
     lang = choose_lang(args.lang)
     session: Session | None = None
     where = None
+    code: int | None = None
+    out_lang = lang  # the app may switch language
     try:
         if args.connect:
             with_target: Target | None = None
@@ -154,24 +225,35 @@ def run_play(
         if args.plain:
             from .plain import run_plain
 
-            return run_plain(session, lang, stdin, stdout)
+            code = run_plain(session, lang, stdin, stdout)
+            return code
         from .app import TableApp
 
         app = TableApp(session, lang=lang)
         app.run()
+        out_lang = app.lang
         if app.error is not None:
             raise app.error
+        if app.return_code == 130:  # Ctrl-C in the app
+            raise KeyboardInterrupt
         if session.online:
-            stdout.write(t("cli.again", lang) + "\n")
-        return 0
+            stdout.write(t("cli.again", out_lang) + "\n")
+        code = 0
+        return code
     except ShengjiError as e:
         stderr.write(failure_line(e, lang, where) + "\n")
         stderr.flush()
-        return 2
+        code = 2
+        return code
     except KeyboardInterrupt:
         stderr.write(t("cli.error", lang, text=error_text("INTERRUPTED", None, "", lang)) + "\n")
         stderr.flush()
-        return 130
+        code = 130
+        return code
     finally:
         if session is not None:
             session.close()
+        if isinstance(session, LocalSession) and code is not None:
+            for line in save_local(session, out_lang):
+                stdout.write(line + "\n")
+            stdout.flush()

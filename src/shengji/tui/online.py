@@ -141,6 +141,21 @@ class TokenStore:
             rooms = {k: rooms[k] for k in keep}
         self._save(rooms)
 
+    def made_room(self, base: str, made: str) -> Target | None:
+        """The room the command ``made`` (:func:`made_signature`) last made on the server
+        at ``base``, while it is kept."""
+        rooms = self._load()
+        found = [
+            (entry.get("saved", 0), link)
+            for link, entry in rooms.items()
+            if isinstance(entry, dict)
+            and entry.get("made") == made
+            and link.startswith(base + "/room/")
+        ]
+        if not found:
+            return None
+        return Target(base, max(found)[1].rsplit("/", 1)[1])
+
     def forget(self, key: str) -> None:
         """Drop an entry."""
         rooms = self._load()
@@ -151,6 +166,18 @@ class TokenStore:
 def room_key(target: Target, spectate: bool = False) -> str:
     """The store's key of a room (a spectator's place is kept apart from a seat)."""
     return target.link + ("#spectate" if spectate else "")
+
+
+def made_signature(
+    preset: str, overrides: Mapping[str, Any], bots: str, open_seats: Sequence[int], seat: int
+) -> str:
+    """What makes two ``shengji play --connect SERVER`` commands the same room request:
+    run again, the command goes back to the room it made instead of making another.
+
+    >>> made_signature("classic", {}, "normal", [2], 0)
+    '["classic", {}, "normal", [2], 0]'
+    """
+    return json.dumps([preset, dict(overrides), bots, sorted(open_seats), seat], sort_keys=True)
 
 
 # -- the server's HTTP API ---------------------------------------------------------------------
@@ -231,6 +258,7 @@ def open_room(
     store = store or TokenStore()
     key = room_key(target, spectate)
     entry = store.get(key) or {}
+    given = host_key
     host_key = host_key or entry.get("host_key")
 
     def keep(token: str) -> None:
@@ -238,22 +266,37 @@ def open_room(
 
     common: dict[str, Any] = {"link": target.link, "retry_seconds": retry_seconds}
     if entry.get("token"):
-        try:
-            join = {"name": name, "token": entry["token"], "spectate": spectate}
-            return RemoteSession(target.ws_url, join, on_token=keep, **common), True
-        except ShengjiError as e:
-            if e.code != "BAD_TOKEN":
-                raise
-            store.forget(key)
+        join = {"name": name, "token": entry["token"], "spectate": spectate}
+        # a host key given now makes the kept seat the host; a key already used (keys
+        # are one-time) is refused: the seat may be the host already, so go on without it
+        for key_now in [given, None] if given else [None]:
+            try:
+                session = RemoteSession(
+                    target.ws_url, {**join, "host_key": key_now}, on_token=keep, **common
+                )
+            except ShengjiError as e:
+                if e.code == "BAD_HOST_KEY" and key_now:
+                    continue
+                if e.code != "BAD_TOKEN":
+                    raise
+                store.forget(key)
+                break
+            _first_state(session)
+            return session, True
     if host_key:
         store.put(key, {"host_key": host_key, "name": name})
     join = {"name": name, "spectate": spectate, "seat": seat, "host_key": host_key}
     session = RemoteSession(target.ws_url, join, on_token=keep, **common)
-    deadline = time.monotonic() + 5
-    while not session.state and time.monotonic() < deadline:
-        session.poll()
-        time.sleep(0.02)
+    _first_state(session)
     room = session.state.get("room") or {}
     if not spectate and session.seat is not None and room.get("status") == "lobby":
         session.command({"type": "ready", "ready": True})
     return session, False
+
+
+def _first_state(session: RemoteSession, seconds: float = 5.0) -> None:
+    """Wait (a little) for the room's first ``state`` after joining."""
+    deadline = time.monotonic() + seconds
+    while not session.state and time.monotonic() < deadline:
+        session.poll()
+        time.sleep(0.02)

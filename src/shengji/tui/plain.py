@@ -1,7 +1,8 @@
 """``shengji play --plain``: the table as text lines, commands read from standard input.
 
 Commands: ``play CARDS``, ``bury CARDS``, ``declare CARDS`` (or the option's number),
-``pass``, ``next``, ``hint``, ``look``, ``help``, ``quit``; online also ``ready``,
+``pass`` (``pass deal``: for the rest of the deal), ``next``, ``hint``, ``look``, ``help``,
+``quit``; online also ``ready``,
 ``unready``, ``start`` and ``bots`` (the host: bots in the empty seats) and ``say TEXT``.
 Cards use the notation (``S10 S10``, ``BJ``). Everything that happens is printed as it
 happens (declarations, plays, who won each trick, failed throws); a refused command
@@ -19,14 +20,15 @@ from ..errors import Code, ShengjiError
 from ..i18n import cards_label, t
 from .session import LEVELS, Refusal, Session, bot_for, local_levels
 from .text import (
+    DealPass,
     Tracker,
     describe,
     hint_text,
     my_seat,
     my_turn,
-    plays_text,
     prompt,
     status_lines,
+    trick_text,
 )
 
 _ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
@@ -34,7 +36,7 @@ _ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
 
 def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
     """A protocol action (``{"type": ...}``), a room command (``{"room": {...}}``), or a
-    word for the loop (``look``, ``help``, ``hint``, ``quit``)."""
+    word for the loop (``look``, ``help``, ``hint``, ``quit``, ``pass_deal``)."""
     words = line.strip().split()
     if not words:
         return "look"
@@ -45,6 +47,8 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
         shows = state.get("shows") or []
         k = int(verb) - 1
         return {"type": "declare", "cards": shows[k]} if 0 <= k < len(shows) else "help"
+    if verb == "pass" and rest.lower() in ("deal", "all"):
+        return "pass_deal"
     if verb in ("pass", "next", "continue", "n"):
         return {"type": "pass" if verb == "pass" else "continue"}
     if verb in ("play", "p", "bury", "declare", "show"):
@@ -155,6 +159,7 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
     # a spectator never has to answer: read its (piped) input only when a line is there
     watch = (not tty) and _has_fileno(stdin)
     tracker = Tracker(lang)
+    deal_pass = DealPass()
     shown: Any = None
     attempt = 0
     out(t("plain.help", lang))
@@ -185,9 +190,13 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
         elif not want:
             time.sleep(0.05)
             continue
+        if want and view and deal_pass.covers(state):  # passing for the rest of the deal
+            deal_pass.passed(state)
+            session.act({"type": "pass"})
+            continue
         if want and state.get("rev") != shown:
             shown = state.get("rev")
-            out("", *(_turn_lines(state, lang) if view else describe(state, lang)))
+            out("", *(_turn_lines(state, lang, deal_pass) if view else describe(state, lang)))
         line = stdin.readline()
         if not line:
             return 0
@@ -196,6 +205,13 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
             if session.online:
                 out(t("cli.again", lang))
             return 0
+        if cmd == "pass_deal":
+            deal_pass.start(state)
+            cmd = {"type": "pass"}
+        elif isinstance(cmd, dict) and cmd.get("type") == "pass":
+            deal_pass.passed(state)
+        elif isinstance(cmd, dict) and cmd.get("type") == "declare":
+            deal_pass.stop()
         if cmd == "help":
             out(t("plain.help", lang))
         elif cmd == "look":
@@ -217,13 +233,20 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
                 shown = None  # show the table again before the next command
 
 
-def _turn_lines(state: dict[str, Any], lang: str) -> list[str]:
-    """What to see before acting: the hand's status, the trick so far, the hand, the
-    prompt (``look`` shows everything)."""
+def _turn_lines(state: dict[str, Any], lang: str, deal_pass: DealPass | None = None) -> list[str]:
+    """What to see before acting: the hand's status, the trick so far (its leader and
+    winning play marked), the hand, the prompt (``look`` shows everything)."""
     view = state["view"]
     lines = [status_lines(state, lang)[0]]
-    if view.get("trick"):
-        lines.append(t("plain.trick", lang, plays=plays_text(state, view["trick"], lang)))
+    trick = trick_text(state, lang)
+    if trick:
+        lines.append(trick)
+    if view["phase"] == "deal" and state.get("shows"):
+        stronger = deal_pass.stronger(state) if deal_pass else []
+        if stronger:
+            shows = " / ".join(cards_label(c, lang) for c in stronger)
+            lines.append(t("dlg.stronger", lang, cards=shows))
+        lines.append(t("plain.pass_deal", lang))
     if view["phase"] == "hand_over":
         lines.append(status_lines(state, lang)[1])
     me = my_seat(state)

@@ -15,8 +15,10 @@ raise ``CONNECTION_LOST``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import queue
+import shlex
 import socket
 import threading
 import time
@@ -26,11 +28,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..actions import action_from_json, action_to_json
+from ..actions import Action, action_from_json, action_to_json
 from ..bots.registry import bot_kinds, check_spec, hint_bot, make_player, reason_of
 from ..errors import Code, ShengjiError
 from ..game import GameState, apply, new_match
-from ..i18n import error_text
+from ..i18n import error_text, t
 from ..options import RuleOptions
 from ..players import Player
 from ..presets import load_preset, preset_names
@@ -170,6 +172,10 @@ class LocalSession:
     ) -> None:
         """``adviser``: the bot spec behind :meth:`hint` (default :func:`hint_bot`)."""
         self.bots = seat_bots(bots, seat)
+        self.bots_spec = bots
+        self.seed = seed
+        #: every action applied, for the match record (:meth:`record`)
+        self.actions: list[tuple[int, Action]] = []
         self.options = options
         self.overrides = _overrides_of(options)
         self.seat = seat
@@ -215,9 +221,28 @@ class LocalSession:
             **seat_message(self.st, self.seat),
         }
 
-    def _apply(self, seat: int, action: Any) -> None:
+    def _apply(self, seat: int, action: Action) -> None:
         self.st, _ = apply(self.st, seat, action)
+        self.actions.append((seat, action))
         self.rev += 1
+
+    def replay_args(self) -> str:
+        """The ``shengji play`` options that deal this match again: preset, rule
+        overrides, seat, bots and seed."""
+        parts = ["--preset", self.options.name]
+        for k, v in sorted(self.overrides.items()):
+            parts += ["--set", f"{k}={json.dumps(v, ensure_ascii=False)}"]
+        if self.seat:
+            parts += ["--seat", str(self.seat)]
+        if self.bots_spec != "heuristic":
+            parts += ["--bots", self.bots_spec]
+        return shlex.join([*parts, "--seed", str(self.seed)])
+
+    def record(self) -> dict[str, Any]:
+        """The match record so far (``shengji replay`` / ``verify`` read it)."""
+        from ..record import make_record
+
+        return make_record(self.options, self.seed, self.actions, self.st)
 
     def act(self, action: dict[str, Any]) -> Refusal | None:
         try:
@@ -258,22 +283,36 @@ class LocalSession:
         return None
 
 
-def connect_error(where: str, e: BaseException) -> ShengjiError:
-    """A ShengjiError for a failed connection attempt."""
+_REASONS = {
+    errno.ECONNREFUSED: "refused",
+    errno.ECONNRESET: "reset",
+    errno.ECONNABORTED: "reset",
+    errno.ENETUNREACH: "unreachable",
+    errno.EHOSTUNREACH: "unreachable",
+}
+
+
+def connect_error(where: str, e: BaseException, reason: str | None = None) -> ShengjiError:
+    """A ShengjiError for a failed connection attempt. ``params["reason"]`` names the
+    catalogue's ``os.*`` words for it when known (so it reads in Chinese too), and
+    ``params["why"]`` is it in English (or the system's own words)."""
     if isinstance(e, ShengjiError):
         return e
-    if isinstance(e, ConnectionRefusedError):
-        why = "connection refused"
-    elif isinstance(e, socket.gaierror):
-        why = "unknown host"
-    elif isinstance(e, TimeoutError | socket.timeout):
+    if isinstance(e, TimeoutError | socket.timeout):
         return ShengjiError(f"{where} did not answer", code=Code.TIMEOUT, params={"where": where})
-    else:
-        why = str(e) or type(e).__name__
+    if reason is None:
+        if isinstance(e, socket.gaierror):
+            reason = "unknown_host"
+        elif isinstance(e, ConnectionRefusedError):
+            reason = "refused"
+        elif isinstance(e, ConnectionResetError | ConnectionAbortedError):
+            reason = "reset"
+        elif isinstance(e, OSError):
+            reason = _REASONS.get(e.errno or 0)
+    why = t(f"os.{reason}", "en") if reason else str(e) or type(e).__name__
+    params = {"where": where, "why": why, **({"reason": reason} if reason else {})}
     return ShengjiError(
-        f"cannot reach the server at {where} ({why})",
-        code=Code.UNREACHABLE,
-        params={"where": where, "why": why},
+        f"cannot reach the server at {where} ({why})", code=Code.UNREACHABLE, params=params
     )
 
 
@@ -358,6 +397,8 @@ class RemoteSession:
             cmd = {"type": "join", "token": self.token, "name": cmd.get("name", "player")}
             if self._join.get("spectate"):
                 cmd["spectate"] = True
+            if self._join.get("host_key"):  # a host key given with a kept seat: host too
+                cmd["host_key"] = self._join["host_key"]
         else:
             cmd["type"] = "join"
         rid = self._next_id()
@@ -378,7 +419,7 @@ class RemoteSession:
             if rcvd is not None and rcvd.code == 4404:
                 raise ShengjiError("no such room", code=Code.NO_ROOM) from None
             raise connect_error(
-                where, ConnectionError("the server closed the connection")
+                where, ConnectionError("the server closed the connection"), "closed"
             ) from None
         except TimeoutError:
             ws.close()
@@ -399,6 +440,7 @@ class RemoteSession:
                 self.on_token(token)
         self.seat = msg.get("seat")
         self.host = bool(msg.get("host"))
+        self._join.pop("host_key", None)  # used: a host key works once
         self._rev = max(self._rev, int(msg.get("rev") or 0))
         if not first:
             self.notices.append("reconnected")

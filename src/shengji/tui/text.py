@@ -13,8 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ..autoplay import choose_action
 from ..bots.registry import bot_kinds
-from ..cards import kitty_size, parse_card, parse_cards
+from ..cards import kitty_size, parse_card, parse_cards, parse_rank, points
+from ..declaring import parse_show
 from ..errors import ShengjiError
 from ..i18n import cards_label, count_points, error_text, t, trump_label
 from ..options import RuleOptions
@@ -200,11 +202,29 @@ def kitty_marks(state: dict[str, Any], cards: Sequence[str]) -> list[bool]:
 # -- lines ---------------------------------------------------------------------------------------
 
 
-def plays_text(state: dict[str, Any], plays: Sequence[dict[str, Any]], lang: str) -> str:
-    """``right ♥A · partner ♥J · you ♥6``."""
+def trick_points(view: dict[str, Any]) -> int:
+    """The points (5s, 10s, kings) in the trick in progress."""
+    return sum(points(parse_cards(p["cards"])) for p in view.get("trick") or [])
+
+
+def trick_marks(view: dict[str, Any], seat: int) -> str:
+    """``▶`` for the seat that led the trick in progress, ``★`` for the one winning it
+    so far (``▶★`` when that is the same seat), else nothing."""
+    trick = view.get("trick") or []
+    led = "▶" if trick and trick[0]["seat"] == seat else ""
+    return led + ("★" if trick and view.get("winning") == seat else "")
+
+
+def plays_text(
+    state: dict[str, Any], plays: Sequence[dict[str, Any]], lang: str, marked: bool = False
+) -> str:
+    """``right ♥A · partner ♥J · you ♥6``; ``marked``: the trick in progress, its leader
+    and winning play marked (``▶right ♥A · ★partner ♥2 · you ♥6``)."""
+    view = state.get("view") or {}
     out = []
     for p in plays:
-        line = f"{who(state, p['seat'], lang)} {pretty(p['cards'], lang)}"
+        mark = trick_marks(view, p["seat"]) if marked else ""
+        line = f"{mark}{who(state, p['seat'], lang)} {pretty(p['cards'], lang)}"
         if p.get("attempted"):
             line += t("table.failed", lang, cards=pretty(p["attempted"], lang))
         out.append(line)
@@ -226,6 +246,45 @@ def last_trick_text(state: dict[str, Any], lang: str) -> str | None:
         winner=who(state, last["winner"], lang),
         points=pts,
     )
+
+
+def trick_text(state: dict[str, Any], lang: str) -> str | None:
+    """The trick in progress with its leader, winning play and points (plain mode)."""
+    view = state.get("view") or {}
+    if not view.get("trick"):
+        return None
+    return t(
+        "plain.trick",
+        lang,
+        plays=plays_text(state, view["trick"], lang, marked=True),
+        points=count_points(trick_points(view), lang),
+    )
+
+
+def seat_flags(state: dict[str, Any], seat: int) -> list[str]:
+    """Catalogue keys of what is unusual about a person's seat: ``lobby.away`` (a bot
+    plays it while they are gone) or ``lobby.offline``."""
+    seats = (state.get("room") or {}).get("seats") or []
+    s = seats[seat] if 0 <= seat < len(seats) else {}
+    if s.get("kind") != "human":
+        return []
+    if s.get("away"):
+        return ["lobby.away"]
+    return [] if s.get("connected", True) else ["lobby.offline"]
+
+
+def positions(hand: Sequence[str], cards: Sequence[str]) -> list[int]:
+    """Where ``cards`` are in ``hand`` (each card of the hand used once).
+
+    >>> positions(["S3", "S5", "S5", "HA"], ["S5", "S5"])
+    [1, 2]
+    """
+    used: set[int] = set()
+    for c in cards:
+        i = next((i for i, h in enumerate(hand) if h == c and i not in used), None)
+        if i is not None:
+            used.add(i)
+    return sorted(used)
 
 
 def declared_text(state: dict[str, Any], lang: str) -> str | None:
@@ -329,9 +388,15 @@ def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
         return t("plain.bury", lang, n=n, example=" ".join(hand[-n:]))
     if keys:
         return t("prompt.play", lang)
-    trick = view.get("trick") or []
-    n = len(str(trick[0]["cards"]).split()) if trick else 1
-    return t("plain.play", lang, example=" ".join(hand[-n:]) if hand else "S3")
+    return t("plain.play", lang, example=_example(state, hand))
+
+
+def _example(state: dict[str, Any], hand: Sequence[str]) -> str:
+    """A legal play to show as the example (the plainest one, not a hint)."""
+    try:
+        return str(choose_action(state)["cards"])
+    except (ShengjiError, KeyError, TypeError, ValueError, StopIteration, IndexError):
+        return hand[-1] if hand else "S3"
 
 
 def lobby_prompt(state: dict[str, Any], lang: str, keys: bool) -> str:
@@ -402,8 +467,9 @@ def describe(state: dict[str, Any], lang: str) -> list[str]:
     for extra in (declared_text(state, lang), last_trick_text(state, lang)):
         if extra:
             lines.append(extra)
-    if view.get("trick"):
-        lines.append(t("plain.trick", lang, plays=plays_text(state, view["trick"], lang)))
+    trick = trick_text(state, lang)
+    if trick:
+        lines.append(trick)
     if view.get("kitty"):
         lines.append(t("table.kitty", lang, cards=pretty(view["kitty"], lang)))
     if view["phase"] in ("hand_over", "match_over") and view.get("score_sheet"):
@@ -595,3 +661,55 @@ def throw_text(state: dict[str, Any], play: dict[str, Any], lang: str) -> str:
         "who": t("you", lang) if play["seat"] == me else who(state, play["seat"], lang),
     }
     return error_text("THROW_FAILED", params, "", lang)
+
+
+class DealPass:
+    """ "Pass for the rest of the deal": while the cards are dealt a seat holding a legal
+    show is asked at each card it draws. Once it chooses this, :meth:`covers` says which
+    of those questions to answer "pass" by itself: all of them until the hand's deal ends,
+    except when a stronger show (a higher rung: single < pair < jokers < triple) than any
+    it passed on becomes possible; :meth:`stronger` names it."""
+
+    def __init__(self) -> None:
+        self.hand: int | None = None
+        self.rung = 0
+
+    @staticmethod
+    def _rungs(state: dict[str, Any]) -> list[tuple[int, str]]:
+        view = state.get("view") or {}
+        out = []
+        for show in state.get("shows") or []:
+            try:
+                level = parse_rank(str(view["level"]))
+                out.append((parse_show(level, parse_cards(show)).rung, show))
+            except (ShengjiError, KeyError):
+                continue
+        return out
+
+    def _on(self, state: dict[str, Any]) -> bool:
+        view = state.get("view") or {}
+        return view.get("phase") == "deal" and self.hand == view.get("hand_number")
+
+    def start(self, state: dict[str, Any]) -> None:
+        """Pass on every show offered now, and on any no stronger, until the deal ends."""
+        self.hand = (state.get("view") or {}).get("hand_number")
+        self.rung = max((r for r, _ in self._rungs(state)), default=0)
+
+    def passed(self, state: dict[str, Any]) -> None:
+        """A pass while it is on: the shows seen now are passed on too."""
+        if self._on(state):
+            self.rung = max([self.rung, *(r for r, _ in self._rungs(state))])
+
+    def stop(self) -> None:
+        """Ask at every card again (e.g. after declaring)."""
+        self.hand = None
+
+    def stronger(self, state: dict[str, Any]) -> list[str]:
+        """The shows possible now that are stronger than those passed on (while on)."""
+        if not self._on(state):
+            return []
+        return [show for r, show in self._rungs(state) if r > self.rung]
+
+    def covers(self, state: dict[str, Any]) -> bool:
+        """Whether to pass by itself now (on, and nothing stronger to show)."""
+        return self._on(state) and not self.stronger(state)

@@ -1,0 +1,519 @@
+"""Issue 22: the table never stalls (a decision that came under another dialog is offered
+when it closes), "run the same command again" goes back to the room it made, passing for
+the rest of the deal, the trick read at a glance (leader ▶, winning play ★, its points),
+NO_COLOR, asking before a local game is quit (the seed and the record said), and the keys
+and marks around them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import io
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.style import Style
+from textual.screen import Screen
+from textual.widgets import Static
+
+from shengji.autoplay import choose_action
+from shengji.cli import build_parser, main
+from shengji.i18n import cards_label
+from shengji.presets import load_preset
+from shengji.record import load_record, verify
+from shengji.server.launch import ServerProcess
+from shengji.tui import plain as plain_mode
+from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.main import failure_line, run_play
+from shengji.tui.plain import run_plain
+from shengji.tui.session import LocalSession, Refusal, connect_error
+from shengji.tui.text import DealPass, describe, trick_text
+
+from .test_app import FakeSession
+
+
+def _top(app: TableApp) -> Screen[Any]:
+    return app.screen
+
+
+def _trick_session() -> LocalSession:
+    """Seed 52: right led ♦6, partner's ♦Q wins so far, left threw ♦5; our turn."""
+    return LocalSession(load_preset("classic-1deck"), seed=52, seat=0)
+
+
+# -- 1. a decision that came while the score sheet was open ------------------------------------
+
+
+def _hand_over(state: dict[str, Any]) -> dict[str, Any]:
+    over = copy.deepcopy(state)
+    view = over["view"]
+    view["phase"], view["to_act"] = "hand_over", None
+    view["score_sheet"] = [
+        {
+            "number": 0,
+            "banker": 1,
+            "level": "2",
+            "trump": "S",
+            "points": 40,
+            "explain": {"en": "Collectors scored 40.", "zh": "闲家得40分"},
+        }
+    ]
+    over["room"]["waiting"] = [0]
+    over.pop("shows", None)
+    return over
+
+
+def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes() -> None:
+    """Item 1: the next hand starts (a timer) while the sheet is open and its first turn
+    is ours to declare: closing the sheet brings the dialog; Enter reopens it too."""
+    declaring = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    assert declaring["view"]["phase"] == "deal" and declaring["shows"] == ["H2"]
+    session = FakeSession(_hand_over(declaring))
+    session.link = None
+    app = TableApp(session, lang="zh")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(_top(app), ScoreDialog)
+            declaring["rev"] = session.state["rev"] + 1
+            session.state = declaring  # the server moved on by itself
+            await pilot.pause(0.3)
+            assert isinstance(_top(app), ScoreDialog)  # the sheet stays while it is read
+            assert "轮到你: 亮主或不亮" in str(app.w_message.renderable)
+            await pilot.press("escape")
+            await pilot.pause(0.3)
+            assert isinstance(_top(app), DeclareDialog)
+            app.pop_screen()  # closed some other way
+            await pilot.pause(0.3)
+            assert not isinstance(_top(app), DeclareDialog)
+            await pilot.press("enter")  # a key reopens it
+            await pilot.pause()
+            assert isinstance(_top(app), DeclareDialog)
+            await pilot.press("p")
+            await pilot.pause()
+            assert session.sent[-1] == {"type": "pass"}
+
+    asyncio.run(run())
+
+
+def test_a_refused_declaration_is_offered_again() -> None:
+    declaring = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+
+    class Refusing(FakeSession):
+        def act(self, action: dict[str, Any]) -> Refusal | None:
+            self.sent.append(action)
+            return Refusal("RECONNECTING", "reconnecting")
+
+    session = Refusing(declaring)
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("p")
+            await pilot.pause(0.3)
+            assert session.sent == [{"type": "pass"}]
+            assert isinstance(_top(app), DeclareDialog)  # still ours to decide: asked again
+            assert app.message.startswith("✗ the connection dropped")
+
+    asyncio.run(run())
+
+
+# -- 3. pass for the rest of the deal ----------------------------------------------------------
+
+
+def test_pass_for_the_rest_of_the_deal_asks_again_only_for_a_stronger_show() -> None:
+    """Item 3: shuangsheng seed 11 offers ♣2 at two cards, then ♠2 ♠2 at five: "d" once,
+    asked again once (saying what is new), instead of seven dialogs."""
+    session = LocalSession(load_preset("shuangsheng"), seed=11, seat=0)
+    app = TableApp(session, lang="en")
+    notes: list[str] = []
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                if session.state["view"]["phase"] != "deal":
+                    break
+                screen = _top(app)
+                if isinstance(screen, DeclareDialog):
+                    notes.append(str(screen.query_one("#dlg-note", Static).renderable))
+                    await pilot.press("d")
+
+    asyncio.run(run())
+    assert notes == ["", "new: a stronger show is possible: ♠2 ♠2"]
+    passes = [a for s, a in session.actions if s == 0]
+    assert len(passes) == 7 and {type(a).__name__ for a in passes} == {"Pass"}
+
+
+def test_deal_pass_rungs() -> None:
+    state: dict[str, Any] = {"view": {"phase": "deal", "hand_number": 0, "level": "2"}}
+    deal = DealPass()
+    state["shows"] = ["S2"]
+    assert not deal.covers(state)
+    deal.start(state)
+    state["shows"] = ["S2", "H2"]  # another single is not stronger
+    assert deal.covers(state)
+    state["shows"] = ["S2", "H2 H2"]
+    assert not deal.covers(state) and deal.stronger(state) == ["H2 H2"]
+    deal.passed(state)
+    assert deal.covers(state)
+    state["view"] = {**state["view"], "phase": "before_kitty"}  # the deal is over
+    assert not deal.covers(state)
+
+
+def test_plain_pass_deal() -> None:
+    session = LocalSession(load_preset("shuangsheng"), seed=11, seat=0)
+    out = io.StringIO()
+    run_plain(session, "en", io.StringIO("pass deal\npass deal\nquit\n"), out)
+    text = out.getvalue()
+    # asked twice while dealing (♣2, then the stronger ♠2 ♠2) rather than seven times
+    assert text.count("(pass deal: pass for the rest of the deal") == 2
+    assert "new: a stronger show is possible: ♠2 ♠2" in text
+    assert session.state["view"]["phase"] != "deal"
+
+
+# -- 4. the trick at a glance ------------------------------------------------------------------
+
+
+def test_trick_marks_leader_winner_and_points_in_both_languages() -> None:
+    """Item 4, in the app and in plain mode."""
+    session = _trick_session()
+    state = session.state
+    assert state["view"]["winning"] == 2 and state["view"]["trick"][0]["seat"] == 1
+    assert trick_text(state, "en") == (
+        "this trick: ▶right ♦6 · ★partner ♦Q · left ♦5 · 5 points so far (▶ led, ★ winning)"
+    )
+    assert trick_text(state, "zh") == "本轮: ▶下家 ♦6 · ★对家 ♦Q · 上家 ♦5 · 已有5分 (▶首家, ★最大)"
+    assert trick_text(state, "en") in describe(state, "en")
+    for lang, rows in (
+        ("en", ["↑ partner", "★  ♦Q", "→ right", "▶  ♦6", "» ↓ you", "▶ led · ★ winning"]),
+        ("zh", ["↑ 对家", "★  ♦Q", "→ 下家", "▶  ♦6", "» ↓ 你", "▶ 首家 · ★ 目前最大"]),
+    ):
+        app = TableApp(session, lang=lang)
+
+        async def run(app: TableApp = app) -> None:
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+
+        asyncio.run(run())
+        table = str(app.w_table.renderable).splitlines()
+        partner = next(r for r in table if rows[0] in r)
+        right = next(r for r in table if rows[2] in r)
+        assert partner.rstrip().endswith(rows[1]) and right.rstrip().endswith(rows[3])
+        assert any(r.startswith(rows[4]) for r in table)
+        legend = next(r for r in table if rows[5] in r)
+        assert legend.endswith("5 points") or legend.endswith("5分")
+
+
+def test_plain_turn_shows_the_marked_trick_and_a_legal_example() -> None:
+    """Item 4 in plain mode; and every example play is one the rules accept: a script
+    that types exactly the example plays a whole hand without a refusal."""
+    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0)
+    out = io.StringIO()
+
+    class Typist(io.StringIO):
+        typed = 0
+
+        def readline(self, *_: object) -> str:  # type: ignore[override]  # typeshed: StringIO.readline contradicts _IOBase.readline
+            view = session.state["view"]
+            self.typed += 1
+            if view["phase"] == "hand_over" or self.typed > 100:  # (a refusal would loop)
+                return "quit\n"
+            if view["phase"] != "play":
+                return f"{choose_action(session.state)['type']}\n"
+            example: str = re.findall(r"e\.g\. (play [^\n]+)", out.getvalue())[-1]
+            return example + "\n"
+
+    assert run_plain(session, "en", Typist(), out) == 0
+    text = out.getvalue()
+    assert session.state["view"]["phase"] == "hand_over"
+    assert "refused" not in text and "\x1b[" not in text  # never colour codes either
+    assert "this trick: ▶right ♦6 · ★partner ♦Q · left ♦5 · 5 points so far" in text
+
+
+# -- 5. NO_COLOR -------------------------------------------------------------------------------
+
+
+def test_no_color_keeps_red_cards_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 5: with NO_COLOR the cards carry no colour (Textual would turn red into a
+    dark grey on the dark background): red suits are bold, black ones plain; the
+    kitty's cards are marked +."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = TableApp(LocalSession(load_preset("shuangsheng"), seed=5, seat=0), lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("1")
+            await pilot.pause()
+            bury = _top(app)
+            assert isinstance(bury, BuryDialog)
+            shown = bury.query_one("#bury-hand", Static).renderable
+            assert str(shown).count("+") == 8  # the kitty's cards
+            hand = app.hand_text()
+            for span in hand.spans:
+                style = Style.parse(str(span.style))
+                assert style.color is None and style.bgcolor is None
+                card = hand.plain[span.start : span.end].strip(" []+")
+                assert style.bold is (card[0] in "♥♦" or card == "BJ"), card
+
+    asyncio.run(run())
+    assert app.no_color
+
+
+# -- 6. quitting a local game ------------------------------------------------------------------
+
+
+def test_quitting_a_local_game_prints_the_seed_and_saves_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\npass\nquit\n"))
+    argv = ["play", "--plain", "--preset", "shuangsheng", "--seed", "11", "--bots", "easy"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "seed 11: shengji play --preset shuangsheng --bots easy --seed 11 deals the same" in out
+    (path,) = (tmp_path / "games").glob("*-seed11.json")
+    assert f"record saved: {path} (shengji replay {path})" in out
+    record = load_record(path)
+    assert record["seed"] == 11 and len(record["actions"]) >= 2
+    verify(record)
+
+
+def test_ctrl_c_in_the_app_exits_130(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-C quits at once (no question), and ``shengji play`` exits 130 with one line."""
+    app = TableApp(_trick_session(), lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert app.return_code == 130
+
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path))
+    monkeypatch.setattr(TableApp, "run", lambda self, **_: setattr(self, "_return_code", 130))
+    args = build_parser().parse_args(["play", "--seed", "52", "--preset", "classic-1deck"])
+    out, err = io.StringIO(), io.StringIO()
+    assert run_play(args, stdout=out, stderr=err) == 130
+    assert err.getvalue() == "error: stopped (Ctrl-C)\n"
+
+
+# -- also: keys, marks, words ------------------------------------------------------------------
+
+
+def test_help_escape_jumps_hint_selection_and_clicks() -> None:
+    session = _trick_session()
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            help_screen = _top(app)
+            assert isinstance(help_screen, HelpDialog)
+            keys = str(help_screen.query_one("#help-keys", Static).renderable)
+            for word in ("Esc: clear", "2-9 0 J K A", "Shift+H", "Ctrl-C", "d: pass till"):
+                assert word in keys, word
+            await pilot.press("f1")
+            await pilot.pause()
+            assert not isinstance(_top(app), HelpDialog)
+            cards = app.cards  # ♠A ♠K ♠Q ... ♦10 ... as sorted
+            await pilot.press("d")  # to the first ♦
+            assert cards[app.cursor][0] == "D"
+            await pilot.press("0")  # then the next 10
+            assert cards[app.cursor][1:] == "10"
+            await pilot.press("H")  # Shift+H: hearts (h is help)
+            assert cards[app.cursor][0] == "H"
+            await pilot.press("space", "escape")
+            assert app.selected == set()
+            await pilot.click("#hand", offset=(2 + 1, 1))  # border and padding, then card 0
+            await pilot.pause()
+            assert app.selected == {0} and app.cursor == 0
+            await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            hinted = app.message.removeprefix("hint: play ").split(" · ")[0]
+            assert app.selected and hinted == cards_label(app.chosen(), "en")
+            await pilot.press("enter")  # plays the hinted cards
+            await pilot.pause()
+            assert len(session.state["view"]["hand"].split()) < len(cards)
+
+    asyncio.run(run())
+
+
+def test_language_key_switches_the_table() -> None:
+    app = TableApp(_trick_session(), lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "levels: your team" in str(app.w_status.renderable)
+            await pilot.press("l")
+            await pilot.pause()
+            assert "级: 我方 2" in str(app.w_status.renderable)
+            assert "English" in [b.description for _, b in app._bindings]
+            await pilot.press("l")
+            await pilot.pause()
+            assert "levels: your team" in str(app.w_status.renderable)
+
+    asyncio.run(run())
+
+
+def test_away_and_offline_players_and_card_counts_are_marked() -> None:
+    state = copy.deepcopy(_trick_session().state)
+    seats = state["room"]["seats"]
+    seats[1] = {"kind": "human", "name": "bo", "connected": True, "away": True, "ready": True}
+    seats[3] = {"kind": "human", "name": "李雷", "connected": False, "away": False, "ready": True}
+    for lang, words in (
+        ("en", ["bo · seat 1 · away (a bot plays) (11 cards)", "· offline (11 cards)"]),
+        ("zh", ["bo · 1号位 · 离开 (机器人代打) (11张牌)", "· 离线 (11张牌)"]),
+    ):
+        app = TableApp(FakeSession(copy.deepcopy(state)), lang=lang)
+
+        async def run(app: TableApp = app) -> None:
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+
+        asyncio.run(run())
+        table = str(app.w_table.renderable)
+        for word in words:
+            assert word in table, (lang, word)
+
+
+def test_connection_lost_is_cleared_once_back() -> None:
+    session = FakeSession(copy.deepcopy(_trick_session().state))
+    session.status, session.attempt = "reconnecting", 1
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            assert "connection lost" in str(app.w_message.renderable)
+            app.message = app._say(Refusal("RECONNECTING", "reconnecting"))
+            session.status = "connected"  # back, and nothing else changed
+            await pilot.pause(0.3)
+            assert "connection" not in str(app.w_message.renderable)
+            assert app.message == ""
+
+    asyncio.run(run())
+
+
+def test_os_errors_in_chinese() -> None:
+    refused = connect_error("h:1", ConnectionRefusedError())
+    assert failure_line(refused, "zh") == "错误: 连不上 h:1 的服务器 (连接被拒绝) [UNREACHABLE]"
+    assert failure_line(refused, "en").endswith("(connection refused) [UNREACHABLE]")
+    reset = connect_error("h:1", ConnectionResetError())
+    assert "连接被重置" in failure_line(reset, "zh")
+
+
+# -- online: the same command again, a scheme-less server, --host-key --------------------------
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'i22.db'}")
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+class Quitter(io.StringIO):
+    """Standard input that quits at once (the session is kept for the test)."""
+
+    def __init__(self, lines: tuple[str, ...] = ("quit",)) -> None:
+        super().__init__()
+        self.session: Any = None
+        self.lines = list(lines)
+
+    def readline(self, *_: object) -> str:  # type: ignore[override]  # typeshed: StringIO.readline contradicts _IOBase.readline
+        return (self.lines.pop(0) if self.lines else "quit") + "\n"
+
+
+def _play(argv: list[str], user: Quitter, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    real = plain_mode.run_plain
+
+    def spy(session: Any, lang: str, stdin: Any, stdout: Any) -> int:
+        user.session = session
+        return real(session, lang, stdin, stdout)
+
+    monkeypatch.setattr(plain_mode, "run_plain", spy)
+    args: argparse.Namespace = build_parser().parse_args(["play", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = run_play(args, stdin=user, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_same_command_again_goes_back_to_the_room_it_made(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 2: rerunning the command that made a room (after quitting) takes its seat
+    back; without the scheme too; ``--new-room`` makes another."""
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    argv = ["--plain", "--preset", "classic-1deck", "--open", "2", "--lang", "en", "--name", "ann"]
+    user = Quitter()
+    code, out, err = _play(["--connect", server.url, *argv], user, monkeypatch)
+    assert code == 0, err
+    link = re.findall(r"room created: (\S+)", out)[0]
+    assert "your seat is kept: run the same command again" in out
+
+    for url in (server.url, server.url.removeprefix("http://")):
+        user = Quitter()
+        code, out, err = _play(["--connect", url, *argv], user, monkeypatch)
+        assert code == 0, err
+        assert "room created" not in out
+        assert f"back to the room this command made: {link} (--new-room makes another)" in out
+        assert user.session.seat == 0 and user.session.host
+        assert user.session.state["room"]["seats"][0]["name"] == "ann"
+
+    code, out, err = _play(["--connect", server.url, *argv, "--new-room"], Quitter(), monkeypatch)
+    assert code == 0, err
+    (other,) = re.findall(r"room created: (\S+)", out)
+    assert other != link
+    rooms = json.loads((tmp_path / "state" / "rooms.json").read_text())["rooms"]
+    assert set(rooms) == {link, other}
+
+
+def test_host_key_lets_a_person_start_a_room_made_over_the_api(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    body = {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+    req = urllib.request.Request(
+        f"{server.url}/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    data = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    link = f"{server.url}/room/{data['id']}"
+    user = Quitter(("start",))
+    code, out, err = _play(
+        ["--connect", link, "--plain", "--host-key", data["host_key"]], user, monkeypatch
+    )
+    assert code == 0, err
+    assert "refused" not in out
+    assert user.session.host and user.session.state["room"]["status"] == "playing"
+
+
+def test_a_bad_host_key_is_one_line(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    body = {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+    req = urllib.request.Request(
+        f"{server.url}/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    data = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    link = f"{server.url}/room/{data['id']}"
+    argv = ["--connect", link, "--plain", "--host-key", "nope"]
+    code, _, err = _play(argv, Quitter(), monkeypatch)
+    assert code == 2 and err.count("\n") == 1 and err.endswith("[BAD_HOST_KEY]\n")
