@@ -71,7 +71,7 @@ def test_every_phase_is_decided_card_by_card() -> None:
         seen[raw.game.phase] += 1
 
     _play(raw_env("shuangsheng", max_hands=3), 1, check)
-    _play(raw_env("shuangsheng", max_hands=3), 3, check)
+    _play(raw_env("shuangsheng", max_hands=3), 5, check)
     assert set(seen) == {"deal", "before_kitty", "bury", "after_burial", "play"}
     # six burials of 8 cards and DONE, and one more after a counter-declaration (反主炒底)
     assert seen["bury"] == 7 * 9

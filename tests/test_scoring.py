@@ -79,7 +79,7 @@ B = "banker"
 K = "collectors"
 
 TABLES: dict[str, list[tuple[int, str, int]]] = {
-    "shuangsheng": [  # standard, 2 decks
+    "tuolaji": [  # standard, 2 decks
         (-20, B, 3),
         (0, B, 3),
         (5, B, 2),
@@ -267,7 +267,9 @@ def test_max_gain_caps() -> None:
     r = hand_outcome(ss, banker_seat=0, banker_level=4, collector_level=6, points=280)
     assert r.capped and r.gain == 3 and r.collector_level == 9
     r = hand_outcome(ss, banker_seat=0, banker_level=4, collector_level=6, points=0)
-    assert not r.capped and r.banker_level == 7
+    assert r.capped and r.banker_level == 7  # seed 000's B+6, capped at 3 in plain 双升
+    r = hand_outcome(ss, banker_seat=0, banker_level=4, collector_level=6, points=35)
+    assert not r.capped and r.banker_level == 6
     sup = load_preset("shuangsheng-super")
     r = hand_outcome(sup, banker_seat=0, banker_level=3, collector_level=6, points=0)
     assert r.banker_level == 9 and not r.capped

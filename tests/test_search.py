@@ -191,7 +191,7 @@ def test_counter_declarers_burials_are_searched() -> None:
         for st in _bury_states("shuangsheng", seed, hands=3)
         if st.buried_by and st.to_act != st.banker
     ]
-    assert len(reburials) == 2
+    assert len(reburials) >= 2
     for st in reburials:
         seat = st.to_act
         assert seat is not None

@@ -25,8 +25,9 @@ from shengji.server.app import create_app
 from shengji.server.guards import BodyLimit
 from shengji.server.launch import ServerProcess
 from shengji.server.limits import Limits
+from shengji.server.serving import text_frame
 
-from .client import Client
+from .client import Client, play_to_end
 from .conftest import FAST_CLIENTS
 from .test_restart import _Sock
 
@@ -368,3 +369,40 @@ def test_the_limits_keep_their_documented_defaults() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
     for name in ("request_seconds", "body_bytes", "http_connections_per_ip"):
         assert f"`{name}`" in doc
+
+
+# -- the server's own text frames ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 65_535, 65_536, 200_000])
+def test_text_frames_parse_as_websockets_reads_them(size: int) -> None:
+    from websockets.frames import OP_TEXT, Frame
+    from websockets.streams import StreamReader
+
+    data = ("é" * size).encode()[:size]
+    reader = StreamReader()
+    reader.feed_data(text_frame(data))
+    reader.feed_eof()
+    parser = Frame.parse(reader.read_exact, mask=False)
+    try:
+        next(parser)
+    except StopIteration as done:
+        frame = done.value
+    assert frame.fin and frame.opcode == OP_TEXT and frame.data == data
+
+
+def test_a_whole_hand_is_played_over_a_real_server(serve: Any) -> None:
+    """Every message a table sends through the server's own framing arrives whole."""
+    srv = serve()
+    made = _post(
+        srv, "/api/rooms", {"preset": "classic-1deck", "bots": [None, *["heuristic"] * 3]}
+    )
+    sock = _Sock(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}")
+    try:
+        c = Client(sock)  # type: ignore[arg-type]
+        c.request({"type": "join", "name": "p", "host_key": made["host_key"]})
+        c.request({"type": "ready"})
+        assert c.request({"type": "start"})["type"] == "ack"
+        assert play_to_end([c], until="hand_over") > 0
+    finally:
+        sock.close()

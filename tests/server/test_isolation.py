@@ -21,6 +21,7 @@ from sqlalchemy import text
 from starlette.websockets import WebSocketDisconnect
 
 from shengji.server.app import create_app
+from shengji.server.connection import CLOSE_CODES
 from shengji.server.limits import Limits
 from shengji.server.reviewing import Reviewer
 
@@ -290,19 +291,34 @@ def test_two_processes_never_both_seat_two_people(db_url: str) -> None:
         ]
 
 
+def _until(ok: Any, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
 def test_a_stale_watcher_cannot_set_a_finished_room_back(db_url: str) -> None:
     with _app(db_url) as a, _app(db_url) as b:
         rid, key = _room(a, bots=[None, "heuristic", "heuristic", "heuristic"], public=True)
-        with a.websocket_connect(f"/ws/{rid}") as wa, b.websocket_connect(f"/ws/{rid}") as wb:
-            player, watcher = Client(wa), Client(wb)
+        with a.websocket_connect(f"/ws/{rid}") as wa:
+            player = Client(wa)
             player.request({"type": "join", "name": "p", "host_key": key})
-            watcher.request({"type": "join", "name": "w", "spectate": True})  # b: lobby copy
-            player.request({"type": "ready"})
-            player.request({"type": "start"})
-            play_to_end([player])
-            assert _status(a, rid) == "finished"
-            reply = watcher.request({"type": "chat", "text": "gg"})
-            assert reply["code"] == "ROOM_MOVED"
+            with b.websocket_connect(f"/ws/{rid}") as wb:  # b loads the room after the join
+                watcher = Client(wb)
+                joined = watcher.request({"type": "join", "name": "w", "spectate": True})
+                assert joined["type"] == "ack"
+                # a follows b's lobby write (what b's NOTIFY does on PostgreSQL)
+                assert a.portal is not None
+                a.portal.call(hub_of(a).remote_change, rid)
+                _until(lambda: hub_of(a).rooms[rid].version == hub_of(b).rooms[rid].version)
+                player.request({"type": "ready"})
+                player.request({"type": "start"})
+                play_to_end([player])
+                assert _status(a, rid) == "finished"
+                with pytest.raises(WebSocketDisconnect) as closed:  # b: its lobby copy
+                    watcher.request({"type": "chat", "text": "gg"})
+                assert closed.value.code == CLOSE_CODES["ROOM_MOVED"]
         assert _status(a, rid) == "finished"
         assert rid not in [r["id"] for r in a.get("/api/rooms").json()]
 

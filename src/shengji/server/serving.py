@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import json
 import random
+import struct
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -151,6 +152,19 @@ TOO_MANY_CONNECTIONS = _refusal(
 )
 
 
+def text_frame(data: bytes) -> bytes:
+    """One unmasked, final text frame (RFC 6455 §5.2) carrying ``data``: what a server
+    sends when no extension is in use."""
+    n = len(data)
+    if n < 126:
+        head = bytes((0x80 | OP_TEXT, n))
+    elif n < 1 << 16:
+        head = struct.pack("!BBH", 0x80 | OP_TEXT, 126, n)
+    else:
+        head = struct.pack("!BBQ", 0x80 | OP_TEXT, 127, n)
+    return head + data
+
+
 class CodedWebSocket(WebSocketProtocol):
     """uvicorn's WebSocket protocol that, before closing with 1009 a frame over the size
     limit (never read), sends the client a ``MESSAGE_TOO_LARGE`` error frame, and whose
@@ -159,6 +173,24 @@ class CodedWebSocket(WebSocketProtocol):
     never ping all at once (4,000 pings in one go stalled every table for 100-170 ms)."""
 
     too_large: ClassVar[bytes] = b""
+
+    async def asgi_send(self, message: Any) -> None:
+        """A text message on an open connection is framed and written at once: the table's
+        broadcasts are most of what the server does, and websockets' general path (locks,
+        futures, a frame object per message) cost more than the rest of an action."""
+        text = message.get("text") if message["type"] == "websocket.send" else None
+        if (
+            text is not None
+            and self.state is State.OPEN
+            and not self._paused
+            and not self.extensions
+            and self.initial_response is None
+            and not self.closed_event.is_set()
+            and not self.transport.is_closing()
+        ):
+            self.transport.write(text_frame(text.encode()))
+            return
+        await super().asgi_send(message)
 
     async def keepalive_ping(self) -> None:
         if self.ping_interval is not None:
