@@ -392,8 +392,9 @@ def test_text_frames_parse_as_websockets_reads_them(size: int) -> None:
 
 
 def test_a_whole_hand_is_played_over_a_real_server(serve: Any) -> None:
-    """Every message a table sends through the server's own framing arrives whole."""
-    srv = serve()
+    """Every message a table sends through the server's own framing arrives whole, in
+    order (the test client pings before each move: many commands)."""
+    srv = serve("commands_burst=100000")
     made = _post(srv, "/api/rooms", {"preset": "classic-1deck", "bots": [None, *["heuristic"] * 3]})
     sock = _Sock(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}")
     try:

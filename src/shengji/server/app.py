@@ -22,7 +22,7 @@ from ..i18n import CATALOGUE, error_text
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
 from ..views import seat_view
-from .connection import Connection
+from .connection import WRITE_NOW, Connection
 from .guards import BodyLimit, SafeStaticFiles, invalid_request
 from .hub import Hub
 from .limits import Limits
@@ -460,7 +460,8 @@ def create_app(
             with contextlib.suppress(Exception):
                 await websocket.close(code=code, reason=f"{why}: reconnect with your token")
 
-        conn = Connection(peer, limits, hub.lobby_budget(peer))
+        write_now = websocket.scope.get("extensions", {}).get(WRITE_NOW)
+        conn = Connection(peer, limits, hub.lobby_budget(peer), write_now)
         raw_send: Send | None = websocket.scope.get(RAW_SEND)
 
         async def send_text(text: str) -> None:

@@ -1,6 +1,7 @@
 """One WebSocket client as the rooms see it: its token, its rate limits and a bounded
 outbox that a writer task empties, so that a client that does not read never blocks its
-room (it is dropped when its outbox is full and can come back with its token)."""
+room (it is dropped when its outbox is full and can come back with its token). A message
+is written at once when nothing waits before it and the server's transport takes it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from .limits import Limits, TokenBucket
 #: connection has used its ``request_ids`` request ids).
 CLOSE_CODES = {"SLOW_CONSUMER": 4008, "ROOM_MOVED": 4009, "REQUEST_IDS_SPENT": 4010}
 
+#: The ASGI scope extension of a server that can send a text message at once, without a
+#: task switch: a function of the text that says whether it did (else it is queued).
+WRITE_NOW = "shengji.write_now"
+
 
 class Connection:
     """One client. It holds no seat: the room looks the seat up from ``token_hash`` on
@@ -23,7 +28,11 @@ class Connection:
     every connection of a token follows that token's seat."""
 
     def __init__(
-        self, peer: str = "", limits: Limits | None = None, lobby: TokenBucket | None = None
+        self,
+        peer: str = "",
+        limits: Limits | None = None,
+        lobby: TokenBucket | None = None,
+        write_now: Callable[[str], bool] | None = None,
     ) -> None:
         limits = limits or Limits()
         self.peer = peer
@@ -43,6 +52,7 @@ class Connection:
         #: Drop the connection once its current command is answered (a CLOSE_CODES key).
         self.closing: str | None = None
         self._wake = asyncio.Event()
+        self.write_now = write_now
 
     def spend_request_id(self, request_id: str) -> None:
         """Mark ``request_id`` used; raises ``DUPLICATE_REQUEST`` if it was. A
@@ -66,6 +76,8 @@ class Connection:
         """Queue one message; drop the connection if it is too far behind."""
         if self.dropped:
             return
+        if not self.outbox and self.write_now is not None and self.write_now(text):
+            return  # sent: nothing waits before it
         if len(self.outbox) >= self.queue_limit:
             self.drop("SLOW_CONSUMER")
         else:

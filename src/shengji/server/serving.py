@@ -27,6 +27,7 @@ from websockets.frames import OP_TEXT, CloseCode
 from websockets.protocol import State
 
 from ..errors import Code, ShengjiError
+from .connection import WRITE_NOW
 from .guards import coded
 from .limits import Limits
 
@@ -174,23 +175,30 @@ class CodedWebSocket(WebSocketProtocol):
 
     too_large: ClassVar[bytes] = b""
 
-    async def asgi_send(self, message: Any) -> None:
-        """A text message on an open connection is framed and written at once: the table's
-        broadcasts are most of what the server does, and websockets' general path (locks,
-        futures, a frame object per message) cost more than the rest of an action."""
-        text = message.get("text") if message["type"] == "websocket.send" else None
+    async def run_asgi(self) -> None:
+        self.scope["extensions"][WRITE_NOW] = self.write_now  # type: ignore[index]
+        await super().run_asgi()
+
+    def write_now(self, text: str) -> bool:
+        """Frame ``text`` and hand it to the transport at once, if the connection is open
+        and not held back by flow control; whether it did. The table's broadcasts are
+        most of what the server does: websockets' general path (a task woken per
+        message, locks, futures, a frame object) cost more than the rest of an action."""
         if (
-            text is not None
-            and self.state is State.OPEN
+            self.state is State.OPEN
             and not self._paused
             and not self.extensions
-            and self.initial_response is None
             and not self.closed_event.is_set()
             and not self.transport.is_closing()
         ):
             self.transport.write(text_frame(text.encode()))
-            return
-        await super().asgi_send(message)
+            return True
+        return False
+
+    async def asgi_send(self, message: Any) -> None:
+        text = message.get("text") if message["type"] == "websocket.send" else None
+        if text is None or self.initial_response is not None or not self.write_now(text):
+            await super().asgi_send(message)
 
     async def keepalive_ping(self) -> None:
         if self.ping_interval is not None:

@@ -376,7 +376,7 @@ Job = ActionWrite | Callable[[], Any]
 
 #: How long the writes of the event loop are gathered before they go to the writer's
 #: thread together (a thread woken per action costs more CPU than its commit).
-HAND_OVER_SECONDS = 0.002
+HAND_OVER_SECONDS = 0.005
 
 
 class GroupWriter:
