@@ -176,7 +176,7 @@ class CodedWebSocket(WebSocketProtocol):
     too_large: ClassVar[bytes] = b""
 
     async def run_asgi(self) -> None:
-        self.scope["extensions"][WRITE_NOW] = self.write_now  # type: ignore[index]
+        self.scope["extensions"][WRITE_NOW] = self.write_now  # type: ignore[assignment]
         await super().run_asgi()
 
     def write_now(self, text: str) -> bool:
