@@ -104,7 +104,7 @@ TABLE: dict[str, dict[str, Any]] = {
         constant_twos=True,
         kitty_multiplier="doubling",
         throw_penalty="per_card",
-        level_table="standard",
+        level_table="shuangkou",  # RULES.md §6: 双抠 follows its own table
         max_gain=None,
         must_play_levels=(3, 5, 10, 11, 13, 14),
         j_hook=True,
@@ -116,6 +116,22 @@ TABLE: dict[str, dict[str, Any]] = {
     ),
     "tuolaji": dict(
         decks=2,
+        start_level=2,
+        constant_twos=False,
+        kitty_multiplier="doubling",
+        throw_penalty="none",
+        level_table="standard",
+        max_gain=None,
+        must_play_levels=(),
+        j_hook=False,
+        match_end="reach_ace",
+        no_declaration="no_trump",
+        counter_takes_banker=False,
+        joker_links_level=True,
+        declaring="tuolaji",
+    ),
+    "tuolaji-4deck": dict(  # not in RULES.md §8: seed 003 allows 1-4 decks
+        decks=4,
         start_level=2,
         constant_twos=False,
         kitty_multiplier="doubling",
@@ -181,7 +197,7 @@ def test_preset_matches_rule_book_table(name: str) -> None:
     assert preset_description(name)
     assert opts.total_points == 100 * opts.decks
     assert opts.kitty_size == {1: 6, 2: 8, 3: 6, 4: 8}[opts.decks]
-    assert opts.hand_size == {1: 12, 2: 25, 3: 39}[opts.decks]
+    assert opts.hand_size == {1: 12, 2: 25, 3: 39, 4: 52}[opts.decks]
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))

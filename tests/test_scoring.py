@@ -19,6 +19,7 @@ from shengji.scoring import (
     kitty_bonus,
     kitty_multiplier,
     level_change,
+    score_hand,
 )
 from shengji.units import classify_lead
 
@@ -218,8 +219,8 @@ def test_must_play_examples_from_the_rule_book() -> None:
         (12, 4, 0, 13, 4),  # Q + 3 stops at K
         (13, 6, 20, 14, 6),  # K -> A
         (8, 9, 160, 8, 10),  # collectors 9 + 2 stop at 10
-        (8, 4, 200, 8, 5),  # collectors 4 + 3 stop at 5
-        (8, 6, 200, 8, 9),  # collectors 6 + 3 -> 9 (no must-play level in between)
+        (8, 4, 240, 8, 5),  # collectors 4 + 3 stop at 5
+        (8, 6, 240, 8, 9),  # collectors 6 + 3 -> 9 (no must-play level in between)
         (8, 10, 120, 8, 10),  # collectors at a must-play level never move past it
         (4, 3, 0, 5, 3),  # banker at 4 + 3 stops at 5
         (6, 3, 0, 9, 3),  # 6 + 3 -> 9
@@ -397,3 +398,65 @@ def test_explain_mentions_the_reasons() -> None:
     assert "J hook" in r.explain("en") and "钩底" in r.explain("zh")
     r = hand_outcome(sk, banker_seat=0, banker_level=14, collector_level=7, points=40)
     assert "wins the match" in r.explain("en") and "赢得比赛" in r.explain("zh")
+
+
+# -- seed 001's 45-point passage and seed 002's table (issue 27) ----------------------------
+
+
+def _score_45(trick_points: int, last_winner: int, last_points: int) -> tuple[int, str, int]:
+    ctx = ctx_for("classic-1deck", 2, "H", level_table="classic-1deck-45")
+    score = score_hand(
+        ctx.options,
+        ctx,
+        banker=0,
+        levels=(2, 2),
+        trick_points=trick_points,
+        penalties=0,
+        kitty=C("SK S5 D10 C5 HK H5"),
+        last_lead=classify_lead(ctx, C("S3")),
+        last_winner=last_winner,
+        last_winning_play=C("SA"),
+        last_trick_points=last_points,
+    )
+    return score.points, score.outcome.side, score.outcome.gain
+
+
+def test_the_45_point_passage_counts_neither_the_last_trick_nor_the_kitty() -> None:
+    # collectors took 60, 20 of them in the last trick: 40 counted, and the last trick wins
+    assert _score_45(60, last_winner=1, last_points=20) == (40, "collectors", 1)
+    # 65 with 20 in the last trick: 45 counted and the last trick: two levels (打两级)
+    assert _score_45(65, last_winner=1, last_points=20) == (45, "collectors", 2)
+    # the banker side took the last trick (its points were never the collectors'): 40 is a draw
+    assert _score_45(40, last_winner=2, last_points=15) == (40, "banker", 0)
+    assert _score_45(35, last_winner=0, last_points=15) == (35, "banker", 1)
+    assert _score_45(45, last_winner=0, last_points=15) == (45, "collectors", 1)
+
+
+def test_a_draw_says_so() -> None:
+    opts = load_preset("classic-1deck", {"level_table": "classic-1deck-45"})
+    r = hand_outcome(opts, banker_seat=3, banker_level=6, collector_level=4, points=40)
+    assert (r.banker_level, r.collector_level, r.next_banker, r.moved) == (6, 4, 1, 0)
+    assert "draw" in r.explain("en") and "平局" in r.explain("zh")
+    assert "→" not in r.explain("en")
+
+
+@pytest.mark.parametrize(
+    ("points", "side", "gain"),
+    [
+        (0, B, 3),
+        (35, B, 2),
+        (40, B, 1),
+        (80, K, 0),
+        (120, K, 1),
+        (155, K, 1),
+        (160, K, 2),
+        (200, K, 2),
+        (235, K, 2),
+        (240, K, 3),
+        (280, K, 4),
+    ],
+)
+def test_shuangkou_has_its_own_table(points: int, side: Side, gain: int) -> None:
+    assert level_change(load_preset("shuangkou"), points) == TableResult(side, gain)
+    # the standard table goes up one more at 200 (what 双抠 played before)
+    assert level_change(load_preset("tuolaji"), 200) == TableResult(K, 3)

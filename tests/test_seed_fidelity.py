@@ -122,8 +122,10 @@ def test_classic_3deck_last_trick_throw_scores_the_triple() -> None:
 # -- 5. classic-1deck: the passage as an option ----------------------------------------
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(16))
 def test_classic_1deck_45_point_reading_through_a_hand(seed: int) -> None:
+    """Seed 001's passage: the last trick's points and the kitty do not count; 45 points
+    or the last trick win, both win two levels, exactly 40 is a draw."""
     opts = load_preset("classic-1deck", {"level_table": "classic-1deck-45"})
     st = new_match(opts, seed)
     rng = random.Random(seed)
@@ -133,12 +135,15 @@ def test_classic_1deck_45_point_reading_through_a_hand(seed: int) -> None:
     res = st.results[-1]
     last = st.tricks[-1]
     collectors_last = last.winner % 2 != res.banker % 2
-    wins = (res.points >= 45) + collectors_last
+    counted = res.trick_points - (last.points if collectors_last else 0) + res.penalties
+    assert res.points == counted
+    wins = (counted >= 45) + collectors_last
     if wins:
         assert (res.outcome.side, res.outcome.gain) == ("collectors", wins)
         assert res.outcome.next_banker == (res.banker + 1) % 4
     else:
-        assert (res.outcome.side, res.outcome.gain) == ("banker", 1)
+        assert (res.outcome.side, res.outcome.gain) == ("banker", 0 if counted == 40 else 1)
+        assert res.outcome.next_banker == (res.banker + 2) % 4
 
 
 # -- 6. kitty_card_4 turns the 4th kitty card in the first hand too ---------------------

@@ -687,6 +687,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
         lead,
         last.winner,
         win_cards,
+        last.points,
     )
     mult, total, outcome = score.kitty_multiplier, score.points, score.outcome
     bteam = banker % 2

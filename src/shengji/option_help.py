@@ -41,6 +41,7 @@ PRESET_TITLES: dict[str, Text] = {
     "classic-3deck": _t("经典升级 Classic, 3 decks", "经典升级 (三副)"),
     "shuangkou": _t("双抠 Shuangkou", "双抠"),
     "tuolaji": _t("拖拉机 Tuolaji", "拖拉机"),
+    "tuolaji-4deck": _t("拖拉机 Tuolaji, 4 decks", "拖拉机 (四副)"),
     "botzone": _t("Botzone 双升 (Tractor)", "Botzone 双升"),
 }
 
@@ -75,6 +76,10 @@ PRESET_ABOUT: dict[str, Text] = {
     "tuolaji": _t(
         "The first level card sets trump; pairs override or lock; no declaration plays 无主.",
         "先亮级牌定主; 对子可反或锁主; 无人亮主则打无主。",
+    ),
+    "tuolaji-4deck": _t(
+        "拖拉机 with four decks: four of a kind (quads) and quad tractors; kitty 8.",
+        "四副牌的拖拉机: 四张 (四张相同的牌) 和连四张拖拉机; 底牌 8 张。",
     ),
     "botzone": _t(
         "Botzone's Tractor: always level 2, one single declaration and one pair override, "
@@ -264,8 +269,10 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
         "classic-1deck": _t("classic, 1 deck", "经典 (一副)"),
         "classic-3deck": _t("classic, 3 decks", "经典 (三副)"),
         "classic-1deck-45": _t(
-            "classic, 1 deck: 45 points or the last trick", "经典 (一副): 抢够 45 分或最后一手"
+            "classic, 1 deck: 45 points or the last trick (40: a draw)",
+            "经典 (一副): 抢够 45 分或最后一手 (40 分平局)",
         ),
+        "shuangkou": _t("双抠 (160-200: collectors +2)", "双抠 (160-200 分: 闲家升 2 级)"),
         "botzone": _t("Botzone (40-point steps, up to 3)", "Botzone (每 40 分一级, 最多 3 级)"),
     },
     "match_end": {

@@ -33,6 +33,7 @@ LevelTable = Literal[
     "classic-1deck",
     "classic-3deck",
     "classic-1deck-45",
+    "shuangkou",
     "botzone",
 ]
 MatchEnd = Literal["defend_ace", "reach_ace", "wrap"]

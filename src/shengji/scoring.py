@@ -70,7 +70,10 @@ def level_change(
 
     ``standard`` thresholds scale with the decks (steps of 20 points per deck).
     ``classic-1deck-45`` (seed 001's one-deck passage) also needs who won the last trick:
-    45 points or the last trick wins the hand for the collectors, both win two levels.
+    45 points or the last trick wins the hand for the collectors, both win two levels;
+    exactly 40 without the last trick is a draw (the banker side keeps the deal, no level
+    changes). ``shuangkou`` is seed 002's table (fixed 40-point steps): as ``standard``
+    with two decks up to 155, then 160-200 C+2 and one more per further 40.
     """
     p = max(0, pts)
     table = options.level_table
@@ -80,7 +83,15 @@ def level_change(
         return TableResult("collectors", min(3, 1 + (p - 80) // 40))
     if table == "classic-1deck-45":
         wins = (p >= 45) + last_trick_collectors
-        return TableResult("collectors", wins) if wins else TableResult("banker", 1)
+        if wins:
+            return TableResult("collectors", wins)
+        return TableResult("banker", 0 if p == 40 else 1)  # 40: a draw (平局)
+    if table == "shuangkou":  # seed 002's rows: "160 – 200 閑傢贏,閑傢最多升2級"
+        if p < 80:
+            return TableResult("banker", 3 if p == 0 else 2 if p < 40 else 1)
+        if p < 160:
+            return TableResult("collectors", (p - 80) // 40)
+        return TableResult("collectors", 2 + max(0, p - 200) // 40)
     if table == "super":
         if p == 0:
             return TableResult("banker", 6)
@@ -171,7 +182,9 @@ class HandOutcome:
         zh = lang == "zh"
         side_up = self.side == "banker"
         new = rank_text(self.banker_level if side_up else self.collector_level)
-        if side_up:
+        if side_up and self.gain == 0:
+            what = "平局, 不升级" if zh else "a draw (平局): no level change"
+        elif side_up:
             what = f"庄家方升{self.moved}级" if zh else f"banker side goes up {self.moved}"
         elif self.gain == 0:
             what = "换庄, 抓分方上台 (不升级)" if zh else "collectors take over (no level change)"
@@ -188,7 +201,7 @@ class HandOutcome:
             notes.append(f"必打级{new}停住" if zh else f"must-play {new} stops the climb")
         if notes:
             what += f" ({', '.join(notes)})"
-        if self.gain or side_up:
+        if self.gain:
             what += f" → {new}"
         if self.hook:
             hook = rank_text(self.hook)
@@ -295,10 +308,14 @@ def score_hand(
     last_lead: Lead,
     last_winner: int,
     last_winning_play: Sequence[Card],
+    last_trick_points: int = 0,
 ) -> HandScore:
     """Score a finished hand: kitty bonus (扣底) when the collectors won the last trick,
     the J hook, the level table and the match end (the game and the kernel both end a
-    hand here)."""
+    hand here). ``last_trick_points``: the points of the last trick's cards.
+
+    With ``level_table = "classic-1deck-45"`` the points of the last trick and the kitty
+    do not count (seed 001: "除最后1手牌外"): winning that trick is a win of its own."""
     collectors_last = last_winner % 2 != banker % 2
     mult, bonus = 0, 0
     width = None
@@ -306,6 +323,8 @@ def score_hand(
         mult, bonus = kitty_bonus(options, last_lead, kitty)
         width = j_hook_width(ctx, last_winning_play)
     total = trick_points + bonus + penalties
+    if options.level_table == "classic-1deck-45":
+        total = trick_points - (last_trick_points if collectors_last else 0) + penalties
     bteam = banker % 2
     outcome = hand_outcome(
         options,

@@ -21,6 +21,7 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("shuangkou", {"level_cards_link": False}),
     ("tuolaji", {"throw_forced": "single", "throw_penalty": "flat_per_card"}),
     ("classic-1deck", {"throw_penalty": "per_attempt"}),
+    ("classic-1deck", {"level_table": "classic-1deck-45", "throw_penalty": "per_card"}),
     ("classic", {"decks": 4, "constant_twos": True, "joker_links_level": False}),
 ]
 

@@ -828,6 +828,8 @@ class KState:
         self.last_lead: list[int] = []
         self.last_win: list[int] = []
         self.last_winner = -1
+        #: The points of the cards in the last finished trick (whoever took them).
+        self.last_points = 0
         self.record = False
         self.events: list[KEvent] = []
         self.blocked: list[int] = []
@@ -850,6 +852,7 @@ class KState:
         s.last_lead = self.last_lead
         s.last_win = self.last_win
         s.last_winner = self.last_winner
+        s.last_points = self.last_points
         s.blocked = list(self.blocked)
         s.info = self.info
         return s
@@ -975,6 +978,7 @@ class KState:
         self.last_lead = lead
         self.last_win = plays[best]
         self.last_winner = winner
+        self.last_points = pts
         self.plays = []
         self.leader = winner
         self.to_act = winner

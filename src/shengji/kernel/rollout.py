@@ -185,6 +185,7 @@ def score(state: KState) -> RolloutResult:
         classify_lead(ctx, [card_from_index(i) for i in state.last_lead]),
         state.last_winner,
         [card_from_index(i) for i in state.last_win],
+        state.last_points,
     )
     return RolloutResult(
         trick_points=state.trick_points,

@@ -78,7 +78,8 @@ const EN = {
   "preset_shuangsheng": "双升 Shuangsheng", "preset_shuangsheng-super": "超级双升 Super Shuangsheng",
   "preset_classic": "经典升级 Classic, 2 decks", "preset_classic-1deck": "经典升级 Classic, 1 deck",
   "preset_classic-3deck": "经典升级 Classic, 3 decks", "preset_shuangkou": "双抠 Shuangkou",
-  "preset_tuolaji": "拖拉机 Tuolaji", "preset_botzone": "Botzone 双升 (Tractor)",
+  "preset_tuolaji": "拖拉机 Tuolaji", "preset_tuolaji-4deck": "拖拉机 Tuolaji, 4 decks",
+  "preset_botzone": "Botzone 双升 (Tractor)",
   botName: "Bot {n}", botNameKind: "Bot {n} ({kind})",
   timeLeft: "time left to act", reading: "reading", pressNext: "Read the score sheet, then press Next hand.",
 };
@@ -149,7 +150,7 @@ const ZH = {
   "preset_shuangsheng": "双升", "preset_shuangsheng-super": "超级双升",
   "preset_classic": "经典升级 (两副)", "preset_classic-1deck": "经典升级 (一副)",
   "preset_classic-3deck": "经典升级 (三副)", "preset_shuangkou": "双抠", "preset_tuolaji": "拖拉机",
-  "preset_botzone": "Botzone 双升",
+  "preset_tuolaji-4deck": "拖拉机 (四副)", "preset_botzone": "Botzone 双升",
   botName: "机器人 {n}", botNameKind: "机器人 {n} ({kind})",
   timeLeft: "剩余时间", reading: "看分中", pressNext: "看完记分表后按下一局。",
 };
