@@ -398,7 +398,7 @@ def test_a_whole_hand_is_played_over_a_real_server(serve: Any) -> None:
     made = _post(srv, "/api/rooms", {"preset": "classic-1deck", "bots": [None, *["heuristic"] * 3]})
     sock = _Sock(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}")
     try:
-        c = Client(sock)  # type: ignore[arg-type]
+        c = Client(sock)
         c.request({"type": "join", "name": "p", "host_key": made["host_key"]})
         c.request({"type": "ready"})
         assert c.request({"type": "start"})["type"] == "ack"
