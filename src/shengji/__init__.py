@@ -1,9 +1,20 @@
 """shengji: an exact rules engine for 升级 / 拖拉机 (Shengji, Tractor) and its variants.
 
-The public rules API is re-exported here; see ``docs/api.md`` for worked examples.
+The public rules API and the game flow are re-exported here; see ``docs/api.md`` for
+worked examples. The game flow (``new_match``, ``apply``, ``legal_actions``, ``observe``,
+the actions, the move model) and ``__version__`` load when first used, so that
+``import shengji`` stays cheap for programs started once per move.
+
+>>> import shengji
+>>> st = shengji.new_match(shengji.load_preset("shuangsheng"), seed=1)
+>>> seat = st.to_act
+>>> st, events = shengji.apply(st, seat, shengji.Pass())
+>>> shengji.observe(st, seat)["phase"]
+'deal'
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from .cards import ALL_CARDS, Card, Suit, deck, format_cards, parse_card, parse_cards, points
 from .declaring import DeclareState, apply_show, replay_shows, start_state
@@ -24,27 +35,82 @@ from .tricks import trick_winner
 from .trump import TRUMP, TrumpContext
 from .units import Lead, Unit, classify_lead, decompose, lead_kind
 
-try:  # the one version is in pyproject.toml; installed metadata carries it here
-    __version__ = version("shengji")
-except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:  # what the lazy names are, for type checkers
+    from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+    from .game import GameState, apply, legal_actions, legal_shows, new_match
+    from .moves import DONE, Decision, action_indexes
+    from .views import SeatView, observe, seat_view
+
+#: Names loaded on first use: the game flow, the move model and the version.
+_LAZY = {
+    "Action": "actions",
+    "ActionError": "actions",
+    "Bury": "actions",
+    "Continue": "actions",
+    "Declare": "actions",
+    "Pass": "actions",
+    "Play": "actions",
+    "GameState": "game",
+    "apply": "game",
+    "legal_actions": "game",
+    "legal_shows": "game",
+    "new_match": "game",
+    "SeatView": "views",
+    "observe": "views",
+    "seat_view": "views",
+    "DONE": "moves",
+    "Decision": "moves",
+    "action_indexes": "moves",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:  # the one version is in pyproject.toml; installed metadata carries it here
+            value = version("shengji")
+        except PackageNotFoundError:  # pragma: no cover - a source tree not installed
+            value = "0+unknown"
+    elif name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module 'shengji' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ALL_CARDS",
+    "DONE",
     "TRUMP",
+    "Action",
+    "ActionError",
+    "Bury",
     "Card",
     "CardError",
+    "Continue",
+    "Decision",
     "DeclarationError",
+    "Declare",
     "DeclareState",
+    "GameState",
     "Lead",
     "OptionError",
+    "Pass",
+    "Play",
     "PlayError",
     "RuleOptions",
+    "SeatView",
     "ShengjiError",
     "Suit",
     "ThrowResult",
     "TrumpContext",
     "Unit",
+    "__version__",
+    "__version__",
+    "action_indexes",
+    "apply",
     "apply_show",
     "check_follow",
     "check_lead",
@@ -60,15 +126,20 @@ __all__ = [
     "kitty_bonus",
     "kitty_multiplier",
     "lead_kind",
+    "legal_actions",
     "legal_follows",
+    "legal_shows",
     "level_change",
     "load_preset",
+    "new_match",
+    "observe",
     "parse_card",
     "parse_cards",
     "points",
     "preset_names",
     "random_legal_follow",
     "replay_shows",
+    "seat_view",
     "start_state",
     "trick_winner",
     "unit_leads",

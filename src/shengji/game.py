@@ -333,7 +333,8 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
     kitty-size cards. Play: every legal follow; for a lead, every one-unit lead (a throw,
     any other set of cards of one suit, may also be attempted: :func:`apply` checks it
-    against the other hands and forces a unit when it fails).
+    against the other hands and forces a unit when it fails). :mod:`shengji.moves`
+    reaches every action, throws included, card by card from at most 55 moves a step.
     """
     if st.phase == "match_over":
         return

@@ -1,5 +1,5 @@
 """The PettingZoo AEC environment: four agents ``seat_0`` .. ``seat_3`` play a match of any
-preset, choosing every action card by card (see :mod:`shengji.env.selection`).
+preset, choosing every action card by card (see :mod:`shengji.moves`).
 
 Each step is one action index: a card kind (0..53) added to the acting seat's selection,
 or ``DONE`` (54), which applies the selection to the game (:func:`shengji.game.apply`).
@@ -23,11 +23,11 @@ from ..actions import Action, ActionError, Continue
 from ..cards import ALL_CARDS, Card, format_cards, rank_text
 from ..errors import Code, OptionError
 from ..game import GameState, apply, new_match
+from ..moves import DONE, N_ACTIONS, Decision
 from ..options import RuleOptions
 from ..presets import load_preset
 from ..views import seat_view
 from .observation import OBS_SIZE, encode
-from .selection import DONE, N_ACTIONS, Decision
 
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 Observation = dict[str, npt.NDArray[Any]]

@@ -17,10 +17,10 @@ import numpy.typing as npt
 
 from ..bots.registry import make_player
 from ..errors import Code, OptionError
+from ..moves import action_indexes
 from ..players import Player
 from ..views import seat_view
 from .aec import AGENTS, Observation, raw_env
-from .selection import action_indexes
 
 
 class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):

@@ -1,21 +1,30 @@
-"""Card-by-card choice of an action: which card may be added to a partial selection and
-when the selection is a whole legal action (no numpy, no RL library).
+"""The move model for programs: every action :func:`~shengji.game.apply` accepts, chosen
+card by card from a finite, small set of moves, with no action ever listed whole.
 
-An action is built from 54 card kinds (:attr:`~shengji.cards.Card.index`) and ``DONE``.
-A card is allowed when the selection with it can still be completed to a legal action;
-``DONE`` only when the selection is one (on an empty selection it means pass, where
-passing is legal). Everything is worked out from what the seat may see
+``legal_actions`` lists whole actions, which is not always cheap or complete: a burial
+of 8 cards out of 33 has about 13.9 million choices, and at a lead it lists the one-unit
+leads only (a throw, any other set of cards of one suit, may also be attempted). Here an
+action is built from 54 card kinds (:attr:`~shengji.cards.Card.index`) and ``DONE``: at
+most 55 moves a step, at most ``len(cards) + 1`` steps an action, for every decision of
+every phase. A card is allowed when the selection with it can still be completed to an
+action ``apply`` accepts; ``DONE`` only when the selection is one (on an empty selection
+it means pass, where passing is legal). The RL environments (:mod:`shengji.env`) mask
+their actions with it; a search or a bot in another language can use it the same way.
+Everything is worked out from what the seat may see
 (:func:`~shengji.views.seat_view`) by the rules modules, without listing burials or
 follows:
 
 - declaring (``deal``, ``before_kitty``, ``after_burial``): a prefix of a legal show
   (:func:`~shengji.game.legal_shows`), ``DONE`` on a whole show or on nothing (pass);
-- burying: any cards held until the kitty is full;
-- leading: any cards held of one effective suit (a unit, or a throw attempt that
-  :func:`~shengji.game.apply` checks against the other hands);
+- burying: any cards held until the kitty is full (every burial is reachable);
+- leading: any cards held of one effective suit: a unit, or a throw attempt that
+  :func:`~shengji.game.apply` checks against the other hands (every attempt is
+  reachable; ``DONE`` once :func:`~shengji.leads.check_lead` accepts the selection);
 - following: a sub-multiset of some legal follow, found from the follow families of
   :mod:`shengji.follow` (fixed cards plus free cards of a pool), ``DONE`` when
   :func:`~shengji.follow.check_follow` accepts the selection.
+
+``Continue`` (the next hand, after ``hand_over``) is the one action without a decision.
 
 >>> from shengji.game import new_match
 >>> from shengji.presets import load_preset
@@ -34,14 +43,14 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from ..actions import Action, ActionError, Bury, Declare, Pass, Play
-from ..cards import Card
-from ..errors import Code, ShengjiError
-from ..follow import check_follow, follow_families
-from ..game import legal_shows
-from ..leads import check_lead
-from ..phases import DECLARING_PHASES
-from ..views import SeatView
+from .actions import Action, ActionError, Bury, Declare, Pass, Play
+from .cards import Card
+from .errors import Code, ShengjiError
+from .follow import check_follow, follow_families
+from .game import legal_shows
+from .leads import check_lead
+from .phases import DECLARING_PHASES
+from .views import SeatView
 
 #: The ``DONE`` action index (after the 54 card kinds 0..53).
 DONE = 54
