@@ -92,7 +92,7 @@ def test_random_follows_cover_every_legal_follow(kernel: Kernel) -> None:
         counts[c.index] += 1
     units = core.lead_units(t, [c.index for c in lead])
     want = {tuple(sorted(c.index for c in f)) for f in legal_follows(ctx, lead, hand)}
-    rng = random.Random(1)
+    rng = core.KRng(1)
     drawn = {tuple(sorted(core.random_follow(t, units, 4, counts, rng))) for _ in range(300)}
     assert drawn == want
     assert len(want) == 3
@@ -137,3 +137,21 @@ def test_a_stale_extension_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
         pytest.skip("no compiled extension in this install")
     monkeypatch.setattr(loader, "compiled", lambda: False)
     assert loader.load_core(pure=False).__name__ == "shengji.kernel._core_pure"
+
+
+def test_the_kernel_stream_is_uniform_and_reproducible(kernel: Kernel) -> None:
+    core = kernel.core
+    a, b = core.rng_from(random.Random(5)), core.rng_from(random.Random(5))
+    assert [a.next32() for _ in range(5)] == [b.next32() for _ in range(5)]
+    rng = core.KRng(0)  # seed 0 is replaced: xorshift would stay at 0
+    counts = [0] * 6
+    for _ in range(60_000):
+        counts[rng.below(6)] += 1
+    assert all(9_500 < c < 10_500 for c in counts)
+    assert all(0 <= rng.random() < 1 for _ in range(1000))
+    assert 0 <= rng.below(3 << 40) < 3 << 40
+    drawn = rng.sample([1, 2, 3, 4, 5], 5)
+    assert sorted(drawn) == [1, 2, 3, 4, 5]
+    assert {tuple(rng.sample([1, 2, 3], 2)) for _ in range(300)} == {
+        (x, y) for x in (1, 2, 3) for y in (1, 2, 3) if x != y
+    }
