@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shengji.cli import main
 from shengji.errors import ShengjiError
 from shengji.figures import figures_block, write_figures
 
@@ -39,3 +40,39 @@ def test_the_docs_hold_the_loadtest_block(doc: str) -> None:
     text = (ROOT / doc).read_text(encoding="utf-8")
     assert text.count("<!-- figures:loadtest -->") == 1
     assert text.count("<!-- /figures:loadtest -->") == 1
+
+
+@pytest.mark.parametrize(
+    ("doc", "name"), [("README.md", "bench-all"), ("docs/kernel.md", "bench-kernel")]
+)
+def test_the_docs_hold_the_bench_blocks(doc: str, name: str) -> None:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    assert text.count(f"<!-- figures:{name} -->") == 1
+    block = text.split(f"<!-- figures:{name} -->")[1].split(f"<!-- /figures:{name} -->")[0]
+    assert f"`shengji bench {name[6:]} " in block and "cores" in block
+    assert "hands/s [kernel, compiled" in block or "hands/s [kernel, pure" in block
+
+
+def test_bench_writes_what_it_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "docs").mkdir()
+    doc = tmp_path / "docs" / "kernel.md"
+    doc.write_text("# k\n<!-- figures:bench-kernel -->\n<!-- /figures:bench-kernel -->\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "kernel", "--hands", "3", "--repeat", "1", "--write-docs"]) == 0
+    printed = [
+        x for x in capsys.readouterr().out.splitlines() if x.startswith(("random", "play", "roll"))
+    ]
+    text = doc.read_text()
+    assert printed and all(f"    {line}\n" in text for line in printed)
+    assert "`shengji bench kernel --hands 3 --repeat 1` on " in text
+    assert main(["bench", "rules", "--write-docs"]) == 2  # no document holds those
+
+
+def test_the_programs_figures_measure_something() -> None:
+    from shengji.bench import env_rate, simulate_rate
+
+    assert simulate_rate(hands=20) > 0
+    rate = env_rate(steps=300)
+    assert rate is None or rate > 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -311,8 +312,61 @@ def kernel_check(hands: int, seed: int = 0) -> Iterator[str]:
     )
 
 
+def simulate_rate(hands: int = 1000) -> float:
+    """``shengji simulate --preset shuangsheng --players random,random --hands N
+    --workers 1`` run as a command: hands per CPU-second, start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "shuangsheng"]
+    cmd += ["--players", "random,random", "--hands", str(hands), "--workers", "1", "--quiet"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return hands / cpu
+
+
+def env_rate(steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
+    """Uniformly random masked steps per CPU-second of the PettingZoo environment (None
+    without the ``rl`` extra)."""
+    try:
+        import numpy as np
+
+        from .env import raw_env
+    except ImportError:
+        return None
+    e = raw_env(preset)
+    rng = np.random.default_rng(0)
+    done = 0
+    t0 = time.process_time()
+    while done < steps:
+        e.reset(seed=done)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            done += 1
+            if done >= steps:
+                break
+    return done / (time.process_time() - t0)
+
+
+def bench_programs(repeat: int = 3) -> Iterator[str]:
+    """What users run end to end: ``simulate`` with random players and the RL env."""
+    rates = {ENGINE: [simulate_rate() for _ in range(repeat)]}
+    title = "simulate end to end (shuangsheng, random,random, 1000 hands, 1 worker, with start-up)"
+    yield from _rate_lines(title, "hands per CPU-s", rates)
+    env = [r for r in (env_rate() for _ in range(repeat)) if r is not None]
+    if env:
+        title = "PettingZoo env (shuangsheng, uniformly random masked actions)"
+        yield from _rate_lines(title, "steps per CPU-s", {ENGINE: env})
+    else:
+        yield "PettingZoo env: not measured (install the rl extra)"
+
+
 def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
     """Every figure of ``shengji bench``."""
+    yield from bench_programs(repeat)
     yield from bench_kernel(hands, repeat)
     yield from bench_rules(repeat)
     for preset in ("shuangsheng", "classic-3deck"):
@@ -332,9 +386,14 @@ def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
 BENCHMARKS = ("all", "rules", "kernel", "kernel-check")
 
 
-def run(what: str, hands: int, repeat: int) -> int:
+#: Where ``--write-docs`` writes each benchmark's figures (the ``bench-WHAT`` blocks).
+DOCS = {"all": ("README.md",), "kernel": ("docs/kernel.md",)}
+
+
+def run(what: str, hands: int, repeat: int, write_docs: bool = False) -> int:
     """``shengji bench WHAT``: print the figures one per line; 2 for an unknown name, 1
-    when the kernel check found a mismatch."""
+    when the kernel check found a mismatch. ``write_docs``: also write them into the
+    documents of :data:`DOCS` (run from the checkout)."""
     if what not in BENCHMARKS:
         print(f"unknown benchmark {what!r}; available: {', '.join(BENCHMARKS)}", file=sys.stderr)
         return 2
@@ -346,9 +405,21 @@ def run(what: str, hands: int, repeat: int) -> int:
         lines = kernel_check(hands)
     else:
         lines = bench_all(hands, repeat)
+    if write_docs and what not in DOCS:
+        print(f"--write-docs: only for {' or '.join(DOCS)}", file=sys.stderr)
+        return 2
     failed = False
+    printed = []
     for line in lines:
         total = line.startswith("kernel equality (all")
         failed = failed or (total and not line.endswith(" 0 mismatches"))
         print(line, flush=True)
+        printed.append(line)
+    if write_docs:
+        from .figures import figures_block, write_figures
+
+        command = f"shengji bench {what} --hands {hands} --repeat {repeat}"
+        for doc in DOCS[what]:
+            write_figures(doc, f"bench-{what}", figures_block(command, printed))
+            print(f"written into {doc}", flush=True)
     return 1 if failed else 0

@@ -313,7 +313,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run
 
-    return run(args.what, args.hands, args.repeat)
+    return run(args.what, args.hands, args.repeat, args.write_docs)
 
 
 def _add_rule_args(p: argparse.ArgumentParser, positional: bool = False) -> None:
@@ -470,6 +470,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
     p.add_argument("--hands", type=int, default=300, help="random hands per timing run")
+    p.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write the figures into README.md (all) or docs/kernel.md (kernel); run from "
+        "the checkout",
+    )
     p.set_defaults(func=_cmd_bench)
     return parser
 
