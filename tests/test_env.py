@@ -270,3 +270,28 @@ def test_a_throw_is_chosen_card_by_card() -> None:
     assert first.seat == seat
     assert sorted(first.attempted or first.cards) == sorted(throw)
     assert len(first.cards) == (1 if first.attempted else 3)
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "classic-3deck"])
+def test_gymnasium_check_env_passes(preset: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(SingleSeatEnv(preset, bots="random"), skip_render_check=True)
+
+
+def test_an_action_outside_the_mask_ends_the_episode_with_minus_one() -> None:
+    e = SingleSeatEnv("shuangsheng", bots="random")
+    obs, _ = e.reset(seed=3)
+    before = e.aec.game
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = e.step(bad)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert e.aec.game is before  # nothing applied
+    _, reward, terminated, _, _ = e.step(99)  # out of range: the same
+    assert (reward, terminated) == (-1.0, True)
+    wrapped = env(max_hands=1)
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    bad = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
+    wrapped.step(bad)
+    assert wrapped.rewards[agent] == -1 and all(wrapped.terminations.values())

@@ -156,3 +156,27 @@ def test_missing_extra_names_it() -> None:
         "这个命令需要附加组件 'server' (缺少 no_such_module_here): pip install 'shengji[server]'",
     ]
     need_extra("server", "json")  # a module that is there: nothing happens
+
+
+@pytest.mark.parametrize(
+    ("package", "module", "extra"),
+    [
+        ("shengji.server", "fastapi", "server"),
+        ("shengji.tui", "websockets", "tui"),
+        ("shengji.tui.app", "textual", "tui"),
+    ],
+)
+def test_a_part_without_its_extra_names_the_extra(package: str, module: str, extra: str) -> None:
+    code = (
+        "import importlib.util as u, sys\n"
+        f"sys.modules[{module!r}] = None  # an import of it fails\n"
+        "real = u.find_spec\n"
+        f"u.find_spec = lambda n, *a: None if n == {module!r} else real(n, *a)\n"
+        "try:\n"
+        f"    import {package}\n"
+        "except ModuleNotFoundError as e:\n"
+        "    print(e, '|', e.name)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert f"needs the '{extra}' extra ({module} missing)" in out.stdout
+    assert f"pip install 'shengji[{extra}]' | {module}" in out.stdout

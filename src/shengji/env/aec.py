@@ -39,8 +39,12 @@ def env(
     max_hands: int | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> AECEnv:
-    """The environment with PettingZoo's standard checks (order enforcing, assertions)."""
+    """The environment with PettingZoo's standard wrappers, as its classic games have them:
+    an action outside the mask ends the match with a reward of -1 for the agent that chose
+    it (0 for the others), out-of-bounds actions are asserted, the order is enforced.
+    :class:`raw_env` raises ``ILLEGAL_ACTION`` instead."""
     e: AECEnv = raw_env(preset, render_mode, max_hands, overrides)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 

@@ -73,8 +73,15 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """One card (or ``DONE``) for the learner, then the bots until it acts again or
-        the match ends; the reward is the learner's, in levels."""
-        self.aec.step(int(action))
+        the match ends; the reward is the learner's, in levels. An action outside the mask
+        ends the episode with a reward of -1 and ``info["illegal_action"]`` (as
+        PettingZoo's classic games do); the game is left as it was."""
+        obs = self.aec.observe(self.agent)
+        index = int(action)
+        if not 0 <= index < len(obs["action_mask"]) or not obs["action_mask"][index]:
+            info = {"action_mask": obs["action_mask"], "illegal_action": True}
+            return obs, -1.0, True, False, info
+        self.aec.step(index)
         reward = self.aec.rewards[self.agent] + self._run_bots()
         obs = self.aec.observe(self.agent)
         terminated = self.aec.terminations[self.agent]

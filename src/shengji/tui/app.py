@@ -24,14 +24,19 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.cells import cell_len
-from rich.text import Text
-from textual import events
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingsMap, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+try:
+    from rich.cells import cell_len
+    from rich.text import Text
+    from textual import events
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding, BindingsMap, BindingType
+    from textual.containers import Vertical, VerticalScroll
+    from textual.screen import ModalScreen, Screen
+    from textual.widgets import Footer, Static
+except ModuleNotFoundError as e:  # pragma: no cover - depends on what is installed
+    from ..extras import missing_extra
+
+    raise missing_extra("shengji.tui.app", "tui", e) from e
 
 from ..cards import kitty_size
 from ..errors import ShengjiError
