@@ -226,6 +226,80 @@ def test_bad_input(data: Any) -> None:
     assert e.value.code == "BAD_MESSAGE"
 
 
+# -- the seat the judge tells (playerpos) and impossible histories -------------------------
+
+HEARTS = [1, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49]  # ♥A, ♥3 … ♥K (ids)
+CLUBS = [2, 10, 14, 18, 22, 26, 30, 34, 38, 42]
+
+
+def _deal(ids: list[int], called: int = -1, major: str = "", **extra: Any) -> dict[str, Any]:
+    banking = {"banker": -1, "called": called, "snatched": -1, "major": major}
+    return {"stage": "deal", "deliver": ids, "global": {"level": "2", "banking": banking}} | extra
+
+
+def _partner_called(playerpos: int | None) -> dict[str, Any]:
+    """Seat 2 got 2 hearts and 10 clubs; seat 0 (its partner) calls spades; seat 2 then
+    holds the pair ♥2 ♥2 and may override."""
+    cards = HEARTS[:2] + CLUBS
+    first = _deal([cards[0]], **({} if playerpos is None else {"playerpos": playerpos}))
+    reqs = [first, *(_deal([c]) for c in cards[1:])]
+    reqs += [_deal([5], called=0, major="s"), _deal([59], called=0, major="s")]
+    return {"requests": reqs, "responses": [[] for _ in reqs[:-1]]}
+
+
+def test_the_bot_plays_from_the_seat_the_judge_tells_it() -> None:
+    told = _partner_called(2)
+    assert read_input(told).seat == 2
+    assert answer(told) == []  # no override of its partner for a weak suit
+    guessed = _partner_called(None)  # without playerpos the caller's next seat was assumed
+    assert read_input(guessed).seat is None and answer(guessed) == [59, 5]
+    in_global = _partner_called(None)
+    in_global["requests"][0]["global"]["playerpos"] = 3
+    assert read_input(in_global).seat == 3
+
+
+def test_referee_tells_each_seat_its_position() -> None:
+    game = referee(3)
+    for seat, log in enumerate(game["logs"]):
+        assert log["requests"][0]["playerpos"] == seat
+        assert all("playerpos" not in r for r in log["requests"][1:])
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ({"requests": [_deal([7]), _deal([7])], "responses": [[]]}, "dealt twice"),
+        ({"requests": [_deal([7, 7])], "responses": []}, "dealt twice"),
+        ({"requests": [_deal([7], playerpos=5)], "responses": []}, "playerpos"),
+        (
+            {"requests": [_deal([7], playerpos=1), _deal([8], playerpos=2)], "responses": [[]]},
+            "changed",
+        ),
+        (
+            {
+                "requests": [
+                    _deal([7], playerpos=1),
+                    {"stage": "play", "history": [[], [], 0, 0], "global": {"level": "2"}},
+                ],
+                "responses": [[]],
+            },
+            "asks seat 0",
+        ),
+        (
+            {
+                "requests": [{"stage": "play", "history": [[], [], 0, 0], "global": {}}],
+                "responses": [],
+            },
+            "no cards left",
+        ),
+    ],
+)
+def test_impossible_histories_are_refused(data: Any, why: str) -> None:
+    with pytest.raises(ShengjiError) as e:
+        read_input(data)
+    assert e.value.code == "BAD_MESSAGE" and why in e.value.message
+
+
 def test_cli_answers_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.StringIO(line))

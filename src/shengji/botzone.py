@@ -11,7 +11,8 @@ every answer it gave: ``{"requests": [...], "responses": [...]}``. A request is 
   (plays in order, leader first) and ``global.total_score`` the collectors' points so far;
   the answer is the cards to play.
 
-Every request has ``global``: ``level`` and ``banking`` (``banker``, ``called``,
+A bot's first request carries its seat, ``playerpos``. Every request has ``global``:
+``level`` and ``banking`` (``banker``, ``called``,
 ``snatched``: seats or -1, ``major``: ``s h c d``, ``n`` for no trump, empty before a
 declaration). Cards are ids 0–107: ``id % 54`` is 52 for the little joker, 53 for the big
 joker, otherwise rank ``"A234567890JQK"[n // 4]`` and suit ``"shcd"[n % 4]``.
@@ -208,25 +209,39 @@ def read_input(data: Any) -> Knowledge:
     kitty: tuple[int, ...] = ()
     buried: tuple[int, ...] = ()
     seat: int | None = None
+    told: int | None = None  # the seat the judge's playerpos gives
     shown = 0  # cards this seat showed in its last deal answer
     first_banking: Banking | None = None
+    dealt: set[int] = set()
     for i, req in enumerate(requests):
         if not isinstance(req, Mapping) or req.get("stage") not in ("deal", "cover", "play"):
             raise _bad(f"request {i} must have a stage deal, cover or play")
         glob = req.get("global")
+        pos = _playerpos(req, glob)
+        if pos is not None:
+            if told is not None and pos != told:
+                raise _bad(f"playerpos changed from {told} to {pos}")
+            told = seat = pos
         banking = Banking.parse(glob.get("banking") if isinstance(glob, Mapping) else None)
         first_banking = first_banking or banking
-        if shown:  # what this seat showed is in the banking of the next request
+        if shown and told is None:  # what this seat showed is in the next request's banking
             seat = banking.called if shown == 1 else banking.snatched
-            shown = 0
+        shown = 0
         last = i == len(requests) - 1
         reply = None if last else _ids(responses[i], f"response {i}")
         stage = req["stage"]
         if stage in ("deal", "cover"):
-            held += _ids(req.get("deliver"), "deliver")
+            delivered = _ids(req.get("deliver"), "deliver")
+            again = dealt.intersection(delivered)
+            if again or len(set(delivered)) < len(delivered):
+                raise _bad(f"card id {min(again or delivered)} is dealt twice")
+            dealt.update(delivered)
+            held += delivered
         if stage == "deal" and reply:
             shown = len(reply)
         if stage == "cover":
+            if told is not None and banking.banker != told:
+                raise _bad(f"the kitty goes to seat {banking.banker}, not to this seat {told}")
             seat = banking.banker
             kitty = tuple(req["deliver"])
             if reply is not None:
@@ -235,6 +250,8 @@ def read_input(data: Any) -> Knowledge:
         if stage == "play":
             h = _history(req)
             seat = (h[3] + len(h[1])) % 4
+            if told is not None and seat != told:
+                raise _bad(f"the history asks seat {seat} to play, but this bot is seat {told}")
             if h[0]:
                 plays = _plays(h, 0, h[2])
                 if len(plays) != 4:
@@ -250,6 +267,8 @@ def read_input(data: Any) -> Knowledge:
     if req["stage"] == "play":
         h = _history(req)
         trick, leader = _plays(h, 1, h[3]), h[3]
+        if not held:
+            raise _bad("this seat is asked to play with no cards left")
     return Knowledge(
         stage=req["stage"],
         seat=seat,
@@ -265,6 +284,19 @@ def read_input(data: Any) -> Knowledge:
         trick=trick,
         leader=leader,
     )
+
+
+def _playerpos(req: Mapping[str, Any], glob: Any) -> int | None:
+    """The seat Botzone's judge tells the bot (``playerpos``, in its first request), if
+    this request carries it."""
+    pos = req.get("playerpos")
+    if pos is None and isinstance(glob, Mapping):
+        pos = glob.get("playerpos")
+    if pos is None:
+        return None
+    if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= 3:
+        raise _bad(f"playerpos must be a seat 0..3, not {pos!r}")
+    return int(pos)
 
 
 def _score(v: Any) -> int | None:
@@ -447,7 +479,10 @@ def referee(
     total = 4 * opts.hand_size
     for i in range(total):
         seat = (st.start_seat + i) % 4
-        got = ask(seat, {"stage": "deal", "deliver": [ids[i]], "global": _global(st)})
+        request = {"stage": "deal", "deliver": [ids[i]], "global": _global(st)}
+        if i < 4:  # each seat's first request: its seat, as Botzone's judge sends it
+            request["playerpos"] = seat
+        got = ask(seat, request)
         waiting = st.phase == "deal" and st.to_act == seat and st.dealt == i + 1
         if got:
             if not waiting:
