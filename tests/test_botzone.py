@@ -241,7 +241,9 @@ def _partner_called(playerpos: int | None) -> dict[str, Any]:
     """Seat 2 got 2 hearts and 10 clubs; seat 0 (its partner) calls spades; seat 2 then
     holds the pair ♥2 ♥2 and may override."""
     cards = HEARTS[:2] + CLUBS
-    first = _deal([cards[0]], **({} if playerpos is None else {"playerpos": playerpos}))
+    first = _deal([cards[0]])
+    if playerpos is not None:
+        first["playerpos"] = playerpos
     reqs = [first, *(_deal([c]) for c in cards[1:])]
     reqs += [_deal([5], called=0, major="s"), _deal([59], called=0, major="s")]
     return {"requests": reqs, "responses": [[] for _ in reqs[:-1]]}

@@ -479,7 +479,7 @@ def referee(
     total = 4 * opts.hand_size
     for i in range(total):
         seat = (st.start_seat + i) % 4
-        request = {"stage": "deal", "deliver": [ids[i]], "global": _global(st)}
+        request: dict[str, Any] = {"stage": "deal", "deliver": [ids[i]], "global": _global(st)}
         if i < 4:  # each seat's first request: its seat, as Botzone's judge sends it
             request["playerpos"] = seat
         got = ask(seat, request)
