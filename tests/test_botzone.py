@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from shengji.botzone import (
+    KEEP_RUNNING,
+    Session,
     answer,
     answer_line,
     card_id_base,
@@ -339,3 +341,29 @@ def test_fixed_level_option_values() -> None:
     with pytest.raises(ShengjiError) as e:
         load_preset("botzone", {"fixed_level": "1"})
     assert e.value.code == "BAD_OPTION_VALUE"
+
+
+def test_keep_running_answers_each_new_request_as_the_whole_input_would() -> None:
+    import subprocess
+    import sys
+
+    log = referee(4)["logs"][1]
+    first = json.dumps({"requests": log["requests"][:1], "responses": []})
+    lines = [first, *(json.dumps(r) for r in log["requests"][1:])]
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji.cli", "botzone", "--keep-running"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    out = run.stdout.splitlines()
+    assert out[1::2] == [KEEP_RUNNING] * len(lines)
+    assert [json.loads(x)["response"] for x in out[0::2]] == log["responses"]
+
+
+def test_a_session_starts_with_a_whole_input() -> None:
+    with pytest.raises(ShengjiError) as e:
+        Session().turn(json.dumps({"stage": "deal", "deliver": [4]}))
+    assert e.value.code == "BAD_MESSAGE"

@@ -427,6 +427,41 @@ def answer_line(line: str, spec: str = "heuristic", seed: int = 0) -> str:
     return json.dumps({"response": answer(data, spec, seed)}, separators=(",", ":"))
 
 
+#: What a bot prints after its answer to ask Botzone to keep it running: the next turn
+#: then sends only the new request, one JSON line, to the same process.
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+
+
+class Session:
+    """A bot kept running between turns (Botzone's keep-running mode): the first line is a
+    whole input (``{"requests", "responses"}``), each later line one new request; the
+    session keeps the history and its own answers, so no turn pays the start-up again."""
+
+    def __init__(self, spec: str = "heuristic", seed: int = 0) -> None:
+        self.spec, self.seed = spec, seed
+        self.requests: list[Any] = []
+        self.responses: list[Any] = []
+
+    def turn(self, line: str) -> str:
+        """The answer line to one input line (raises ShengjiError ``BAD_MESSAGE``)."""
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise _bad(f"the input is not JSON ({e.msg})") from None
+        if isinstance(data, Mapping) and "requests" in data:  # a whole input: start over
+            requests, responses = data.get("requests"), data.get("responses", [])
+            if not isinstance(requests, list) or not isinstance(responses, list):
+                raise _bad("'requests' and 'responses' must be lists")
+            self.requests, self.responses = list(requests), list(responses)
+        elif not self.requests:
+            raise _bad("the first input must hold 'requests' and 'responses'")
+        else:
+            self.requests.append(data)
+        got = answer({"requests": self.requests, "responses": self.responses}, self.spec, self.seed)
+        self.responses = [*self.responses[: len(self.requests) - 1], got]
+        return json.dumps({"response": got}, separators=(",", ":"))
+
+
 # -- a local judge ---------------------------------------------------------------------------
 
 

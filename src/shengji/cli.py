@@ -87,8 +87,14 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _cmd_botzone(args: argparse.Namespace) -> int:
     import json
 
-    from .botzone import answer_line, referee
+    from .botzone import KEEP_RUNNING, Session, answer_line, referee
 
+    if args.referee is None and args.keep_running:
+        session = Session(args.player, args.seed)
+        for line in sys.stdin:
+            if line.strip():
+                print(session.turn(line), KEEP_RUNNING, sep="\n", flush=True)
+        return 0
     if args.referee is None:
         print(answer_line(sys.stdin.readline(), args.player, args.seed))
         return 0
@@ -340,6 +346,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("botzone", help="answer one Botzone Tractor (双升) turn read from stdin")
     p.add_argument("--player", default="heuristic", help="the bot that answers")
     p.add_argument("--seed", type=int, default=0, help="the bot's random seed")
+    p.add_argument(
+        "--keep-running",
+        action="store_true",
+        help="stay alive between turns (Botzone's keep-running mode): answer each input line",
+    )
     p.add_argument("--referee", type=int, metavar="SEED", help="play a local hand instead")
     p.add_argument("--players", metavar="A,B,C,D", help="the four bots of --referee")
     p.add_argument("--record", metavar="FILE.json", help="write the --referee histories here")
