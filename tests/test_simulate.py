@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,29 @@ def test_a_ray_address_with_nothing_behind_it_fails_at_once() -> None:
     with pytest.raises(ShengjiError) as away:
         check_ray_address("ray://127.0.0.1:1", timeout=2)
     assert away.value.code == "UNREACHABLE" and "127.0.0.1:1" in away.value.message
+
+
+# -- a worker process that dies -------------------------------------------------------------
+
+KILLER = Path(__file__).parent / "killer_bot.py"
+
+
+def _simulate(bot: str, hands: int = 8) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "classic-1deck"]
+    cmd += ["--players", f"exec:{sys.executable} {KILLER} {bot},random", "--hands", str(hands)]
+    cmd += ["--workers", "2", "--quiet"]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+
+def test_a_killed_worker_s_hands_are_played_again(tmp_path: Path) -> None:
+    run = _simulate(str(tmp_path / "killed"))
+    assert run.returncode == 0, run.stderr
+    assert "(signal 9) stopped; its" in run.stderr and "played again" in run.stderr
+    assert "8 hands in " in run.stdout
+
+
+def test_a_worker_that_dies_again_stops_the_run_with_a_clear_error() -> None:
+    run = _simulate("always")
+    assert run.returncode != 0
+    assert "WORKER_LOST" in run.stderr and "stopped, again: " in run.stderr
+    assert "(signal 9)" in run.stderr

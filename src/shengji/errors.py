@@ -127,6 +127,7 @@ class Code(StrEnum):
     INTERRUPTED = "INTERRUPTED", "stopped with Ctrl-C"
     # packaging
     MISSING_EXTRA = "MISSING_EXTRA", "a command needs an optional extra that is not installed"
+    WORKER_LOST = "WORKER_LOST", "a simulation worker process died twice: the run stopped"
 
 
 CODES: dict[str, str] = {c.value: c.meaning for c in Code}

@@ -243,6 +243,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "this needs an optional part that is not installed",
         "zh": "需要的可选组件没有安装",
     },
+    "err.WORKER_LOST": {
+        "en": "a simulation worker died again, so the run stopped",
+        "zh": "模拟的工作进程又一次意外退出, 运行已停止",
+    },
     # -- error details ------------------------------------------------------------------------
     "err.detail.BAD_CARD": {
         "en": "“{text}” is not a card: write the suit S/H/C/D and the rank (S10, HJ), or BJ/LJ",

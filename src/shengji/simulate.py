@@ -11,9 +11,13 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import signal
 import socket
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,10 +236,6 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     )
 
 
-def _worker(args: tuple[Settings, Job]) -> JobResult:
-    return run_job(*args)
-
-
 def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:
     """Jobs one after the other (a Ray task), external bots stopped at the end."""
     try:
@@ -336,14 +336,71 @@ def run_jobs(
         finally:
             POOL.close_all()
     else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers) as pool:
-            for res in pool.imap_unordered(_worker, ((settings, j) for j in jobs), chunksize=4):
-                results.append(res)
-                if progress:
-                    progress(res)
+        results = run_processes(settings, jobs, workers, progress)
     results.sort(key=lambda r: (r.job.index, r.job.mirrored))
     return results
+
+
+def run_processes(
+    settings: Settings,
+    jobs: Sequence[Job],
+    workers: int,
+    progress: Callable[[JobResult], None] | None = None,
+    chunk: int = 4,
+) -> list[JobResult]:
+    """Run ``jobs`` in ``workers`` processes, ``chunk`` jobs a task; results in any order.
+    A worker that dies (killed, out of memory) is detected at once: the hands it had not
+    finished are played again in a new pool, once; if a worker dies again the run stops
+    with ``WORKER_LOST``, naming the process and what stopped it."""
+    results: list[JobResult] = []
+    todo = list(jobs)
+    for attempt in range(2):
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            tasks = [
+                pool.submit(_run_chunk, settings, todo[i : i + chunk])
+                for i in range(0, len(todo), chunk)
+            ]
+            seen = dict(getattr(pool, "_processes", None) or {})  # pid -> process
+            try:
+                for task in as_completed(tasks):
+                    for res in task.result():
+                        results.append(res)
+                        if progress:
+                            progress(res)
+                return results
+            except BrokenProcessPool:
+                seen.update(getattr(pool, "_processes", None) or {})
+                lost = _lost(seen)
+        done = {(r.job.index, r.job.mirrored) for r in results}
+        todo = [j for j in todo if (j.index, j.mirrored) not in done]
+        if attempt == 0:
+            print(
+                f"simulate: {lost} stopped; its {len(todo)} unfinished hands are played again",
+                file=sys.stderr,
+                flush=True,
+            )
+    raise ShengjiError(
+        f"{lost} stopped, again: {len(results)} of {len(jobs)} hands were played",
+        code=Code.WORKER_LOST,
+        params={"done": len(results), "hands": len(jobs)},
+    )
+
+
+def _lost(processes: dict[int, Any]) -> str:
+    """Which worker processes died and of what, in words (not those the broken pool
+    itself ended with SIGTERM, unless there are no others)."""
+    ended = []
+    for pid, proc in sorted(processes.items()):
+        proc.join(timeout=1)
+        if proc.exitcode:
+            ended.append((pid, proc.exitcode))
+    died = [(pid, code) for pid, code in ended if code != -signal.SIGTERM] or ended
+    words = [
+        f"worker process {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
+        for pid, code in died
+    ]
+    return ", ".join(words) or "a worker process"
 
 
 @dataclass
