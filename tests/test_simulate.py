@@ -157,3 +157,21 @@ def test_a_worker_that_dies_again_stops_the_run_with_a_clear_error() -> None:
     assert run.returncode != 0
     assert "WORKER_LOST" in run.stderr and "stopped, again: " in run.stderr
     assert "(signal 9)" in run.stderr
+
+
+def test_simulate_needs_no_extra_and_plot_names_its_own() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['rich'] = None; sys.modules['matplotlib'] = None  # neither installed\n"
+        "import importlib.util as u\n"
+        "real = u.find_spec\n"
+        "u.find_spec = lambda n, *a: None if n.split('.')[0] in ('rich', 'matplotlib') "
+        "else real(n, *a)\n"
+        "from shengji.cli import main\n"
+        "args = ['simulate', '--players', 'random,random', '--hands', '4', '--workers', '1']\n"
+        "assert main(args) == 0\n"
+        "assert main([*args, '--plot', 'x.png']) != 0\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "4 hands in " in run.stdout and "plot" in run.stderr

@@ -201,7 +201,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    need_extra("plot", "rich", *(["matplotlib"] if args.plot else []))
+    if args.plot:
+        need_extra("plot", "matplotlib")
     if args.backend == "ray":
         need_extra("ray", "ray")
     from .simulate import (

@@ -604,21 +604,25 @@ def write_json(summary: Summary, path: str) -> None:
 
 
 class Progress:
-    """A progress bar on stderr (rich): deals done, hands/s and time left."""
+    """A progress bar on stderr (rich, from the ``plot`` extra): deals done, hands/s and
+    time left. Without rich installed there is no bar; the run is the same."""
 
     def __init__(self, total_jobs: int, enabled: bool = True) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        from rich.progress import Progress as RichProgress
-
         self.hands = 0
         self.start = time.perf_counter()
+        self.bar: Any = None
+        try:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as RichProgress
+        except ImportError:
+            return
         self.bar = RichProgress(
             TextColumn("deals"),
             BarColumn(),
@@ -633,13 +637,16 @@ class Progress:
         self.task = self.bar.add_task("simulate", total=total_jobs, rate=0.0)
 
     def __enter__(self) -> Progress:
-        self.bar.start()
+        if self.bar is not None:
+            self.bar.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.bar.stop()
+        if self.bar is not None:
+            self.bar.stop()
 
     def __call__(self, res: JobResult) -> None:
         self.hands += len(res.hands)
         rate = self.hands / max(time.perf_counter() - self.start, 1e-9)
-        self.bar.update(self.task, advance=1, rate=rate)
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, rate=rate)
