@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import json
 import random
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from shengji.botproto import act_message, game_message, run_bot, view_from_act
 from shengji.bots.external import BotLimits, BotProcess, ExternalBot, check_command_line_spec
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import random_action
+from shengji.cards import format_cards, parse_cards
 from shengji.cli import main
 from shengji.errors import ShengjiError
 from shengji.game import apply, new_match
@@ -235,3 +238,75 @@ def test_in_a_room_the_heuristic_moves_for_a_failing_program(mode: str) -> None:
     expected = HeuristicBot(seat, bot.seed).act(seat_view(st, seat))
     assert action == expected
     assert bot.proc is None  # stopped: the next decision starts the program again
+
+
+# -- what is legal travels with each request ------------------------------------------------
+
+WIRE_BOT = f"{PY} {shlex.quote(str(Path(__file__).parent / 'wire_bot.py'))}"
+
+
+@pytest.mark.parametrize("preset", ["classic-3deck", "shuangsheng"])
+def test_a_bot_that_plays_only_what_the_requests_say_never_forfeits(preset: str) -> None:
+    s = Settings(load_preset(preset), (f"exec:{WIRE_BOT}", "random"), hands=12, mirror=True)
+    summary = summarise(s, run_jobs(s))
+    assert summary.forfeits == [] and summary.hands == 12
+
+
+def test_the_act_request_lists_what_is_legal() -> None:
+    from shengji.follow import legal_follows
+    from shengji.leads import unit_leads
+
+    opts = load_preset("shuangsheng")
+    assert game_message(opts, 0, 1, {})["kitty_size"] == 8
+    rng = random.Random(3)
+    st = new_match(opts, 3)
+    kinds = set()
+    while st.phase not in ("hand_over", "match_over"):
+        seat = st.to_act
+        assert seat is not None
+        msg = act_message(1, seat_view(st, seat), 5.0)
+        if "kitty_size" in msg:
+            kinds.add("bury")
+            assert msg["kitty_size"] == 8
+        if "leads" in msg:
+            kinds.add("lead")
+            assert msg["leads"] == [format_cards(u) for u in unit_leads(st.ctx, st.hand_of(seat))]
+        if "follows" in msg:
+            kinds.add("follow")
+            assert st.lead is not None
+            want = {
+                tuple(sorted(c.index for c in f))
+                for f in legal_follows(st.ctx, st.lead, st.hand_of(seat))
+            }
+            got = set()
+            for fam in msg["follows"]:
+                fixed, pool = parse_cards(fam["fixed"]), parse_cards(fam["pool"])
+                for extra in itertools.combinations(pool, fam["free"]):
+                    got.add(tuple(sorted(c.index for c in (*fixed, *extra))))
+            assert got == want
+        st, _ = apply(st, seat, random_action(st, seat, rng))
+    assert kinds == {"bury", "lead", "follow"}
+
+
+def test_a_bot_that_cannot_start_stops_the_run_at_once() -> None:
+    s = Settings(load_preset("classic-1deck"), ("exec:/nonexistent/bot", "random"), hands=200)
+    with pytest.raises(ShengjiError) as err:
+        run_jobs(s)
+    assert err.value.code == "BOT_CRASHED" and "/nonexistent/bot" in err.value.message
+    run = subprocess.run(
+        [
+            PY,
+            "-m",
+            "shengji.cli",
+            "simulate",
+            "--players",
+            "exec:/nonexistent/bot,random",
+            "--hands",
+            "200",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode != 0 and "BOT_CRASHED" in run.stderr

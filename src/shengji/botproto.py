@@ -29,7 +29,9 @@ from .actions import action_to_json
 from .cards import Suit, format_cards, parse_cards, parse_rank
 from .declaring import DeclareState
 from .errors import Code, ShengjiError
+from .follow import follow_families
 from .game import HandResult, Trick, TrickPlay, legal_shows
+from .leads import unit_leads
 from .options import RuleOptions
 from .phases import DECLARING_PHASES
 from .scoring import HandOutcome
@@ -67,13 +69,17 @@ def game_message(
         "seed": seed,
         "preset": options.name,
         "rules": options.to_dict(),
+        "kitty_size": options.kitty_size,
         "options": dict(bot_options),
     }
 
 
 def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, Any]:
     """A request to act now: the seat's view (exactly what a web client gets, plus the
-    ``exact`` part) and, when it may declare, the ``shows`` it may make."""
+    ``exact`` part) and what is legal: when it may declare, the ``shows`` it may make; at
+    a burial, the ``kitty_size``; leading, every one-unit lead (``leads``: a throw, any
+    other cards of one suit, may be attempted too); following, the legal follows as
+    ``follows`` families: ``fixed`` plus any ``free`` distinct cards of ``pool``."""
     msg: dict[str, Any] = {
         "type": "act",
         "id": request,
@@ -81,8 +87,20 @@ def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, An
         "view": view.to_json(),
         "exact": exact_json(view),
     }
-    if view.seat is not None and view.to_act == view.seat and view.phase in DECLARING_PHASES:
+    if view.seat is None or view.to_act != view.seat:
+        return msg
+    if view.phase in DECLARING_PHASES:
         msg["shows"] = [format_cards(s) for s in legal_shows(view, view.seat)]
+    elif view.phase == "bury":
+        msg["kitty_size"] = view.options.kitty_size
+    elif view.phase == "play" and view.trick:
+        assert view.lead is not None
+        msg["follows"] = [
+            {"fixed": format_cards(fixed), "pool": format_cards(pool), "free": free}
+            for fixed, pool, free in follow_families(view.ctx, view.lead, view.hand)
+        ]
+    elif view.phase == "play":
+        msg["leads"] = [format_cards(u) for u in unit_leads(view.ctx, view.hand)]
     return msg
 
 

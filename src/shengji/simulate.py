@@ -24,6 +24,7 @@ from typing import Any
 
 from .actions import Action
 from .bots.external import (
+    EXEC,
     POOL,
     BotFailure,
     BotLimits,
@@ -309,6 +310,17 @@ def run_ray(
             ray.shutdown()
 
 
+def check_bots_start(settings: Settings) -> None:
+    """Start each ``exec:`` bot once (its handshake) before any hand is dealt: a command
+    that cannot start, or does not speak the protocol, stops the run at once with its
+    error (``BOT_CRASHED``, ``BOT_TIMEOUT``, ``BOT_PROTOCOL``) instead of forfeiting
+    every hand. The process is kept for the first match."""
+    limits = BotLimits(decision=settings.bot_time)
+    for name in dict.fromkeys(settings.players):
+        if name.startswith(EXEC):
+            POOL.release(POOL.acquire(name[len(EXEC) :], limits))
+
+
 def run_jobs(
     settings: Settings,
     workers: int = 1,
@@ -322,6 +334,9 @@ def run_jobs(
         check_command_line_spec(name)
     if settings.records:
         Path(settings.records).mkdir(parents=True, exist_ok=True)
+    check_bots_start(settings)
+    if workers > 1 or backend == "ray":
+        POOL.close_all()  # the probes' processes: the workers start their own
     jobs = settings.jobs()
     results: list[JobResult] = []
     if backend == "ray":
