@@ -76,3 +76,32 @@ def test_the_programs_figures_measure_something() -> None:
     assert simulate_rate(hands=20) > 0
     rate = env_rate(steps=300)
     assert rate is None or rate > 0
+
+
+def _block(doc: str, name: str) -> list[str]:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    inner = text.split(f"<!-- figures:{name} -->")[1].split(f"<!-- /figures:{name} -->")[0]
+    return [line.strip() for line in inner.splitlines()[1:] if line.startswith("    ")]
+
+
+def test_the_documented_simulate_table_is_in_the_format_simulate_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = _block("README.md", "simulate")
+    assert main(["simulate", "--players", "heuristic,random", "--hands", "2", "--quiet"]) == 0
+    printed = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    header = next(line for line in printed if line.startswith("team "))
+    assert header in doc
+    assert [line.split()[0] for line in doc[1:4]] == ["team", "A", "B"]
+
+
+def test_the_documented_kernel_figures_are_the_lines_bench_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def labels(lines: list[str]) -> list[str]:
+        return [line.split(": ")[0] + line.split("[")[-1].split(";")[0] for line in lines]
+
+    doc = _block("docs/kernel.md", "bench-kernel")
+    assert main(["bench", "kernel", "--hands", "2", "--repeat", "1"]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line]
+    assert labels(doc) == labels(printed)

@@ -258,6 +258,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         write_json(summary, args.json)
         print(f"figures written to {args.json}")
+    if args.write_docs:
+        from .figures import figures_block, write_figures
+
+        lines = [line.rstrip() for line in format_summary(summary).splitlines()]
+        size = f"--hands {args.hands}" if args.hands is not None else f"--matches {args.matches}"
+        command = (
+            f"shengji simulate --preset {args.preset} --players {args.players} {size}"
+            f"{' --mirror' if args.mirror else ''} --workers {args.workers} --seed {args.seed}"
+        )
+        write_figures("README.md", "simulate", figures_block(command, lines))
+        print("written into README.md")
     if args.plot:
         plot_points(summary, results, args.plot)
         print(f"plot written to {args.plot}")
@@ -392,6 +403,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel processes")
     p.add_argument("--mirror", action="store_true", help="play every deal with seats swapped")
     p.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    p.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write the table into README.md's strength block (run from the checkout)",
+    )
     p.add_argument("--plot", metavar="FILE.png", help="plot collectors' points per team")
     p.add_argument("--records", metavar="DIR", help="save every match record here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -379,6 +379,7 @@ def run_processes(
             seen = dict(getattr(pool, "_processes", None) or {})  # pid -> process
             try:
                 for task in as_completed(tasks):
+                    seen.update(getattr(pool, "_processes", None) or {})
                     for res in task.result():
                         results.append(res)
                         if progress:
