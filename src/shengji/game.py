@@ -47,7 +47,7 @@ from .tricks import trick_winner
 from .trump import TrumpContext, trump_context, trump_text
 from .units import Lead
 
-Event = dict[str, Any]
+Event = dict[str, Any]  # the kernel's own alias is the same type
 
 # Redeals of one hand before falling back to no-trump (an unlucky first hand could loop).
 _MAX_REDEALS = 20
@@ -548,7 +548,7 @@ def _kernel(ctx: TrumpContext) -> tuple[ModuleType, Any] | None:
         return None
     hit = _TABLES.get(id(ctx))
     if hit is None or hit[0] is not ctx:
-        from .kernel.rollout import default_kernel  # the kernel imports this module
+        from .kernel.rollout import default_kernel  # loaded on first play: import stays cheap
 
         k = default_kernel()
         try:

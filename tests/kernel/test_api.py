@@ -155,3 +155,17 @@ def test_the_kernel_stream_is_uniform_and_reproducible(kernel: Kernel) -> None:
     assert {tuple(rng.sample([1, 2, 3], 2)) for _ in range(300)} == {
         (x, y) for x in (1, 2, 3) for y in (1, 2, 3) if x != y
     }
+
+
+def test_the_kernel_imports_no_game_view_bot_or_adapter_module() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, shengji.kernel, shengji.kernel.rollout\n"
+        "upper = ('shengji.game', 'shengji.views', 'shengji.bots', 'shengji.server', "
+        "'shengji.tui', 'shengji.env', 'shengji.simulate')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(upper)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

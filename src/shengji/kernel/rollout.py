@@ -23,18 +23,50 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..actions import ActionError
 from ..cards import Card, card_from_index, format_cards, points
 from ..errors import Code, OptionError
-from ..game import Event, GameState
 from ..options import RuleOptions
 from ..scoring import HandOutcome, score_hand
 from ..trump import TrumpContext
 from ..units import classify_lead
-from ..views import SeatView
 from .loader import load_core
+
+#: An event as the game engine gives it (``shengji.game.Event``).
+Event = dict[str, Any]
+
+
+class PlayTable(Protocol):
+    """What the kernel reads of a table in the play phase: a ``GameState`` or a seat's
+    ``SeatView`` (the kernel imports neither: the game engine is built on the kernel)."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def options(self) -> RuleOptions: ...
+    @property
+    def ctx(self) -> TrumpContext: ...
+    @property
+    def banker(self) -> int | None: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def kitty(self) -> Sequence[Card] | None: ...
+    @property
+    def levels(self) -> tuple[int, int]: ...
+    @property
+    def trick_points(self) -> int: ...
+    @property
+    def penalties(self) -> int: ...
+    @property
+    def tricks(self) -> Sequence[Any]: ...
+    @property
+    def trick(self) -> Sequence[Any]: ...
+
 
 if TYPE_CHECKING:
     from ._core import KState, Tables
@@ -110,7 +142,7 @@ class Kernel:
 
     def from_table(
         self,
-        table: GameState | SeatView,
+        table: PlayTable,
         hands: Sequence[Sequence[Card]] | None = None,
         kitty: Sequence[Card] | None = None,
         record: bool = False,
@@ -125,9 +157,9 @@ class Kernel:
                 params={"phase": table.phase},
             )
         if hands is None:
-            if not isinstance(table, GameState):
+            hands = getattr(table, "hands", None)  # a GameState has every hand
+            if hands is None:
                 raise ActionError("a seat's view needs sampled hands for the kernel")
-            hands = table.hands
         if kitty is None:
             kitty = table.kitty if table.kitty is not None else ()
         banker = table.banker
@@ -245,7 +277,7 @@ def default_kernel() -> Kernel:
 
 
 def from_table(
-    table: GameState | SeatView,
+    table: PlayTable,
     hands: Sequence[Sequence[Card]] | None = None,
     kitty: Sequence[Card] | None = None,
     record: bool = False,
