@@ -130,22 +130,6 @@ TABLE: dict[str, dict[str, Any]] = {
         joker_links_level=True,
         declaring="tuolaji",
     ),
-    "tuolaji-4deck": dict(  # not in RULES.md §8: seed 003 allows 1-4 decks
-        decks=4,
-        start_level=2,
-        constant_twos=False,
-        kitty_multiplier="doubling",
-        throw_penalty="none",
-        level_table="standard",
-        max_gain=None,
-        must_play_levels=(),
-        j_hook=False,
-        match_end="reach_ace",
-        no_declaration="no_trump",
-        counter_takes_banker=False,
-        joker_links_level=True,
-        declaring="tuolaji",
-    ),
     "botzone": dict(
         decks=2,
         start_level=2,
@@ -182,6 +166,10 @@ CANONICAL = {
     "no_declaration",
     "counter_takes_banker",
 }
+
+
+# not in RULES.md §8: seed 003 allows 1-4 decks ("通常使用1-4副牌不等")
+TABLE["tuolaji-4deck"] = {**TABLE["tuolaji"], "decks": 4}
 
 
 def test_every_preset_exists() -> None:

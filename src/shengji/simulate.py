@@ -238,7 +238,8 @@ def run_job(settings: Settings, job: Job) -> JobResult:
 
 
 def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:
-    """Jobs one after the other (a Ray task), external bots stopped at the end."""
+    """Jobs one after the other (a Ray task, or a worker process's task), external bots
+    stopped at the end."""
     try:
         return [run_job(settings, job) for job in jobs]
     finally:
@@ -361,20 +362,23 @@ def run_processes(
     jobs: Sequence[Job],
     workers: int,
     progress: Callable[[JobResult], None] | None = None,
-    chunk: int = 4,
+    chunk: int | None = None,
 ) -> list[JobResult]:
-    """Run ``jobs`` in ``workers`` processes, ``chunk`` jobs a task; results in any order.
+    """Run ``jobs`` in ``workers`` processes, ``chunk`` jobs a task (by default up to 16,
+    at least four tasks a worker: an external bot is started once a task); results in any
+    order.
     A worker that dies (killed, out of memory) is detected at once: the hands it had not
     finished are played again in a new pool, once; if a worker dies again the run stops
     with ``WORKER_LOST``, naming the process and what stopped it."""
     results: list[JobResult] = []
     todo = list(jobs)
+    size = chunk or max(1, min(16, len(todo) // (4 * workers)))
     for attempt in range(2):
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
             tasks = [
-                pool.submit(_run_chunk, settings, todo[i : i + chunk])
-                for i in range(0, len(todo), chunk)
+                pool.submit(_run_chunk, settings, todo[i : i + size])
+                for i in range(0, len(todo), size)
             ]
             seen = dict(getattr(pool, "_processes", None) or {})  # pid -> process
             try:
