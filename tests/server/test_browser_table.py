@@ -217,3 +217,41 @@ def test_the_app_runs_under_its_own_content_security_policy(server: Server, brow
     page.get_by_text("connected").first.wait_for()
     assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console
     ctx.close()
+
+
+def test_a_turn_is_announced_by_title_tone_and_vibration(server: Server, browser: Any) -> None:  # noqa: F811
+    """The turn alert: the title says "▶ Your turn" (in Chinese too), a tone plays (muted
+    with the ♪ button, remembered), a phone vibrates."""
+    page = new_page(browser, "en", PHONE)
+    page.add_init_script(
+        "window.buzzes = 0; navigator.vibrate = () => { window.buzzes += 1; return true; };"
+    )
+    room = make_room(server, page, preset="classic-1deck", bots=BOTS3)
+    join(page, server.base, room, "Ann")
+    _start(page)
+    wait(page, "window.shengjiRoom && window.shengjiRoom.mine")
+    assert page.title().startswith("▶ Your turn · ")
+    assert page.evaluate("window.buzzes") >= 1 and page.evaluate("window.shengjiTones") >= 1
+    box = page.locator("#sound").bounding_box()
+    assert box is not None and box["width"] >= 40 and box["height"] >= 40
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    page.click("#sound")  # mute: remembered
+    assert page.evaluate("localStorage.getItem('shengji:sound')") == "off"
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    tones, turns = page.evaluate("[window.shengjiTones, window.shengjiTurns]")
+    # play on (a decision right after another is one turn) until a new turn comes
+    drive([page], until=lambda: bool(page.evaluate(f"window.shengjiTurns > {turns}")))
+    assert page.evaluate("window.shengjiTones") == tones  # muted: no new tone
+    assert page.evaluate("window.buzzes") >= 2
+    page.reload()
+    wait(page, "window.shengjiState && window.shengjiState.view")
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    assert "off" in (page.get_attribute("#sound", "class") or "")
+    zh = new_page(browser, "zh", DESKTOP)
+    room = make_room(server, zh, preset="classic-1deck", bots=BOTS3)
+    join(zh, server.base, room, "安")
+    _start(zh)
+    wait(zh, "window.shengjiRoom && window.shengjiRoom.mine")
+    assert zh.title() == "▶ 轮到你 · 升级 · 拖拉机"
+    shot(page, "turn-alert")
+    shot(zh, "turn-alert")

@@ -31,7 +31,7 @@ function labels() {
   langBtn.textContent = t("langButton");
   langBtn.title = lang === "zh" ? "English" : "中文";
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
-  document.title = lang === "zh" ? "升级 · 拖拉机" : "Shengji · Tractor";
+  document.title = t("appTitle");
 }
 
 langBtn.addEventListener("click", () => setLang(lang === "zh" ? "en" : "zh"));

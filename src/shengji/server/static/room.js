@@ -1,6 +1,7 @@
 // The live room: lobby, table, hand, results and chat, updated in place from `state` and
 // `chat` messages. Inputs (chat, the public switch) are made once and never re-created.
 
+import { setSound, soundOn, turnCame, turnTitle } from "./alert.js";
 import { botDescription, botInfo, botLevel, botName, botOptions, loadBots } from "./bots.js";
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
@@ -20,6 +21,7 @@ let R = null; // the room page's state
 export function leaveRoom() {
   if (R && R.link) R.link.close();
   if (R) { clearInterval(R.tick); document.removeEventListener("keydown", R.onKey); }
+  if (R) turnTitle(false);
   R = null;
 }
 
@@ -28,7 +30,7 @@ export function roomPage(app, roomId) {
   R = {
     id: roomId, app, link: null, state: null, chatKeys: new Set(), selected: new Set(), cursor: 0,
     handKey: null, rule: null, lobbyMsg: null, chatMsg: null, offset: 0, held: null, overlay: null,
-    conn: "idle", connInfo: {}, lastTricks: 0, pressedNext: null, built: false,
+    conn: "idle", connInfo: {}, lastTricks: 0, pressedNext: null, built: false, mine: false,
   };
   window.shengjiState = null;
   window.shengjiRoom = R; // read by the browser tests
@@ -86,6 +88,7 @@ function buildLayout() {
     el("div", { class: "roomhead", id: "roomhead" },
       el("span", { id: "roomtitle", class: "roomtitle" }), el("span", { id: "conn", class: "conn", role: "status" }),
       el("span", { id: "invite", class: "invite" }),
+      el("button", { id: "sound", class: "ghost small soundbtn", onclick: toggleSound }),
       el("label", { id: "publicbox", class: "publicbox", hidden: true }, pub, el("span", { id: "publiclabel" }, t("publicRoom")))),
     el("div", { id: "banner", class: "banner", role: "alert", hidden: true }),
     el("div", { class: "room-main" },
@@ -135,6 +138,10 @@ function onState(msg) {
     R.lastTricks = n;
     if (v.phase !== "hand_over") R.pressedNext = null;
   }
+  const mine = !!v && msg.you.seat !== null && v.to_act === msg.you.seat
+    && !["hand_over", "match_over"].includes(v.phase);
+  if (mine && !R.mine) turnCame();
+  R.mine = mine;
   if (prev && prev.room.status === "lobby" && msg.room.status !== "lobby") R.lobbyMsg = null;
   if (msg.room.status === "finished" && (!prev || prev.room.status !== "finished")) {
     const keep = JSON.stringify({ seats: msg.room.seats, options: msg.room.options, host_seat: msg.room.host_seat });
@@ -256,6 +263,8 @@ function render() {
   if (!R || !R.state || !R.built) return;
   const { room, view, you } = R.state;
   setText(document.getElementById("roomtitle"), presetTitle(room.preset));
+  turnTitle(R.mine);
+  renderSound();
   renderInvite();
   renderConn();
   const pubBox = document.getElementById("publicbox");
@@ -279,6 +288,21 @@ function render() {
   fill(sheet, sp);
   if (R.overlay) renderOverlay();
   tickTimers();
+}
+
+function toggleSound() {
+  setSound(!soundOn());
+  renderSound();
+}
+
+function renderSound() {
+  const on = soundOn();
+  const b = document.getElementById("sound");
+  setText(b, "♪");
+  b.classList.toggle("off", !on);
+  b.title = t(on ? "soundOn" : "soundOff");
+  b.setAttribute("aria-label", b.title);
+  b.setAttribute("aria-pressed", on ? "true" : "false");
 }
 
 function renderInvite() {
