@@ -255,3 +255,38 @@ def test_a_turn_is_announced_by_title_tone_and_vibration(server: Server, browser
     assert zh.title() == "▶ 轮到你 · 升级 · 拖拉机"
     shot(page, "turn-alert")
     shot(zh, "turn-alert")
+
+
+THROW_NOTE = """async ([play, penalty]) => {
+  const m = await import('/static/table.js');
+  const room = {seats: ['Ann', 'Ben', 'Cat', 'Dan'].map((name) => ({kind: 'human', name})),
+                options: {throw_penalty: penalty}};
+  const view = {phase: 'play', trump: 'H', level: 2, banker: 0, to_act: 2,
+                hand_sizes: [12, 11, 12, 12], trick: [{seat: 0, ...play}, {seat: 1, cards: 'S9'}],
+                tricks: []};
+  const felt = m.felt(view, room, 3);
+  return [m.throwNote({seat: 0, ...play}, room).textContent,
+          felt.querySelector('#thrownote') ? felt.querySelector('#thrownote').textContent : null,
+          felt.querySelector('.ptag.fail').textContent];
+}"""
+
+
+def test_a_failed_throw_is_explained_to_everyone(server: Server, browser: Any) -> None:  # noqa: F811
+    """Who threw what, who could beat it, what was played instead and the penalty, on the
+    table for every seat, in both languages."""
+    failed = {"cards": "S3", "attempted": "SA S3", "blocked_by": 1, "penalty": 10}
+    page = new_page(browser, "en", PHONE)
+    page.goto(server.base + "/")
+    note, on_felt, tag = page.evaluate(THROW_NOTE, [failed, "per_card"])
+    assert note == (
+        "Ann tried to throw ♠A\u00a0♠3, but Ben could beat part of it: ♠3 was played instead. "
+        "Penalty: the collectors get 10 points."
+    )
+    assert on_felt == note and tag == "throw ✗"
+    stake = page.evaluate(THROW_NOTE, [{**failed, "penalty": 0}, "stake"])[0]
+    assert stake.endswith("Penalty: the thrower's side pays half the stake in coins.")
+    zh = new_page(browser, "zh", PHONE)
+    zh.goto(server.base + "/")
+    note, _, tag = zh.evaluate(THROW_NOTE, [{**failed, "penalty": -10}, "per_card"])
+    assert note == "Ann 甩 ♠A\u00a0♠3 失败: Ben 管得住其中一部分, 改出 ♠3。 罚分: 抓分方扣 10 分。"
+    assert tag == "甩✗"

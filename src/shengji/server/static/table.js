@@ -115,7 +115,7 @@ export function felt(view, room, me, opts = {}) {
     const playTags = [];
     if (p && leader === s && !trick.done) playTags.push(el("span", { class: "ptag lead" }, t("leads")));
     if (p && win === s) playTags.push(el("span", { class: "ptag win" }, trick.done ? `★ ${t("won")}` : `★ ${t("winning")}`));
-    if (p && p.attempted) playTags.push(el("span", { class: "ptag fail", title: p.attempted }, "甩✗"));
+    if (p && p.attempted) playTags.push(el("span", { class: "ptag fail", title: cardsText(p.attempted) }, t("throwFailedTag")));
     const toAct = view.to_act === s && !["hand_over", "match_over"].includes(view.phase);
     return el("div", { class: `seat pos-${pos}${toAct ? " to-act" : ""}${win === s && p ? " winning" : ""}`, "data-seat": s },
       el("div", { class: "who" },
@@ -139,12 +139,34 @@ export function felt(view, room, me, opts = {}) {
       el("small", {}, `${seatName(room, d.seat)} · ${declKind(view.declarations, view.declarations.length - 1)}`),
       cardRow(d.cards, { size: "mini" })));
   }
+  const shown = trick && trick.plays.length ? trick : finished;
+  const failed = shown ? (shown.plays || []).find((p) => p.attempted) : null;
+  if (failed) center.push(throwNote(failed, room));
   if (view.phase === "deal" || view.phase === "before_kitty") {
     center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
   }
   if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
   if (opts.kittyButton) center.push(opts.kittyButton);
   return el("div", { class: "felt", id: "felt" }, seats, el("div", { class: "center" }, center));
+}
+
+// Cards as text with suit symbols ("♠A ♠3", kept on one line), for sentences.
+export function cardsText(cards) {
+  return splitCards(cards).map((c) => (c === "BJ" ? t("bigJoker") : c === "LJ" ? t("littleJoker")
+    : `${suitSymbol(c[0])}${c.slice(1)}`)).join("\u00a0");
+}
+
+// What a failed throw did, for everyone at the table: who threw what, who could beat it,
+// what was played instead, and the penalty.
+export function throwNote(p, room) {
+  const by = p.blocked_by === null || p.blocked_by === undefined ? "?" : seatName(room, p.blocked_by);
+  let text = t("throwFailedNote", {
+    name: seatName(room, p.seat), tried: cardsText(p.attempted), by, played: cardsText(p.cards),
+  });
+  if ((room.options || {}).throw_penalty === "stake") text += ` ${t("throwPenaltyStake")}`;
+  else if (p.penalty > 0) text += ` ${t("throwPenaltyUp", { n: p.penalty })}`;
+  else if (p.penalty < 0) text += ` ${t("throwPenaltyDown", { n: -p.penalty })}`;
+  return el("div", { class: "throw-note", id: "thrownote", role: "status" }, text);
 }
 
 export function declKind(decls, i) {
