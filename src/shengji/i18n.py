@@ -247,6 +247,24 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "a simulation worker died again, so the run stopped",
         "zh": "模拟的工作进程又一次意外退出, 运行已停止",
     },
+    # -- notices: what the table did by itself ----------------------------------------------
+    "notice.TIME_RAN_OUT": {
+        "en": "time ran out: the bot {did} for {name}",
+        "zh": "{name} 超时, 机器人替其{did}",
+    },
+    "notice.did.play": {"en": "played {cards}", "zh": "出了 {cards}"},
+    "notice.did.declare": {"en": "declared {cards}", "zh": "亮了 {cards}"},
+    "notice.did.pass": {"en": "passed", "zh": "不亮"},
+    "notice.did.bury": {"en": "buried {count} cards", "zh": "扣了 {count} 张底牌"},
+    "notice.did.continue": {"en": "went on", "zh": "继续"},
+    "notice.PLAYED_FOR_YOU": {
+        "en": "while you were away, the bot made {count} moves for you",
+        "zh": "你离开期间, 机器人替你走了 {count} 步",
+    },
+    "notice.PLAYED_FOR_YOU.one": {
+        "en": "while you were away, the bot made 1 move for you",
+        "zh": "你离开期间, 机器人替你走了 1 步",
+    },
     # -- error details ------------------------------------------------------------------------
     "err.detail.BAD_CARD": {
         "en": "“{text}” is not a card: write the suit S/H/C/D and the rank (S10, HJ), or BJ/LJ",
@@ -791,6 +809,28 @@ def t(key: str, lang: str, **params: Any) -> str:
         return key
     text = entry.get(lang) or entry["en"]
     return text.format(**params) if params else text
+
+
+def notice_text(code: str, params: Mapping[str, Any], lang: str) -> str:
+    """A ``notice`` (what the table did by itself) for people in ``lang``."""
+    if code == "TIME_RAN_OUT":
+        did = t(
+            f"notice.did.{params['action']}",
+            lang,
+            cards=cards_label(params.get("cards", ""), lang),
+            count=params.get("count", 0),
+        )
+        return t("notice.TIME_RAN_OUT", lang, name=params["name"], did=did)
+    if code == "PLAYED_FOR_YOU":
+        if params["count"] == 1:
+            return t("notice.PLAYED_FOR_YOU.one", lang)
+        return t("notice.PLAYED_FOR_YOU", lang, count=params["count"])
+    return code
+
+
+def notice_texts(code: str, params: Mapping[str, Any]) -> dict[str, str]:
+    """A notice in both languages."""
+    return {lang: notice_text(code, params, lang) for lang in LANGS}
 
 
 def _lang(lang: str) -> str:

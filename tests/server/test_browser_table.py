@@ -290,3 +290,18 @@ def test_a_failed_throw_is_explained_to_everyone(server: Server, browser: Any) -
     note, _, tag = zh.evaluate(THROW_NOTE, [{**failed, "penalty": -10}, "per_card"])
     assert note == "Ann 甩 ♠A\u00a0♠3 失败: Ben 管得住其中一部分, 改出 ♠3。 罚分: 抓分方扣 10 分。"
     assert tag == "甩✗"
+
+
+def test_a_timed_out_turn_is_told_in_the_chat_log(server: Server, browser: Any) -> None:  # noqa: F811
+    """When the turn timer runs out, the table says what the bot played and for whom, in
+    the page's language (it follows a change of language)."""
+    page = new_page(browser, "en", PHONE)
+    room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=0.5)
+    join(page, server.base, room, "Ann")
+    _start(page)  # and never act: the timer moves for Ann
+    wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)
+    line = page.text_content("#chatlog .line.notice") or ""
+    assert "⚑ time ran out: the bot " in line and line.endswith(" for Ann")
+    page.click("#lang")
+    wait(page, "document.querySelector('#chatlog .line.notice').textContent.includes('超时')")
+    shot(page, "timed-out-notice")

@@ -6,7 +6,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from .client import Client, sync
+from .client import Client, hub_of, sync
 
 
 def _room(http: TestClient, **body: object) -> tuple[str, str]:
@@ -71,6 +71,15 @@ def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
                 break
             time.sleep(0.05)
         assert c.view["phase"] in ("hand_over", "match_over")
+        # every move the timer made is told, in both languages (a burial by its size only)
+        told = [m for m in c.received if m["type"] == "notice"]
+        assert told and all(m["code"] == "TIME_RAN_OUT" for m in told)
+        assert all(m["params"]["seat"] == 0 and m["params"]["name"] == "slow" for m in told)
+        plays = [m for m in told if m["params"]["action"] == "play"]
+        assert plays and plays[0]["text"]["en"].startswith("time ran out: the bot played ")
+        assert plays[0]["text"]["en"].endswith(" for slow") and "超时" in plays[0]["text"]["zh"]
+        buried = [m for m in told if m["params"]["action"] == "bury"]
+        assert all(m["params"]["cards"] == "" for m in buried)
 
 
 def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:
@@ -92,8 +101,21 @@ def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> N
                 break
             time.sleep(0.05)
         assert a.latest["room"]["seats"][2]["away"] is True
+        room = hub_of(http).rooms[rid]
+        while time.time() < deadline and not room.played_for.get(2):
+            sync(a)  # play seat 0 until the bot has moved for seat 2
+            if a.view["to_act"] == 0:
+                a.request({"type": "act", "action": a.choose()})
+            time.sleep(0.02)
+        made = room.played_for[2]
         with http.websocket_connect(f"/ws/{rid}") as w2b:
             b2 = Client(w2b)
             assert b2.request({"type": "join", "token": token})["seat"] == 2
             sync(a)
             assert a.latest["room"]["seats"][2]["away"] is False
+            told = [m for m in b2.received if m["type"] == "notice"]
+            assert [m["code"] for m in told] == ["PLAYED_FOR_YOU"]
+            assert told[0]["params"]["count"] == made >= 1
+            assert "while you were away, the bot made" in told[0]["text"]["en"]
+            assert "你离开期间" in told[0]["text"]["zh"]
+        assert not any(m["type"] == "notice" for m in a.received)  # told to that seat only

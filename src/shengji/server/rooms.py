@@ -29,6 +29,7 @@ from ..bots.external import ExternalBot
 from ..bots.registry import make_player
 from ..errors import Code, ShengjiError
 from ..game import GameState, apply, new_match
+from ..i18n import notice_texts
 from ..options import RuleOptions
 from ..players import Player
 from ..presets import load_preset
@@ -166,6 +167,8 @@ class Room:
         self.deadlines_at: float | None = None
         self.continued: set[int] = set()
         self.away_tasks: dict[int, asyncio.Task[None]] = {}
+        #: Moves a bot made for each seat whose person was away (told on their return).
+        self.played_for: dict[int, int] = {}
         self.last_active = time.monotonic()
         self.stale = False
         #: Another process plays this room (its bots are not moved from here).
@@ -533,6 +536,9 @@ class Room:
             task = self.away_tasks.pop(seat, None)
             if task:
                 task.cancel()
+            made = self.played_for.pop(seat, 0)
+            if made:
+                self.notice("PLAYED_FOR_YOU", {"seat": seat, "count": made}, to=conn)
         conn.token_hash = h
         conn.joined = True
         self.conns.add(conn)
@@ -823,8 +829,11 @@ class Room:
                 if self.state is not st or seat is None:
                     continue  # someone acted meanwhile
                 try:
-                    await self._bot_move(seat)
+                    action = await self._bot_move(seat)
                     failures = 0
+                    s = self.seats[seat]
+                    if s.kind == "human" and s.away and not isinstance(action, Continue):
+                        self.played_for[seat] = self.played_for.get(seat, 0) + 1
                 except Exception as e:  # the driver survives: the store may come back
                     failures += 1
                     log.warning("room %s: bot move failed (%s), retrying", self.id[:8], e)
@@ -833,11 +842,12 @@ class Room:
             if failures:
                 await asyncio.sleep(min(30.0, 0.5 * 2**failures))
 
-    async def _bot_move(self, seat: int) -> None:
+    async def _bot_move(self, seat: int) -> Action:
+        """A bot's move for ``seat``, applied; returns it."""
         assert self.state is not None
         if self.state.phase == "hand_over":
             await self._apply(seat, Continue())
-            return
+            return Continue()
         bot = self.bots.get(seat) or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
         st = self.state
         if isinstance(bot, ExternalBot):  # a program: asked off the event loop, checked
@@ -845,6 +855,28 @@ class Room:
         else:
             action = bot.act(seat_view(st, seat))
         await self._apply(seat, action)
+        return action
+
+    def notice(self, code: str, params: dict[str, Any], to: Connection | None = None) -> None:
+        """Tell everyone (or one connection) what the table did by itself: a ``notice``
+        message with its ``code``, ``params`` and the words in both languages."""
+        text = dumps(message("notice", code=code, params=params, text=notice_texts(code, params)))
+        for conn in [to] if to else list(self.conns):
+            conn.push(text)
+
+    def _timed_out(self, seat: int, action: Action) -> None:
+        """The turn timer ran out and a bot moved for ``seat``: say so (a burial's cards
+        stay hidden: only their number is told)."""
+        a = action_to_json(action)
+        cards = a.get("cards", "")
+        params = {
+            "seat": seat,
+            "name": self.seats[seat].name or f"{seat + 1}",
+            "action": a["type"],
+            "cards": "" if a["type"] == "bury" else cards,
+            "count": len(cards.split()),
+        }
+        self.notice("TIME_RAN_OUT", params)
 
     def _start_timer(self, st: GameState, seconds: float) -> None:
         self._cancel_timer()
@@ -871,7 +903,9 @@ class Room:
                         return
                     await self._apply(min(self.continued, default=0), Continue())
                 else:
-                    await self._bot_move(st.to_act if st.to_act is not None else 0)
+                    seat = st.to_act if st.to_act is not None else 0
+                    action = await self._bot_move(seat)
+                    self._timed_out(seat, action)
             except RoomError as e:
                 log.warning("room %s: timer move failed (%s)", self.id[:8], e.message)
                 self.timer_for = None  # try again with a fresh timer

@@ -144,6 +144,8 @@ export class Link {
       this.h.state(msg);
     } else if (msg.type === "chat") {
       this.h.chat(msg.lines || []);
+    } else if (msg.type === "notice") {
+      if (this.h.notice) this.h.notice(msg);
     } else if (msg.type === "ack") {
       if (typeof msg.rev === "number" && msg.rev > this.rev && (!req || req.type !== "ping")) this.rev = msg.rev;
       if (req && req.type === "join") {

@@ -63,7 +63,7 @@ function joinForm(note) {
 function startLink(join) {
   buildLayout();
   R.link = new Link(R.id, {
-    state: onState, chat: onChat, ack: onAck, error: onError,
+    state: onState, chat: onChat, ack: onAck, error: onError, notice: onNotice,
     status: (s, info) => { R.conn = s; R.connInfo = info; renderConn(); renderActions(); },
   });
   R.link.start(join);
@@ -160,6 +160,13 @@ function onChat(lines) {
     added = true;
   }
   if (added) renderChat(false);
+}
+
+// What the table did by itself (a timed-out turn, moves made while you were away): a line
+// of the chat log, in the page's language.
+function onNotice(msg) {
+  (R.chatLines ||= []).push({ time: Date.now() / 1000 + R.offset, seat: null, notice: msg.text });
+  renderChat(false);
 }
 
 function onAck(msg, req) {
@@ -675,10 +682,12 @@ function renderChat(all) {
   if (!log) return;
   const near = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   const lines = R.chatLines || [];
-  const make = (m) => el("div", { class: "line" },
-    el("time", {}, new Date(m.time * 1000).toLocaleTimeString(lang === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" })),
-    " ", el("b", { class: m.seat === null || m.seat === undefined ? "spec" : `team${m.seat % 2}` },
-      m.name || t("spectator")), " ", el("span", { class: "text" }, m.text));
+  const when = (m) => el("time", {}, new Date(m.time * 1000).toLocaleTimeString(lang === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" }));
+  const make = (m) => (m.notice
+    ? el("div", { class: "line notice" }, when(m), " ", el("span", { class: "text" }, `⚑ ${pick(m.notice)}`))
+    : el("div", { class: "line" }, when(m),
+      " ", el("b", { class: m.seat === null || m.seat === undefined ? "spec" : `team${m.seat % 2}` },
+        m.name || t("spectator")), " ", el("span", { class: "text" }, m.text)));
   if (all || log.childElementCount > lines.length) fill(log, lines.map(make));
   else for (let i = log.childElementCount; i < lines.length; i++) log.append(make(lines[i]));
   if (near || R.stickChat || all) log.scrollTop = log.scrollHeight;
