@@ -352,3 +352,21 @@ def test_a_table_without_hints_says_so_in_the_terminal(server: Server) -> None:
         assert hint_text(refused, True, "zh") == "没有提示: 房主设定这张桌子不能用提示"
     finally:
         session.close()
+
+
+def test_a_notice_from_the_server_is_told_in_the_terminal() -> None:
+    import queue
+
+    from shengji.tui.session import Refusal, RemoteSession
+
+    s = RemoteSession.__new__(RemoteSession)  # only its inbox: no server needed
+    s._inbox = queue.Queue()
+    s._lost = None
+    s.notices = []
+    text = {"en": "time ran out: the bot played ♥10 for Ann", "zh": "Ann 超时, 机器人替其出了 ♥10"}
+    s._inbox.put({"type": "notice", "code": "TIME_RAN_OUT", "params": {"seat": 0}, "text": text})
+    assert s.poll() is True
+    (note,) = s.notices
+    assert isinstance(note, Refusal) and note.code == "TIME_RAN_OUT"
+    assert note.say("en") == "⚑ time ran out: the bot played ♥10 for Ann"
+    assert note.say("zh") == "⚑ Ann 超时, 机器人替其出了 ♥10"

@@ -616,6 +616,13 @@ class RemoteSession:
                 if refusal is not None:
                     self.notices.append(refusal)
                 changed = True
+            elif kind == "notice" and isinstance(msg.get("text"), dict):
+                # what the table did by itself (a timed-out turn, moves made while away):
+                # told like a refusal, from the server's own words
+                words = {lang: f"⚑ {text}" for lang, text in msg["text"].items()}
+                code, params = str(msg.get("code")), dict(msg.get("params") or {})
+                self.notices.append(Refusal(code, "", params, words))
+                changed = True
         return changed
 
     def close(self) -> None:
