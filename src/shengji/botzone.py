@@ -420,11 +420,7 @@ def _ids_of(action: Action, k: Knowledge) -> list[int]:
 
 def answer_line(line: str, spec: str = "heuristic", seed: int = 0) -> str:
     """One Botzone turn: the input line in, ``{"response": [...]}`` out, by bot ``spec``."""
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise _bad(f"the input is not JSON ({e.msg})") from None
-    return json.dumps({"response": answer(data, spec, seed)}, separators=(",", ":"))
+    return Session(spec, seed).turn(line)
 
 
 #: What a bot prints after its answer to ask Botzone to keep it running: the next turn

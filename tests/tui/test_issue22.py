@@ -485,19 +485,24 @@ def test_the_same_command_again_goes_back_to_the_room_it_made(
     assert set(rooms) == {link, other}
 
 
-def test_host_key_lets_a_person_start_a_room_made_over_the_api(
-    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+def _api_room(server: ServerProcess) -> tuple[str, str]:
+    """A room made over the HTTP API (three bots): its link and its host key."""
     body = {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
     req = urllib.request.Request(
         f"{server.url}/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
     )
     data = json.loads(urllib.request.urlopen(req, timeout=10).read())
-    link = f"{server.url}/room/{data['id']}"
+    return f"{server.url}/room/{data['id']}", data["host_key"]
+
+
+def test_host_key_lets_a_person_start_a_room_made_over_the_api(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    link, host_key = _api_room(server)
     user = Quitter(("start",))
     code, out, err = _play(
-        ["--connect", link, "--plain", "--host-key", data["host_key"]], user, monkeypatch
+        ["--connect", link, "--plain", "--host-key", host_key], user, monkeypatch
     )
     assert code == 0, err
     assert "refused" not in out
@@ -508,12 +513,7 @@ def test_a_bad_host_key_is_one_line(
     server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
-    body = {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
-    req = urllib.request.Request(
-        f"{server.url}/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
-    data = json.loads(urllib.request.urlopen(req, timeout=10).read())
-    link = f"{server.url}/room/{data['id']}"
+    link, host_key = _api_room(server)
     argv = ["--connect", link, "--plain", "--host-key", "nope"]
     code, _, err = _play(argv, Quitter(), monkeypatch)
     assert code == 2 and err.count("\n") == 1 and err.endswith("[BAD_HOST_KEY]\n")

@@ -547,11 +547,6 @@ def rng_from(rng: Random) -> KRng:
     return KRng(rng.getrandbits(32))
 
 
-def _below(rng: KRng, n: int) -> int:
-    """A uniform int in ``0..n-1``."""
-    return rng.below(n)
-
-
 def random_follow(t: Tables, units: list[Unit], n: int, hand: list[int], rng: KRng) -> list[int]:
     """A legal follow drawn uniformly from all distinct legal follows."""
     x = units[0].suit
@@ -559,7 +554,7 @@ def random_follow(t: Tables, units: list[Unit], n: int, hand: list[int], rng: KR
         pool = [c for c in t.suit_cards[x] if hand[c]]
         if not pool:
             pool = [c for c in range(54) if hand[c]]
-        return [pool[_below(rng, len(pool))]]
+        return [pool[rng.below(len(pool))]]
     if n == 2 and units[0].width == 2:
         return _random_pair_follow(t, x, hand, rng)
     cs = cores(t, units, n, hand)
@@ -584,15 +579,15 @@ def _random_pair_follow(t: Tables, x: int, hand: list[int], rng: KRng) -> list[i
         held += hand[c]
     if held == 1:
         others = [c for c in range(54) if hand[c] and t.suit_of[c] != x]
-        return [xs[0], others[_below(rng, len(others))]]
+        return [xs[0], others[rng.below(len(others))]]
     distinct = xs if held >= 2 else [c for c in range(54) if hand[c]]
     pairs = [c for c in distinct if hand[c] >= 2]
     if held >= 2 and pairs:
-        c = pairs[_below(rng, len(pairs))]
+        c = pairs[rng.below(len(pairs))]
         return [c, c]
     nd = len(distinct)
-    if _below(rng, len(pairs) + nd * (nd - 1) // 2) < len(pairs):
-        c = pairs[_below(rng, len(pairs))]
+    if rng.below(len(pairs) + nd * (nd - 1) // 2) < len(pairs):
+        c = pairs[rng.below(len(pairs))]
         return [c, c]
     return rng.sample(distinct, 2)
 
@@ -666,7 +661,7 @@ def random_lead(t: Tables, hand: list[int], size: int, rng: KRng, throw_rate: fl
     probability ``throw_rate`` a throw attempt (2..8 random cards of the suit of a random
     card, kept if they form several units), else a uniform one-unit lead."""
     if rng.random() < throw_rate:
-        pick = _below(rng, size)
+        pick = rng.below(size)
         card = 0
         for c in range(54):
             pick -= hand[c]
@@ -682,7 +677,7 @@ def random_lead(t: Tables, hand: list[int], size: int, rng: KRng, throw_rate: fl
             if len(decompose(t, attempt)) > 1:
                 return attempt
     leads = unit_leads(t, hand)
-    return leads[_below(rng, len(leads))]
+    return leads[rng.below(len(leads))]
 
 
 # -- throws and tricks ----------------------------------------------------------------------
