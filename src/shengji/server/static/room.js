@@ -22,6 +22,8 @@ export function leaveRoom() {
   if (R && R.link) R.link.close();
   if (R) { clearInterval(R.tick); document.removeEventListener("keydown", R.onKey); }
   if (R) turnTitle(false);
+  if (R && R.barObserver) R.barObserver.disconnect();
+  document.documentElement.style.removeProperty("--bar-h");
   R = null;
 }
 
@@ -270,6 +272,7 @@ function render() {
   if (!R || !R.state || !R.built) return;
   const { room, view, you } = R.state;
   setText(document.getElementById("roomtitle"), presetTitle(room.preset));
+  document.getElementById("room").dataset.status = room.status;
   turnTitle(R.mine);
   renderSound();
   renderInvite();
@@ -319,8 +322,8 @@ function renderInvite() {
   box.dataset.url = url; box.dataset.lang = lang;
   const btn = el("button", { class: "ghost small", id: "copy", onclick: async () => {
     try { await navigator.clipboard.writeText(url); btn.textContent = t("copied"); } catch (_) { prompt(t("invite"), url); }
-  } }, t("copy"));
-  fill(box, el("small", {}, t("invite"), ": "), el("code", { id: "invitelink" }, url), " ", btn);
+  } }, el("span", { class: "wide" }, t("copy")), el("span", { class: "narrow" }, t("copyInvite")));
+  fill(box, el("small", { class: "wide" }, t("invite"), ": "), el("code", { id: "invitelink" }, url), " ", btn);
 }
 
 function renderConn() {
@@ -334,7 +337,8 @@ function renderConn() {
   } else if (R.conn === "gone") { text = t("conn_gone"); cls = "bad"; }
   else { text = t(R.conn === "retry" ? "conn_retry" : "conn_connecting"); cls = "wait"; }
   const specs = R.state ? R.state.room.spectators : 0;
-  setText(e, `● ${text}${specs ? ` · ${tn("spectatorsN", specs)}` : ""}`);
+  fill(e, el("span", { class: "dot", "aria-hidden": "true" }, "● "), el("span", { class: "ctext" }, text),
+    specs ? el("span", { class: "specs" }, ` · ${tn("spectatorsN", specs)}`) : null);
   e.className = `conn ${cls}`;
   e.dataset.status = R.conn;
   renderBanner();
@@ -485,8 +489,9 @@ function renderHand() {
       el("div", { class: "hand", id: "hand" }),
       el("div", { class: "muted small", id: "freshnote", hidden: true }, el("span", { class: "fresh-dot" }), " ",
         el("span", { id: "freshtext" })),
-      el("div", { class: "actions row", id: "actions" }),
-      el("div", { class: "msg", id: "rule", role: "alert" }),
+      el("div", { class: "actionbar", id: "actionbar" },
+        el("div", { class: "actions row", id: "actions" }),
+        el("div", { class: "msg", id: "rule", role: "alert" })),
       el("div", { class: "keys muted", id: "keys" }));
   }
   const ctx = contextOf(view, R.state.room);
@@ -555,6 +560,7 @@ function renderActions() {
     acts.push(el("button", { class: "ghost", id: "clear", onclick: () => { R.selected = new Set(); R.rule = null; renderHand(); } }, "✕"));
   }
   fill(box, acts);
+  syncBar();
   if (promptBox) {
     fill(promptBox, mine && !["hand_over", "match_over"].includes(view.phase) ? el("b", { class: "yourturn" }, t("yourTurn"), " · ") : null,
       on ? prompt : el("span", { class: "bad" }, t("lostAct")));
@@ -603,6 +609,23 @@ function renderRule() {
   e.className = `msg${r && r.kind === "ok" ? " ok" : r && r.kind === "hint" ? " hint" : ""}`;
   if (r && r.code) e.dataset.code = r.code; else delete e.dataset.code;
   e.dataset.kind = r ? r.kind : "";
+  syncBar();
+}
+
+// The action bar (fixed at the bottom of a phone's screen) is drawn only when it holds
+// something; the page keeps room below its last row for it (--bar-h).
+function syncBar() {
+  const bar = document.getElementById("actionbar");
+  if (!bar) return;
+  const empty = !document.getElementById("actions").childElementCount && !document.getElementById("rule").textContent;
+  bar.classList.toggle("empty", empty);
+  if (!R.barObserver && typeof ResizeObserver === "function") {
+    R.barObserver = new ResizeObserver(() => {
+      const h = bar.classList.contains("empty") ? 0 : bar.getBoundingClientRect().height;
+      document.documentElement.style.setProperty("--bar-h", `${Math.ceil(h)}px`);
+    });
+    R.barObserver.observe(bar);
+  }
 }
 
 function renderResult() {

@@ -58,8 +58,10 @@ export function statusBar(view, room, me, watching = false) {
     : seatName(room, view.banker) + (view.banker === me ? ` (${t("you")})` : "");
   const pts = view.collector_points + (view.penalties || 0);
   const penalty = view.penalties ? ` (${view.penalties > 0 ? "+" : ""}${view.penalties} ${t("penalty")})` : "";
-  const levels = [0, 1].map((team) => el("span", { class: `lv team${team}` },
-    el("span", { class: "tname" }, teamName(room, team)), " ", el("b", {}, view.levels[team])));
+  const short = (team) => (me === null || me === undefined ? t(team ? "teamB" : "teamA") : t(team === me % 2 ? "us" : "them"));
+  const levels = [0, 1].map((team) => el("span", { class: `lv team${team}`, title: teamName(room, team) },
+    el("span", { class: "tname" }, teamName(room, team)), el("span", { class: "tshort" }, short(team)), " ",
+    el("b", {}, view.levels[team])));
   const taken = pointCardsTaken(view);
   return el("div", { class: "statusbar", id: "statusbar" },
     el("div", { class: "st" }, el("small", {}, t("handN", { n: view.hand_number + 1 })),
@@ -124,7 +126,8 @@ export function felt(view, room, me, opts = {}) {
         el("span", { class: "count" }, tn("cards", (view.hand_sizes || [])[s] ?? 0)),
         deadline ? el("span", { class: "timer", "data-deadline": String(deadline), title: t("timeLeft") }, "") : null),
       el("div", { class: `play${p ? "" : " empty"}${trick && trick.done ? " done" : ""}`, "data-play": s },
-        p ? cardRow(p.cards, { size: "table", ctx, markTrump: true }) : null, playTags));
+        p ? cardRow(p.cards, { size: "table", ctx, markTrump: true }) : null,
+        playTags.length ? el("span", { class: "ptags" }, playTags) : null));
   });
   const center = [];
   const finished = trick && trick.done ? trick : opts.recent ? (view.tricks || [])[view.tricks.length - 1] : null;

@@ -1,0 +1,124 @@
+"""The table on a phone: on your turn the trick, the first row of your hand and the Play
+button share one screen without scrolling, at 360x740 and 390x844, in 双升 and in
+classic-3deck; touch targets are at least 40 px; nothing scrolls sideways.
+
+Skips loudly without chromium. Screenshots of what the phone shows (the viewport only):
+``var/test-artifacts/phone-turn-*.png``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .browser_support import (
+    ARTIFACTS,
+    PHONE,
+    Server,
+    browser,  # noqa: F401  (fixture)
+    drive,
+    join,
+    make_room,
+    new_page,
+    require_chromium,
+    server,  # noqa: F401  (fixture)
+    state,
+    wait,
+)
+
+require_chromium()
+
+PHONE_TALL = {"width": 390, "height": 844}
+BOTS3 = [None, "heuristic", "heuristic", "heuristic"]
+
+# What a thumb finds on the first screen: for each element, whether it is wholly inside the
+# viewport and not covered (the point at the middle of its visible part is itself).
+IN_VIEW = """
+(sel) => {
+  const W = innerWidth, H = innerHeight;
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > H || r.right > W) return false;
+    const next = e.nextElementSibling;
+    const nr = next && next.getBoundingClientRect();
+    const right = nr && nr.top === r.top ? Math.min(r.right, nr.left) : r.right;
+    const hit = document.elementFromPoint((r.left + right) / 2, (r.top + r.bottom) / 2);
+    return !!hit && (hit === e || e.contains(hit));
+  };
+  return [...document.querySelectorAll(sel)].filter(visible).length;
+}
+"""
+
+# The narrowest touch target among the elements (the part of a hand card not covered by
+# the next one), as [width, height, what].
+SMALLEST_TARGET = """
+(sel) => {
+  let worst = null;
+  for (const e of document.querySelectorAll(sel)) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0) continue;
+    const next = e.classList.contains('card') ? e.nextElementSibling : null;
+    const nr = next && next.getBoundingClientRect();
+    const w = nr && nr.top === r.top ? Math.min(r.width, nr.left - r.left) : r.width;
+    const size = Math.min(w, r.height);
+    if (!worst || size < worst[2]) worst = [w, r.height, size, e.id || e.className];
+  }
+  return worst;
+}
+"""
+
+
+def _first_turn_after_a_lead(page: Any) -> bool:
+    st = state(page)
+    if not st or not st.get("view"):
+        return False
+    view = st["view"]
+    return bool(view["phase"] == "play" and view["to_act"] == st["you"]["seat"] and view["trick"])
+
+
+@pytest.mark.parametrize(
+    ("size", "preset", "lang"),
+    [
+        (PHONE, "shuangsheng", "zh"),
+        (PHONE, "classic-3deck", "en"),
+        (PHONE_TALL, "shuangsheng", "en"),
+    ],
+    ids=["360-shuangsheng-zh", "360-classic3-en", "390-shuangsheng-en"],
+)
+def test_a_turn_fits_one_phone_screen(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+    preset: str,
+    lang: str,
+) -> None:
+    page = new_page(browser, lang, size)
+    room = make_room(server, page, preset=preset, bots=BOTS3)
+    join(page, server.base, room, "小明" if lang == "zh" else "Sam")
+    page.click("#ready")
+    wait(page, "!document.querySelector('#start').disabled")
+    page.click("#start")
+    wait(page, "window.shengjiState.view")
+    drive([page], lambda: _first_turn_after_a_lead(page), timeout=120)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(150)
+    name = f"turn-{size['width']}-{preset}{'-zh' if lang == 'zh' else ''}"
+    page.screenshot(path=str(ARTIFACTS / f"phone-{name}.png"))
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate(IN_VIEW, "#felt .play .card") >= 1, "no card of the trick on screen"
+    assert page.evaluate(IN_VIEW, "#hand .card") >= 5, "fewer than 5 hand cards on screen"
+    assert page.evaluate(IN_VIEW, "#play") == 1, "the Play button is not on screen"
+    assert page.evaluate(IN_VIEW, "#hintbtn") == 1, "the Hint button is not on screen"
+    assert page.title().startswith("▶"), page.title()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= size["width"], f"the page scrolls sideways ({width}px)"
+    for sel in ("#hand .card", "#actions button", "#lang", "#copy", "#sound", "#lasttrick"):
+        worst = page.evaluate(SMALLEST_TARGET, sel)
+        if worst is not None:
+            assert worst[2] >= 40, f"{sel}: a touch target of {worst[0]:.0f}x{worst[1]:.0f} px"
+    # the last row of the hand can still be reached above the fixed action bar
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(100)
+    assert page.evaluate(IN_VIEW, "#hand .fan-group:last-child .card:last-child") == 1
