@@ -135,12 +135,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "这个座位已不属于你, 请重新加入",
     },
     "err.ROOM_FULL": {
-        "en": "every seat is taken: you can watch (--spectate)",
-        "zh": "座位已满, 可以观战 (--spectate)",
+        "en": "every seat is taken: you can watch",
+        "zh": "座位已满, 可以观战",
     },
     "err.ROOM_STARTED": {
-        "en": "the match has started: you can watch it (--spectate)",
-        "zh": "比赛已经开始, 可以观战 (--spectate)",
+        "en": "the match has started: you can watch it",
+        "zh": "比赛已经开始, 可以观战",
     },
     "err.SEAT_TAKEN": {"en": "that seat is taken", "zh": "这个座位有人了"},
     "err.NOT_HOST": {"en": "only the host can do that", "zh": "只有房主能这样做"},

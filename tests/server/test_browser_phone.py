@@ -122,3 +122,32 @@ def test_a_turn_fits_one_phone_screen(
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_timeout(100)
     assert page.evaluate(IN_VIEW, "#hand .fan-group:last-child .card:last-child") == 1
+
+
+def test_the_home_page_never_scrolls_sideways(server: Server, browser: Any) -> None:  # noqa: F811
+    """With the rules open, for every preset: selects are as wide as the screen allows."""
+    page = new_page(browser, "en", PHONE)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#rulesform")
+    presets = page.eval_on_selector_all("#preset option", "os => os.map(o => o.value)")
+    page.click("#rulesform summary")
+    for preset in presets:
+        page.select_option("#preset", preset)
+        page.wait_for_function(
+            f"document.querySelector('#rulesform summary').textContent.length > 0 && "
+            f"document.querySelector('#preset').value === '{preset}'"
+        )
+        if page.locator("#rulesform").get_attribute("open") is None:
+            page.click("#rulesform summary")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{preset}: the home page is {width}px wide"
+        controls = "#rulesform select, #rulesform input[type=number], #create"
+        small = page.evaluate(SMALLEST_TARGET, controls)
+        assert small is None or small[1] >= 36, f"{preset}: a control {small}"
+        # a checkbox is tapped through its label too
+        unlabelled = page.evaluate(
+            "[...document.querySelectorAll('#rulesform .opt input[type=checkbox][id]')]"
+            '.filter(b => !document.querySelector(`label[for="${b.id}"]`)).length'
+        )
+        assert unlabelled == 0
+    page.context.close()

@@ -114,7 +114,7 @@ def test_dropped_connection_is_shown_and_resumed(browser: Any, tmp_path: Path) -
     srv = Server(tmp_path / "drop.db")
     try:
         page = new_page(browser, "en")
-        room = make_room(srv, page, preset="classic-1deck", bots=BOTS3)
+        room = make_room(srv, page, preset="classic-1deck", bots=BOTS3, turn_seconds=300)
         join(page, srv.base, room, "Solo")
         _start(page)
         drive([page], lambda: phase(page) == "play" and my_turn(state(page)))
@@ -124,8 +124,15 @@ def test_dropped_connection_is_shown_and_resumed(browser: Any, tmp_path: Path) -
         assert page.locator("#banner").is_visible()
         assert page.locator("#play").is_disabled()
         assert "Connection lost" in page.inner_text("#prompt")
+        # the turn clock is not known while away: no stale (or red) count
+        chip = page.locator('#felt .seat[data-seat="0"] .timer')
+        page.wait_for_timeout(300)
+        assert chip.inner_text() == "reconnecting…"
+        assert "urgent" not in (chip.get_attribute("class") or "")
         srv.restart()
-        page.wait_for_selector("#conn[data-status=open]", timeout=20_000)
+        # retried soon after the server is back (the first waits are short)
+        page.wait_for_selector("#conn[data-status=open]", timeout=6_000)
+        assert chip.inner_text().endswith("s")
         wait(page, "!!window.shengjiState.view && window.shengjiState.view.phase === 'play'")
         assert page.locator("#banner").is_hidden()
         st = state(page)

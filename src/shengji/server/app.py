@@ -248,6 +248,17 @@ def create_app(
         except StoreError as e:
             raise _http_error(503, e.code, "the database is unavailable") from None
 
+    @app.get("/api/rooms/{room_id}")
+    async def room_info(room_id: str) -> dict[str, Any]:
+        """A room as its link shows it before joining: status, rules, timer, seats."""
+        try:
+            summary = await hub.room_summary(room_id) if len(room_id) <= 64 else None
+        except StoreError as e:
+            raise _http_error(503, e.code, "the database is unavailable") from None
+        if summary is None:
+            raise _http_error(404, "NO_ROOM", "no such room")
+        return summary
+
     @app.post("/api/rooms")
     async def create(body: CreateRoom, request: Request) -> dict[str, Any]:
         settings = RoomSettings(

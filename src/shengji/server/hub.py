@@ -189,27 +189,47 @@ class Hub:
                     continue
             return rows
 
-        out = []
-        for room_id, row in await asyncio.to_thread(read):
-            room = self.rooms.get(room_id)
-            if room is not None:
-                seats = [{"kind": s.kind, "name": s.name} for s in room.seats]
-                status, preset, watching = room.status, room.settings.preset, room.watching()
-            else:
-                if row is None:
-                    continue
-                seats = [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]]
-                status, preset, watching = row.status, row.settings["preset"], 0
-            out.append(
-                {
-                    "id": room_id,
-                    "status": status,
-                    "preset": preset,
-                    "seats": seats,
-                    "spectators": watching,
-                }
-            )
-        return out
+        rows = await asyncio.to_thread(read)
+        return [s for room_id, row in rows if (s := self._summary(room_id, row)) is not None]
+
+    async def room_summary(self, room_id: str) -> dict[str, Any] | None:
+        """What anyone holding a room's link may know before joining (None when there is
+        no such room, or its row is damaged): the room list's entry plus the changed rule
+        options, the turn timer and whether hints are allowed."""
+        row = None
+        if room_id not in self.rooms:
+            try:
+                row = await asyncio.to_thread(self.store.load_room, room_id)
+            except RoomDamaged:
+                return None
+        summary = self._summary(room_id, row)
+        if summary is None:
+            return None
+        room = self.rooms.get(room_id)
+        settings = room.settings if room is not None else None
+        raw = row.settings if row is not None else {}
+        summary["overrides"] = dict(settings.overrides if settings else raw.get("overrides") or {})
+        summary["turn_seconds"] = settings.turn_seconds if settings else raw.get("turn_seconds", 0)
+        summary["hints"] = settings.hints if settings else raw.get("hints", True)
+        return summary
+
+    def _summary(self, room_id: str, row: RoomData | None) -> dict[str, Any] | None:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            seats = [{"kind": s.kind, "name": s.name} for s in room.seats]
+            status, preset, watching = room.status, room.settings.preset, room.watching()
+        else:
+            if row is None:
+                return None
+            seats = [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]]
+            status, preset, watching = row.status, row.settings["preset"], 0
+        return {
+            "id": room_id,
+            "status": status,
+            "preset": preset,
+            "seats": seats,
+            "spectators": watching,
+        }
 
     # -- connections -----------------------------------------------------------------------
     def connect(self, peer: str) -> bool:

@@ -195,6 +195,8 @@ def failure_line(e: ShengjiError, lang: str, where: str | None = None) -> str:
             text = f"{p['url']}: {error_text('BAD_URL', None, e.message, lang)}"
     else:
         text = error_text(e.code, p, e.message, lang)
+        if e.code in ("ROOM_STARTED", "ROOM_FULL"):
+            text += " (--spectate)"
     return t("cli.error", lang, text=text) + f" [{e.code}]"
 
 

@@ -1,7 +1,7 @@
 // The WebSocket link to a room (protocol v1): join or resume with the stored token,
 // reconnect with back-off after a drop, remember which command each reply answers.
 
-const BACKOFF = [0.5, 1, 2, 4, 8, 10]; // seconds; then 10 s, with some jitter
+const BACKOFF = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 8, 10]; // seconds; then 10 s, with some jitter
 const PING_EVERY = 15000;
 const SILENT_LIMIT = 40000;
 

@@ -3,7 +3,7 @@
 
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { errorText, lang, t } from "./i18n.js";
 import {
   contextOf, felt, fetchReview, handFan, handResult, matchEnd, reviewPanel, seatName, statusBar,
 } from "./table.js";
@@ -39,6 +39,15 @@ async function load() {
     P.views = data.views || [];
     P.actions = data.actions || [];
     P.room = data.room || savedRoom() || { seats: [] };
+  } else if (r && [403, 404].includes(r.status)) {
+    // no such room, or a match not over yet: say so, with no narration to fall back on
+    const body = await r.json().catch(() => null);
+    if (P !== mine) return;
+    const err = body && body.detail && body.detail.code ? body.detail : { code: r.status === 404 ? "NO_ROOM" : "NOT_FINISHED" };
+    fill(P.app, el("section", { class: "panel replay", id: "replaypanel" }, el("h2", {}, t("replayTitle")),
+      el("p", { class: "msg", id: "replaymsg", "data-code": err.code }, errorText(err)),
+      err.code === "NO_ROOM" ? el("a", { class: "button ghost", id: "home", href: "/" }, t("toHome")) : links()));
+    return;
   }
   if (P.views && P.views.length) {
     P.i = Math.min(P.i, P.views.length - 1);

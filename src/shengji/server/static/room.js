@@ -8,6 +8,7 @@ import { el, fill, setText } from "./dom.js";
 import { errorText, lang, onLang, pick, presetTitle, t, tn } from "./i18n.js";
 import { getSaved, hostKey, Link, save, tokenKey } from "./net.js";
 import { splitCards } from "./notation.js";
+import { presetSchema, rulesSummary } from "./rules.js";
 import {
   contextOf, declarationsPanel, felt, fetchReview, handFan, handResult, matchEnd, reviewPanel, scoreSheet, seatName, statusBar,
   trickRows, withNames,
@@ -42,7 +43,21 @@ export function roomPage(app, roomId) {
   else joinForm();
 }
 
-function joinForm(note) {
+// The join form, with what the link's table plays by and who sits there; a link to a
+// table that does not exist says so at once.
+async function joinForm(note) {
+  const mine = R;
+  fill(R.app, el("section", { class: "panel join" }, el("h2", {}, t("joinTitle")), el("p", { class: "muted" }, "…")));
+  const r = await fetch(`/api/rooms/${encodeURIComponent(R.id)}`).catch(() => null);
+  const info = r && r.ok ? await r.json().catch(() => null) : null;
+  if (R !== mine) return;
+  if (r && r.status === 404) {
+    fill(R.app, el("section", { class: "panel join", id: "nosuchroom" }, el("h2", {}, t("conn_gone")),
+      el("a", { class: "button", id: "home", href: "/" }, t("toHome"))));
+    return;
+  }
+  const schema = info ? await presetSchema(info.preset) : null;
+  if (R !== mine) return;
   const name = el("input", { id: "name", maxlength: 40, autocomplete: "nickname", placeholder: t("name"),
     value: getSaved("shengji:name") || "" });
   const go = (spectate) => {
@@ -53,12 +68,19 @@ function joinForm(note) {
     if (key && !spectate) join.host_key = key;
     startLink(join);
   };
-  name.addEventListener("keydown", (e) => { if (e.key === "Enter") go(false); });
+  const started = info && info.status !== "lobby";
+  const full = info && !started && info.seats.every((s) => s.kind !== "empty");
+  const canSit = !started && !full;
+  const why = note || (started ? t("joinFull") : full ? t("seatsFull") : null);
+  name.addEventListener("keydown", (e) => { if (e.key === "Enter") go(!canSit); });
   fill(R.app, el("section", { class: "panel join" }, el("h2", {}, t("joinTitle")),
-    note ? el("p", { class: "msg", id: "joinmsg" }, note) : null,
+    why ? el("p", { class: "msg", id: "joinmsg" }, why) : null,
     el("div", { class: "row" }, name,
-      el("button", { id: "join", onclick: () => go(false) }, t("join")),
-      el("button", { id: "watch", class: "ghost", onclick: () => go(true) }, t("watch")))));
+      canSit ? el("button", { id: "join", onclick: () => go(false) }, t("join")) : null,
+      el("button", { id: "watch", class: canSit ? "ghost" : "", onclick: () => go(true) }, t("watch"))),
+    info ? el("div", { class: "joininfo" }, rulesSummary(info, schema),
+      el("div", { class: "small", id: "joinseats" }, `${t("roomSeats")}: `,
+        info.seats.map((s, i) => `${i ? " · " : ""}${seatName(info, i)}`))) : null));
   name.focus();
 }
 
@@ -117,6 +139,7 @@ function buildLayout() {
 onLang(() => {
   if (!R || !R.built) return;
   R.inputs.chat.placeholder = t("say");
+  R.inputs.chat.setAttribute("aria-label", t("chat"));
   setText(document.getElementById("chattitle"), t("chat"));
   setText(document.getElementById("send"), t("send"));
   setText(document.getElementById("publiclabel"), t("publicRoom"));
@@ -390,7 +413,11 @@ function renderLobby() {
       title: canStart ? null : t("startWhy"), onclick: () => lobbyCmd({ type: "start" }) }, t("start")));
     if (!canStart) controls.push(el("small", { class: "muted", id: "startwhy" }, t("startWhy")));
   }
-  fill(box, el("h2", {}, t("lobby")), el("ul", { class: "lseats" }, seats),
+  if (R.schemaFor !== room.preset) {
+    R.schemaFor = room.preset;
+    presetSchema(room.preset).then((sc) => { if (R && R.schemaFor === room.preset) { R.schema = sc; renderLobby(); } });
+  }
+  fill(box, el("h2", {}, t("lobby")), rulesSummary(room, R.schema || null), el("ul", { class: "lseats" }, seats),
     el("div", { class: "row" }, controls), el("div", { class: "msg", id: "lobbymsg", role: "alert" }, R.lobbyMsg || ""));
 }
 
@@ -453,10 +480,13 @@ function deadlineOf(seat) {
 
 function tickTimers() {
   const now = Date.now() / 1000 + (R ? R.offset : 0);
+  const offline = !R || R.conn !== "open";
   for (const e of document.querySelectorAll(".timer[data-deadline]")) {
+    // while the connection is away the clock is not known: no stale red "0s"
     const left = Math.max(0, Math.ceil(Number(e.dataset.deadline) - now));
-    setText(e, `${left}s`);
-    e.classList.toggle("urgent", left <= 5);
+    setText(e, offline ? t("conn_retry") : `${left}s`);
+    e.classList.toggle("urgent", !offline && left <= 5);
+    e.classList.toggle("stale", offline);
   }
   if (R && R.conn === "lost") renderConn();
 }

@@ -176,7 +176,7 @@ export function declKind(decls, i) {
   if (i === 0) return t("declared");
   const prev = decls[i - 1], cur = decls[i];
   const suit = (c) => { const f = splitCards(c)[0] || ""; return f === "BJ" || f === "LJ" ? f : f[0]; };
-  if (prev.seat === cur.seat && suit(prev.cards) === suit(cur.cards)) return t("reinforced");
+  if (prev.seat === cur.seat) return t(suit(prev.cards) === suit(cur.cards) ? "reinforced" : "changedOwn");
   return t("countered");
 }
 

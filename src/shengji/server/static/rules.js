@@ -1,0 +1,42 @@
+// What a table plays by, for the people who join it: the preset, every rule the host
+// changed (with the preset's own value), the turn timer and whether hints are allowed.
+
+import { el } from "./dom.js";
+import { pick, presetTitle, t, tn } from "./i18n.js";
+
+const schemas = new Map(); // preset name -> promise of its option schema (or null)
+
+export function presetSchema(name) {
+  if (!schemas.has(name)) {
+    schemas.set(name, fetch(`/api/presets/${encodeURIComponent(name)}`)
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null));
+  }
+  return schemas.get(name);
+}
+
+function valueText(o, v) {
+  if (v === null || v === undefined) return t("noLimit");
+  if (o && o.type === "bool") return t(v ? "yes" : "no");
+  if (Array.isArray(v)) return v.length ? v.join(" ") : "—";
+  if (o && o.choice_labels && o.choice_labels[v]) return pick(o.choice_labels[v]);
+  return String(v);
+}
+
+// info: { preset, overrides, turn_seconds, hints } (a room's state or GET /api/rooms/{id});
+// schema: the preset's option schema, or null while it loads (options then by name).
+export function rulesSummary(info, schema) {
+  const byName = new Map(((schema && schema.options) || []).map((o) => [o.name, o]));
+  const changed = Object.entries(info.overrides || {}).map(([name, v]) => {
+    const o = byName.get(name);
+    return el("li", { class: "changed-rule", "data-option": name },
+      el("span", {}, o ? pick(o.label) : name, ": "), el("b", {}, valueText(o, v)),
+      o ? el("small", { class: "muted" }, ` (${t("presetValue", { v: valueText(o, o.value) })})`) : null);
+  });
+  const timer = info.turn_seconds ? t("seconds", { n: Math.round(info.turn_seconds) }) : t("timerOff");
+  return el("div", { class: "tablerules", id: "tablerules" },
+    el("div", {}, el("b", {}, presetTitle(info.preset)), " · ",
+      changed.length ? tn("changedRules", changed.length) : t("noChangedRules")),
+    changed.length ? el("ul", { class: "changedrules" }, changed) : null,
+    el("div", { class: "small", id: "tabletimer" }, `${t("timer")}: `, el("b", {}, timer),
+      " · ", t(info.hints === false ? "hintsOff" : "hintsOn")));
+}
