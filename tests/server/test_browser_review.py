@@ -90,6 +90,12 @@ def test_review_after_a_hand_and_in_the_replayer(srv: ReviewServer, browser: Any
     page.click("#closedialog")
     drive([page], lambda: phase(page) == "match_over", timeout=120)
     page.wait_for_selector("#reviewbtn")
+    # any earlier hand, from its row of the score sheet
+    page.click('#sheet .sheetreview[data-hand="0"]')
+    page.wait_for_selector("#reviewdialog #review")
+    _review_shown(page)
+    assert "1" in page.inner_text("#reviewdialog h3")
+    page.click("#closedialog")
     page.click("#replaylink")
     page.wait_for_selector("#rp-review")
     page.click("#lang")  # 中文
@@ -157,7 +163,10 @@ def _stubbed_marks_render_and_jump(page: Any) -> None:
     rows = page.locator("#marks .markrow")
     assert rows.count() == 2
     first = rows.nth(0).inner_text()
-    assert "4" in first and "+0.41" in first and rows.nth(0).locator(".card").count() == 2
+    assert "4" in first and "+0.41 ± 0.05" in first and rows.nth(0).locator(".card").count() == 2
+    # the reason is on the page, not in a hover tooltip (touch screens have no hover)
+    assert rows.nth(0).locator(".mtext").is_visible()
+    assert "S3" in rows.nth(0).locator(".mtext").inner_text()
     assert rows.nth(1).locator(".card").count() == 4 and "+0.35" in rows.nth(1).inner_text()
     rows.nth(1).click()
     wait(page, f"document.querySelector('#replayslider').value === '{views[1]}'")

@@ -44,5 +44,7 @@ export function turnCame() {
   window.shengjiTurns = (window.shengjiTurns || 0) + 1; // what the tests count
   turnTitle(true);
   if (soundOn()) tone();
-  if (navigator.vibrate) navigator.vibrate(150);
+  // browsers refuse (and complain) before the person has touched the page
+  const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (navigator.vibrate && touched) navigator.vibrate(150);
 }

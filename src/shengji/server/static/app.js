@@ -6,9 +6,11 @@ import { homeLangChanged, homePage, leaveHome } from "./home.js";
 import { lang, loadServerCatalogue, onLang, setLang, t } from "./i18n.js";
 import { replayLangChanged, replayPage, leaveReplay } from "./replay.js";
 import { leaveRoom, roomPage } from "./room.js";
+import { applySettings, closeSettings, openSettings } from "./settings.js";
 
 const app = document.getElementById("app");
 const langBtn = document.getElementById("lang");
+const settingsBtn = document.getElementById("settings");
 let page = null;
 
 function navigate(url) {
@@ -32,16 +34,21 @@ function labels() {
   langBtn.title = lang === "zh" ? "English" : "中文";
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   document.title = t("appTitle");
+  settingsBtn.title = t("settings");
+  settingsBtn.setAttribute("aria-label", t("settings"));
 }
 
 langBtn.addEventListener("click", () => setLang(lang === "zh" ? "en" : "zh"));
+settingsBtn.addEventListener("click", openSettings);
 onLang(() => {
   labels();
+  closeSettings();
   if (page === "home") homeLangChanged();
   else if (page && page.startsWith("replay:")) replayLangChanged();
 });
 document.querySelector(".brand").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
 window.addEventListener("popstate", () => { page = null; route(); });
+applySettings();
 labels();
 loadServerCatalogue();
 route();

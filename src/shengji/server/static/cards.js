@@ -19,7 +19,7 @@ export function cardTitle(text) {
 export function cardEl(text, opts = {}) {
   const joker = text === "BJ" || text === "LJ";
   const red = joker ? text === "BJ" : RED.has(text[0]);
-  const cls = ["card", opts.size || "table", red ? "red" : "black", joker ? "joker" : "",
+  const cls = ["card", opts.size || "table", red ? "red" : "black", joker ? "joker" : `s-${text[0]}`,
     opts.trump ? "trump" : "", opts.sel ? "sel" : "", opts.fresh ? "fresh" : "",
     opts.cursor ? "cursor" : "", opts.points ? "pts" : ""].filter(Boolean).join(" ");
   let idx, pip;

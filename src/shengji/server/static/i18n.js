@@ -2,7 +2,7 @@
 // names in English too. t(key, params) fills {name}s; tn(key, n) picks the plural form.
 
 const EN = {
-  brand: "Shengji",
+  brand: "Shengji", settings: "Settings", fourColor: "Four-colour suits (♣ green, ♦ blue)", cardSize: "Card size", size_small: "small", size_normal: "normal", size_large: "large", handOrder: "Hand order", trumpsLeft: "trumps first (left)", trumpsRight: "trumps last (right)", turnSound: "A sound when it is your turn", settingsKept: "Kept in this browser.",
   langButton: "中文",
   // home
   create: "New table", preset: "Rules", bots: "Seats", person: "a person", seat: "Seat",
@@ -36,7 +36,7 @@ const EN = {
   declarations: "Declarations (亮主)", declared: "declared", reinforced: "reinforced (上保险)",
   countered: "countered (反主)", changedOwn: "changed suit (改主)", bankerBadge: "banker (庄)", leads: "leads",
   winning: "winning", won: "won", trickPoints_one: "+{n} point", trickPoints_other: "+{n} points",
-  lastTrick: "Last trick", lastTrickOf: "Last trick: {name} won", noTrickYet: "No trick played yet.",
+  lastTrick: "Last trick", handLog: "Hand log", handLogOf: "Hand {n} so far", inProgress: "being played", noDeclarations: "Nobody has declared yet.", lastTrickOf: "Last trick: {name} won", noTrickYet: "No trick played yet.",
   trickWonBy: "{name} wins the trick", close: "Close",
   throwFailedTag: "throw ✗",
   throwFailedNote: "{name} tried to throw {tried}, but {by} could beat part of it: {played} was played instead.",
@@ -61,7 +61,7 @@ const EN = {
   handOver: "Hand {n} is over", matchOver: "Match over",
   winners: "{names} win the match!", draw: "The match is a draw.",
   finalLevels: "Final levels", summary: "Summary", record: "Download the record", replay: "Watch the replay",
-  keys: "Keys: ← → move, space selects, Enter plays, Esc clears, L last trick",
+  keys: "Keys: ← → move, space selects, Enter plays, Esc clears, L last trick, G hand log",
   // chat
   chat: "Chat", say: "Say something…", send: "Send", spectator: "spectator",
   // replay
@@ -71,7 +71,7 @@ const EN = {
   // hand review
   reviewMine: "Review my plays", reviewHand: "Review this hand", reviewTitle: "Review: {name}, hand {n}",
   reviewing: "Reviewing every play… (a few seconds)", reviewNone: "No clear mistakes found.",
-  reviewTrick: "Trick {n}", reviewPlayed: "played", reviewBetter: "better", reviewGain: "{g} levels",
+  reviewTrick: "Trick {n}", reviewShort: "review", reviewHandN: "Review my plays of hand {n}", reviewPlayed: "played", reviewBetter: "better", reviewGain: "{g} levels",
   reviewRetry: "Try again", reviewOffline: "The server cannot be reached.",
   reviewNote: "Plays where the search bot's alternative is worth clearly more: at least 0.2 levels on average over sampled deals of the cards you could not see.",
   // phases
@@ -92,7 +92,7 @@ const EN = {
 };
 
 const ZH = {
-  brand: "升级",
+  brand: "升级", settings: "设置", fourColor: "四色花色 (♣ 绿, ♦ 蓝)", cardSize: "牌的大小", size_small: "小", size_normal: "中", size_large: "大", handOrder: "手牌顺序", trumpsLeft: "主牌在前 (左)", trumpsRight: "主牌在后 (右)", turnSound: "轮到你时响一声", settingsKept: "保存在这个浏览器里。",
   langButton: "EN",
   create: "开新桌", preset: "规则", bots: "座位", person: "真人", seat: "座位",
   level_easy: "简单", level_normal: "普通", level_strong: "强", botLevel: "{level} · {name}",
@@ -121,7 +121,7 @@ const ZH = {
   declarations: "亮主记录", declared: "亮主", reinforced: "上保险",
   countered: "反主", changedOwn: "改主", bankerBadge: "庄", leads: "首出",
   winning: "最大", won: "赢", trickPoints_one: "+{n} 分", trickPoints_other: "+{n} 分",
-  lastTrick: "上一轮", lastTrickOf: "上一轮: {name} 赢", noTrickYet: "还没有出过牌。",
+  lastTrick: "上一轮", handLog: "本局记录", handLogOf: "第 {n} 局记录", inProgress: "进行中", noDeclarations: "还没有人亮主。", lastTrickOf: "上一轮: {name} 赢", noTrickYet: "还没有出过牌。",
   trickWonBy: "{name} 赢了这一轮", close: "关闭",
   throwFailedTag: "甩✗",
   throwFailedNote: "{name} 甩 {tried} 失败: {by} 管得住其中一部分, 改出 {played}。",
@@ -146,14 +146,14 @@ const ZH = {
   handOver: "第 {n} 局结束", matchOver: "比赛结束",
   winners: "{names} 赢得比赛!", draw: "比赛打平。",
   finalLevels: "最终级数", summary: "比赛总结", record: "下载牌谱", replay: "看回放",
-  keys: "按键: ← → 移动, 空格选牌, 回车出牌, Esc 取消, L 上一轮",
+  keys: "按键: ← → 移动, 空格选牌, 回车出牌, Esc 取消, L 上一轮, G 本局记录",
   chat: "聊天", say: "说点什么…", send: "发送", spectator: "观众",
   replayTitle: "回放", prev: "◀ 上一步", next: "下一步 ▶", prevHand: "« 上一局", nextHand2: "下一局 »",
   step: "第 {i}/{n} 步", asSeat: "看谁的牌", narration: "文字记录",
   replayUnavailable: "比赛结束后才能看回放。",
   reviewMine: "复盘我的出牌", reviewHand: "复盘本局", reviewTitle: "复盘: {name}, 第 {n} 局",
   reviewing: "正在逐手复盘… (需要几秒)", reviewNone: "没有发现明显失误。",
-  reviewTrick: "第 {n} 轮", reviewPlayed: "出了", reviewBetter: "更好", reviewGain: "{g} 级",
+  reviewTrick: "第 {n} 轮", reviewShort: "复盘", reviewHandN: "复盘我在第 {n} 局的出牌", reviewPlayed: "出了", reviewBetter: "更好", reviewGain: "{g} 级",
   reviewRetry: "再试一次", reviewOffline: "连不上服务器。",
   reviewNote: "标出的是搜索机器人的另一种出法明显更好的牌: 在对看不见的牌的多次抽样中平均至少多得 0.2 级。",
   phase_deal: "发牌", phase_before_kitty: "亮主", phase_bury: "扣底",

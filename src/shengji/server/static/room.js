@@ -9,8 +9,9 @@ import { errorText, lang, onLang, pick, presetTitle, t, tn } from "./i18n.js";
 import { getSaved, hostKey, Link, save, tokenKey } from "./net.js";
 import { splitCards } from "./notation.js";
 import { presetSchema, rulesSummary } from "./rules.js";
+import { onSettings } from "./settings.js";
 import {
-  contextOf, declarationsPanel, felt, fetchReview, handFan, handResult, matchEnd, reviewPanel, scoreSheet, seatName, statusBar,
+  contextOf, declarationsPanel, felt, fetchReview, handFan, handLog, handResult, matchEnd, reviewPanel, scoreSheet, seatName, statusBar,
   trickRows, withNames,
 } from "./table.js";
 
@@ -135,6 +136,8 @@ function buildLayout() {
   R.onKey = onKey;
   document.addEventListener("keydown", R.onKey);
 }
+
+onSettings(() => { if (R && R.built) renderSound(); });
 
 onLang(() => {
   if (!R || !R.built) return;
@@ -316,7 +319,8 @@ function render() {
   decl.hidden = !dp && !kb;
   fill(decl, dp, kb);
   const sheet = document.getElementById("sheetbox");
-  const sp = show ? scoreSheet(view, room) : null;
+  const seated = you.seat !== null && you.seat !== undefined;
+  const sp = show ? scoreSheet(view, room, { me: you.seat, review: seated ? (hand) => openReview(hand) : null }) : null;
   sheet.hidden = !sp;
   fill(sheet, sp);
   if (R.overlay) renderOverlay();
@@ -461,6 +465,7 @@ function renderFelt() {
   const { view, room, you } = R.state;
   if (!view) { fill("feltbox"); return; }
   const lastBtn = el("button", { class: "ghost small", id: "lasttrick", onclick: () => openOverlay("last") }, t("lastTrick"));
+  const logBtn = el("button", { class: "ghost small", id: "handlogbtn", onclick: () => openOverlay("log") }, t("handLog"));
   const held = holdState();
   fill("feltbox", felt(view, room, you.seat, {
     hold: held === "hold",
@@ -468,6 +473,7 @@ function renderFelt() {
     deadline: (s) => deadlineOf(s),
     waiting: view.phase === "hand_over" ? room.waiting : null,
     lastTrickButton: lastBtn,
+    logButton: logBtn,
   }));
 }
 
@@ -714,6 +720,10 @@ function renderOverlay() {
   if (R.overlay === "review") {
     const rv = R.review;
     body = [reviewPanel(rv, { room, ctx: rv.ctx, retry: () => openReview(rv.hand, true) })];
+  } else if (R.overlay === "log") {
+    const seat = R.state.you.seat;
+    const rv = R.reviews && seat !== null ? R.reviews[`${seat}:${view.hand_number}`] : null;
+    body = [handLog(view, room, ctx, rv && rv.status === "done" ? rv.marks : [])];
   } else if (R.overlay === "last") {
     const tricks = view.tricks || [];
     const last = tricks[tricks.length - 1];
@@ -724,9 +734,13 @@ function renderOverlay() {
       el("small", {}, t(k.kind === "picked_up" ? "pickedUp" : "buried")), cardRow(k.cards, { size: "table", ctx, markTrump: true })))];
   }
   o.hidden = false;
-  const ids = { last: "lastdialog", review: "reviewdialog" };
-  fill(o, el("div", { class: "dialog", role: "dialog", "aria-modal": "true", id: ids[R.overlay] || "kittydialog" },
+  const ids = { last: "lastdialog", review: "reviewdialog", log: "logdialog" };
+  const id = ids[R.overlay] || "kittydialog";
+  const before = document.getElementById(id);
+  const scrolled = before ? before.scrollTop : 0; // redrawn at every move: keep the reader's place
+  fill(o, el("div", { class: "dialog", role: "dialog", "aria-modal": "true", id },
     body, el("div", { class: "row end" }, el("button", { id: "closedialog", onclick: closeOverlay }, t("close")))));
+  document.getElementById(id).scrollTop = scrolled;
 }
 
 // -- chat ----------------------------------------------------------------------------------
@@ -776,5 +790,7 @@ function onKey(e) {
     if (btn) { e.preventDefault(); btn.click(); }
   } else if (e.key === "l" || e.key === "L") {
     openOverlay("last");
+  } else if (e.key === "g" || e.key === "G") {
+    openOverlay("log");
   }
 }

@@ -149,6 +149,7 @@ export function felt(view, room, me, opts = {}) {
     center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
   }
   if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
+  if (opts.logButton) center.push(opts.logButton);
   if (opts.kittyButton) center.push(opts.kittyButton);
   return el("div", { class: "felt", id: "felt" }, seats, el("div", { class: "center" }, center));
 }
@@ -161,7 +162,7 @@ export function cardsText(cards) {
 
 // What a failed throw did, for everyone at the table: who threw what, who could beat it,
 // what was played instead, and the penalty.
-export function throwNote(p, room) {
+export function throwNote(p, room, withId = true) {
   const by = p.blocked_by === null || p.blocked_by === undefined ? "?" : seatName(room, p.blocked_by);
   let text = t("throwFailedNote", {
     name: seatName(room, p.seat), tried: cardsText(p.attempted), by, played: cardsText(p.cards),
@@ -169,7 +170,7 @@ export function throwNote(p, room) {
   if ((room.options || {}).throw_penalty === "stake") text += ` ${t("throwPenaltyStake")}`;
   else if (p.penalty > 0) text += ` ${t("throwPenaltyUp", { n: p.penalty })}`;
   else if (p.penalty < 0) text += ` ${t("throwPenaltyDown", { n: -p.penalty })}`;
-  return el("div", { class: "throw-note", id: "thrownote", role: "status" }, text);
+  return el("div", { class: "throw-note", id: withId ? "thrownote" : null, role: withId ? "status" : null }, text);
 }
 
 export function declKind(decls, i) {
@@ -189,37 +190,67 @@ export function declarationsPanel(view, room) {
       el("small", {}, declKind(ds, i)), cardRow(d.cards, { size: "mini" }))));
 }
 
-// One trick as rows: name, cards, leads / won, points.
-export function trickRows(trick, room, ctx) {
+// One trick as rows: name, cards, leads / won, points (live: the trick being played, its
+// winner so far).
+export function trickRows(trick, room, ctx, live = false) {
   const win = trick.winner;
   return el("div", { class: "trick-rows" }, trick.plays.map((p, i) => el("div", { class: `trow${p.seat === win ? " won" : ""}`, "data-seat": p.seat },
     el("span", { class: `name team${p.seat % 2}` }, seatName(room, p.seat)),
     cardRow(p.cards, { size: "table", ctx, markTrump: true }),
     el("span", { class: "ptags" }, i === 0 ? el("span", { class: "ptag lead" }, t("leads")) : null,
-      p.seat === win ? el("span", { class: "ptag win" }, `★ ${t("won")}`) : null))),
-  el("div", { class: "trick-note" }, t("trickWonBy", { name: seatName(room, win) }),
+      p.seat === win ? el("span", { class: "ptag win" }, `★ ${t(live ? "winning" : "won")}`) : null))),
+  live ? null : el("div", { class: "trick-note" }, t("trickWonBy", { name: seatName(room, win) }),
     trick.points ? ` ${tn("trickPoints", trick.points)}` : ""));
 }
 
-export function scoreSheet(view, room) {
+// The hand so far: declarations, then every trick (leader, winner, points, failed
+// throws) and the trick being played; review marks (the search bot's better plays) under
+// their trick.
+export function handLog(view, room, ctx, marks = []) {
+  const section = (n, trick, live) => {
+    const failed = trick.plays.find((p) => p.attempted);
+    return el("section", { class: "logtrick", "data-trick": n },
+      el("h4", {}, t("reviewTrick", { n }), live ? el("small", { class: "muted" }, ` · ${t("inProgress")}`) : null),
+      trickRows(trick, room, ctx, live),
+      failed ? throwNote(failed, room, false) : null,
+      marks.filter((m) => m.trick === n).map((m) => el("div", { class: "logmark" },
+        el("small", {}, `${t("reviewBetter")}: `), cardRow(m.better, { size: "mini", ctx, markTrump: true }),
+        el("small", { class: "muted" }, ` ${pick(m.text)}`))));
+  };
+  const tricks = (view.tricks || []).map((tr, i) => section(i + 1, tr, false));
+  if (view.trick && view.trick.length) {
+    tricks.push(section(tricks.length + 1, { plays: view.trick, winner: view.winning, points: null }, true));
+  }
+  return el("div", { class: "handlog", id: "handlog" },
+    el("h3", {}, t("handLogOf", { n: view.hand_number + 1 })),
+    declarationsPanel(view, room) || el("p", { class: "muted" }, t("noDeclarations")),
+    tricks.length ? tricks : el("p", { class: "muted" }, t("noTrickYet")));
+}
+
+// opts: me (your seat: teams are "us" and "them"), review(hand) (a button per hand)
+export function scoreSheet(view, room, opts = {}) {
   const rows = view.score_sheet || [];
   if (!rows.length) return null;
   return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
     el("table", { class: "sheet", id: "sheet" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("banker")), el("th", {}, t("level")),
-        el("th", {}, t("trump")), el("th", {}, t("points")), el("th", {}, t("result")))),
+        el("th", {}, t("trump")), el("th", {}, t("points")), el("th", {}, t("result")), opts.review ? el("th", {}) : null)),
       el("tbody", {}, rows.map((r) => el("tr", {},
-        el("td", {}, r.number + 1), el("td", {}, seatName(room, r.banker)), el("td", {}, r.level),
+        el("td", {}, r.number + 1), el("td", { class: `team${r.banker % 2}` }, seatName(room, r.banker)), el("td", {}, r.level),
         el("td", { class: r.trump === "H" || r.trump === "D" ? "red" : "" }, r.trump === "NT" ? t("nt") : suitSymbol(r.trump)),
         el("td", {}, r.points),
-        el("td", {}, resultGist(r, room)))))));
+        el("td", {}, resultGist(r, opts.me)),
+        opts.review ? el("td", {}, el("button", { class: "ghost small sheetreview", "data-hand": r.number,
+          title: t("reviewHandN", { n: r.number + 1 }), "aria-label": t("reviewHandN", { n: r.number + 1 }),
+          onclick: () => opts.review(r.number) }, t("reviewShort"))) : null)))));
 }
 
-function resultGist(r, room) {
+// "us +1" / "Team A take the banker": short enough for a phone's column.
+function resultGist(r, me) {
   const bteam = r.banker % 2;
   const team = r.side === "banker" ? bteam : 1 - bteam;
-  const who = teamName(room, team);
-  if (!r.gain) return lang === "zh" ? `${who} 上台` : `${who} take the banker`;
+  const who = me === null || me === undefined ? t(team ? "teamB" : "teamA") : t(team === me % 2 ? "us" : "them");
+  if (!r.gain) return lang === "zh" ? `${who}上台` : `${who}: banker`;
   return `${who} +${r.gain}`;
 }
 
@@ -318,9 +349,10 @@ export function reviewPanel(rv, opts = {}) {
         el("span", { class: "mtrick" }, t("reviewTrick", { n: m.trick })),
         el("span", { class: "mcards" }, el("small", {}, t("reviewPlayed")), cardRow(m.played, { size: "mini", ctx: opts.ctx, markTrump: !!opts.ctx })),
         el("span", { class: "mcards better" }, el("small", {}, t("reviewBetter")), cardRow(m.better, { size: "mini", ctx: opts.ctx, markTrump: !!opts.ctx })),
-        el("b", { class: "mgain" }, t("reviewGain", { g: `+${m.gain.toFixed(2)}` })),
+        el("b", { class: "mgain" }, t("reviewGain", { g: `+${m.gain.toFixed(2)}${m.se ? ` ± ${m.se.toFixed(2)}` : ""}` })),
+        el("small", { class: "mtext" }, pick(m.text)), // read on touch screens too: no hover needed
       ];
-      const attrs = { class: "markrow", title: pick(m.text), "data-view": m.view };
+      const attrs = { class: "markrow", "data-view": m.view };
       return el("li", { class: `mark${opts.current === m.view ? " current" : ""}` },
         opts.onPick ? el("button", { ...attrs, type: "button", onclick: () => opts.onPick(m) }, kids) : el("div", attrs, kids));
     }));
