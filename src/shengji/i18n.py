@@ -252,6 +252,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "time ran out: the bot {did} for {name}",
         "zh": "{name} 超时, 机器人替其{did}",
     },
+    "notice.TIME_RAN_OUT.you": {
+        "en": "your time ran out: the bot {did} for you",
+        "zh": "你超时了, 机器人替你{did}",
+    },
     "notice.did.play": {"en": "played {cards}", "zh": "出了 {cards}"},
     "notice.did.declare": {"en": "declared {cards}", "zh": "亮了 {cards}"},
     "notice.did.pass": {"en": "passed", "zh": "不亮"},
@@ -478,6 +482,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "暂停: 等玩家回来",
     },
     "status.clock": {"en": "{who}: {s}s left", "zh": "{who}: 还剩{s}秒"},
+    "status.next_clock": {
+        "en": "the next hand starts in {s}s",
+        "zh": "{s}秒后开始下一局",
+    },
     "table.declared": {"en": "declared: {list}", "zh": "亮主: {list}"},
     "table.no_declaration": {"en": "declared: nobody yet", "zh": "亮主: 还没有人亮"},
     "table.last": {
@@ -680,6 +688,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.select": {"en": "select", "zh": "选牌"},
     "key.play": {"en": "play", "zh": "出牌"},
     "key.bury": {"en": "bury", "zh": "扣底"},
+    "key.declare": {"en": "declare…", "zh": "亮主…"},
     "key.next": {"en": "next hand", "zh": "下一局"},
     "key.hint": {"en": "hint", "zh": "提示"},
     "key.quit": {"en": "quit", "zh": "退出"},
@@ -811,8 +820,9 @@ def t(key: str, lang: str, **params: Any) -> str:
     return text.format(**params) if params else text
 
 
-def notice_text(code: str, params: Mapping[str, Any], lang: str) -> str:
-    """A ``notice`` (what the table did by itself) for people in ``lang``."""
+def notice_text(code: str, params: Mapping[str, Any], lang: str, you: bool = False) -> str:
+    """A ``notice`` (what the table did by itself) for people in ``lang`` (``you``: told
+    to the person it is about)."""
     if code == "TIME_RAN_OUT":
         did = t(
             f"notice.did.{params['action']}",
@@ -820,6 +830,8 @@ def notice_text(code: str, params: Mapping[str, Any], lang: str) -> str:
             cards=cards_label(params.get("cards", ""), lang),
             count=params.get("count", 0),
         )
+        if you:
+            return t("notice.TIME_RAN_OUT.you", lang, did=did)
         return t("notice.TIME_RAN_OUT", lang, name=params["name"], did=did)
     if code == "PLAYED_FOR_YOU":
         if params["count"] == 1:
@@ -828,9 +840,9 @@ def notice_text(code: str, params: Mapping[str, Any], lang: str) -> str:
     return code
 
 
-def notice_texts(code: str, params: Mapping[str, Any]) -> dict[str, str]:
+def notice_texts(code: str, params: Mapping[str, Any], you: bool = False) -> dict[str, str]:
     """A notice in both languages."""
-    return {lang: notice_text(code, params, lang) for lang in LANGS}
+    return {lang: notice_text(code, params, lang, you) for lang in LANGS}
 
 
 def _lang(lang: str) -> str:

@@ -58,9 +58,11 @@ def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
 
 def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
     rid, key = _room(http, turn_seconds=0.2, bots=[None, "heuristic", "heuristic", "heuristic"])
-    with http.websocket_connect(f"/ws/{rid}") as w:
+    with http.websocket_connect(f"/ws/{rid}") as w, http.websocket_connect(f"/ws/{rid}") as ww:
         c = Client(w)
         c.request({"type": "join", "name": "slow", "host_key": key})
+        watcher = Client(ww)
+        watcher.request({"type": "join", "name": "eve", "spectate": True})
         c.request({"type": "ready"})
         c.request({"type": "start"})
         deadline = time.time() + 30
@@ -75,11 +77,19 @@ def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
         told = [m for m in c.received if m["type"] == "notice"]
         assert told and all(m["code"] == "TIME_RAN_OUT" for m in told)
         assert all(m["params"]["seat"] == 0 and m["params"]["name"] == "slow" for m in told)
+        # the person it is about is told "you"; the others are told the name
         plays = [m for m in told if m["params"]["action"] == "play"]
-        assert plays and plays[0]["text"]["en"].startswith("time ran out: the bot played ")
-        assert plays[0]["text"]["en"].endswith(" for slow") and "超时" in plays[0]["text"]["zh"]
+        assert plays and plays[0]["text"]["en"].startswith("your time ran out: the bot played ")
+        assert plays[0]["text"]["en"].endswith(" for you")
+        assert plays[0]["text"]["zh"].startswith("你超时了, 机器人替你出了 ")
         buried = [m for m in told if m["params"]["action"] == "bury"]
         assert all(m["params"]["cards"] == "" for m in buried)
+        sync(watcher)
+        seen = [m for m in watcher.received if m["type"] == "notice"]
+        assert len(seen) == len(told)
+        first = next(m for m in seen if m["params"]["action"] == "play")["text"]
+        assert first["en"].startswith("time ran out: the bot played ")
+        assert first["en"].endswith(" for slow") and first["zh"].startswith("slow 超时")
 
 
 def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:

@@ -12,6 +12,7 @@ import copy
 import io
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +34,7 @@ from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, 
 from shengji.tui.main import failure_line, run_play
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error
-from shengji.tui.text import DealPass, describe, trick_text
+from shengji.tui.text import DealPass, clock_text, describe, trick_text
 
 from .test_app import FakeSession
 
@@ -93,6 +94,9 @@ def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes
             app.pop_screen()  # closed some other way
             await pilot.pause(0.3)
             assert not isinstance(_top(app), DeclareDialog)
+            # the footer names what Enter does now: open the declaration, not "play"
+            enter = app.active_bindings["enter"].binding.description
+            assert enter == "亮主…", enter
             await pilot.press("enter")  # a key reopens it
             await pilot.pause()
             assert isinstance(_top(app), DeclareDialog)
@@ -517,3 +521,26 @@ def test_a_bad_host_key_is_one_line(
     argv = ["--connect", link, "--plain", "--host-key", "nope"]
     code, _, err = _play(argv, Quitter(), monkeypatch)
     assert code == 2 and err.count("\n") == 1 and err.endswith("[BAD_HOST_KEY]\n")
+
+
+def test_dialogs_show_the_turn_clock_and_the_sheet_counts_down_to_the_next_hand() -> None:
+    """A dialog covers the table's clock line: it carries the clock itself. After a hand
+    the countdown says what it counts down to."""
+    declaring = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    declaring["room"]["deadlines"] = [time.time() + 20, None, None, None]
+    session = FakeSession(declaring)
+    session.link = None
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            assert isinstance(_top(app), DeclareDialog)
+            clock = _top(app).query_one(".dlg-clock", Static)
+            assert re.fullmatch(r"you: (19|20)s left", str(clock.renderable)), clock.renderable
+
+    asyncio.run(run())
+    over = _hand_over(declaring)
+    over["room"]["deadlines"] = [time.time() + 18, None, None, None]
+    for lang, text in (("en", "the next hand starts in 17s"), ("zh", "17秒后开始下一局")):
+        assert clock_text(over, lang, 0.0, time.time() + 0.5) == text

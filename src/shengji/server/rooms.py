@@ -859,10 +859,15 @@ class Room:
 
     def notice(self, code: str, params: dict[str, Any], to: Connection | None = None) -> None:
         """Tell everyone (or one connection) what the table did by itself: a ``notice``
-        message with its ``code``, ``params`` and the words in both languages."""
+        message with its ``code``, ``params`` and the words in both languages (addressed
+        to "you" on the connections of the seat it is about)."""
         text = dumps(message("notice", code=code, params=params, text=notice_texts(code, params)))
+        yours = dumps(
+            message("notice", code=code, params=params, text=notice_texts(code, params, True))
+        )
+        about = params.get("seat")
         for conn in [to] if to else list(self.conns):
-            conn.push(text)
+            conn.push(yours if about is not None and self.seat_of(conn) == about else text)
 
     def _timed_out(self, seat: int, action: Action) -> None:
         """The turn timer ran out and a bot moved for ``seat``: say so (a burial's cards

@@ -179,6 +179,26 @@ async def _hint_line(session: Session, lang: str, show: ShowHint) -> None:
         _HINTING.release()
 
 
+class DialogClock(Static):
+    """The turn clock inside a dialog (which covers the table's own clock line)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__("", classes="dlg-clock")
+        self.lang = lang
+
+    def on_mount(self) -> None:
+        self.tick()
+        self.set_interval(0.5, self.tick)
+
+    def tick(self) -> None:
+        app = self.app
+        state = getattr(app, "state", None) or {}
+        skew = float(getattr(app, "skew", 0.0))
+        text = clock_text(state, self.lang, skew, time.time()) or ""
+        self.display = bool(text)  # no timer: no empty line
+        self.update(text)
+
+
 class DeclareDialog(ModalScreen[str | None]):
     """Choose a declaration (1..n) or pass (p); while the cards are dealt, d passes for
     the rest of the deal; ? asks for a hint. Returns the show's cards, None for a pass,
@@ -222,6 +242,7 @@ class DeclareDialog(ModalScreen[str | None]):
             Static("\n".join(lines)),
             Static("", id="dlg-hint"),
             Static(t("dlg.declare_keys", lang), id="dlg-keys"),
+            DialogClock(lang),
             id="dialog",
         )
 
@@ -282,6 +303,7 @@ class BuryDialog(ModalScreen[str]):
             Static(id="bury-hand"),
             Static(id="bury-count"),
             Static(t(legend, self.lang), id="dlg-keys"),
+            DialogClock(self.lang),
             id="bury-dialog",
         )
 
@@ -459,6 +481,7 @@ class TableApp(App[None]):
     #dlg-title { text-style: bold; }
     #dlg-keys { color: $text-muted; }
     #dlg-hint, #dlg-note { color: $warning; height: auto; }
+    .dlg-clock { text-style: bold; height: auto; }
     .hidden { display: none; }
     """
     ENABLE_COMMAND_PALETTE = False
@@ -481,6 +504,7 @@ class TableApp(App[None]):
         super().__init__()
         self.session = session
         self.lang = lang
+        self.bound = ("key.play", lang)  # Enter's label and the language of the footer
         self._bindings = keymap(self.KEYS, lang)
         self.cursor = 0
         self.selected: set[int] = set()
@@ -562,9 +586,20 @@ class TableApp(App[None]):
         """Switch between English and Chinese."""
         self.lang = "zh" if self.lang == "en" else "en"
         self.tracker.lang = self.lang
-        self._bindings = keymap(self.KEYS, self.lang)
-        self.refresh_bindings()
+        self._rebind()
         self.render_state()
+
+    def _rebind(self) -> None:
+        """The footer's keys in this language, Enter labelled by what it does now (open
+        the declaration or the kitty that waits, or play)."""
+        phase = (self.state.get("view") or {}).get("phase") if self.state else None
+        pending = bool(self.state) and self._pending_dialog()
+        enter = ("key.bury" if phase == "bury" else "key.declare") if pending else "key.play"
+        if (enter, self.lang) != self.bound:
+            self.bound = (enter, self.lang)
+            keys = [(k, a, enter if a == "submit" else d, kd) for k, a, d, kd in self.KEYS]
+            self._bindings = keymap(keys, self.lang)
+        self.refresh_bindings()
 
     def tick(self) -> None:
         try:
@@ -627,7 +662,7 @@ class TableApp(App[None]):
             hand.update(t("table.no_hand", lang) if view else "")
             self.spots = []
         self.w_message.update(self.message_text())
-        self.refresh_bindings()
+        self._rebind()
         if not view:
             return
         self._dialogs(state, view)

@@ -346,9 +346,12 @@ def clock_text(state: dict[str, Any], lang: str, skew: float, now: float) -> str
     """The running turn timer (``right: 12s left``), from ``room.deadlines``."""
     room = state.get("room") or {}
     deadlines = room.get("deadlines") or []
+    over = (state.get("view") or {}).get("phase") == "hand_over"
     for seat, d in enumerate(deadlines):
         if d:
             left = max(0, int(d - (now - skew)))
+            if over:  # the countdown to the next hand, the same for everyone waited for
+                return t("status.next_clock", lang, s=left)
             return t("status.clock", lang, who=who(state, seat, lang), s=left)
     return None
 
