@@ -343,6 +343,17 @@ def _add_rule_args(p: argparse.ArgumentParser, positional: bool = False) -> None
     p.add_argument("--options", action="append", metavar="FILE.toml", help="overrides file")
 
 
+def _turn_seconds(text: str) -> float:
+    """A turn timer for ``--turn-seconds``: 0 (none) to 600 seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError("a turn timer is 0 (none) to 600 seconds")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``shengji`` command."""
     parser = argparse.ArgumentParser(
@@ -466,6 +477,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a server (http://HOST:PORT: make a room) or a room's invite link (join it)",
     )
     p.add_argument("--open", metavar="SEATS", help="new room: seats left for people, e.g. 2")
+    p.add_argument(
+        "--turn-seconds",
+        type=_turn_seconds,
+        default=0.0,
+        metavar="S",
+        help="new room: seconds per move before a bot moves for you (default 0: no timer)",
+    )
     p.add_argument(
         "--new-room",
         action="store_true",

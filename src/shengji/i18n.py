@@ -580,6 +580,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "hint.refused": {"en": "no hint: {text}", "zh": "没有提示: {text}"},
     "hint.not_now": {"en": "no hint: it is not your turn", "zh": "没有提示: 还没轮到你"},
+    "hint.busy": {
+        "en": "the adviser is still busy with the last hint: try again in a moment",
+        "zh": "提示还在计算上一次的请求, 请稍后再试",
+    },
     "hint.thinking": {"en": "hint: thinking…", "zh": "提示: 思考中…"},
     "action.declare": {"en": "declare {cards}", "zh": "亮 {cards}"},
     "action.pass": {"en": "pass", "zh": "不亮"},
@@ -652,6 +656,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "下划线: 主牌 · 绿色: 底牌 · ←→ 空格 回车 · ?: 提示",
     },
     # lobby
+    "lobby.rules": {"en": "rules changed by the host: {rules}", "zh": "房主改的规则: {rules}"},
+    "lobby.no_changes": {"en": "the preset's rules, unchanged", "zh": "规则未改动"},
+    "lobby.timer": {"en": "turn timer: {s}s a move", "zh": "出牌限时: 每步 {s} 秒"},
+    "lobby.no_timer": {"en": "no turn timer", "zh": "出牌不限时"},
+    "lobby.no_hints": {"en": "no hints at this table", "zh": "这张桌子不能用提示"},
     "lobby.title": {"en": "Room {id} · {preset}", "zh": "房间 {id} · {preset}"},
     "lobby.link": {"en": "invite link: {url}", "zh": "邀请链接: {url}"},
     "lobby.ready": {"en": "ready", "zh": "已准备"},

@@ -17,6 +17,7 @@ and the browser builds its rules form from it (one labelled control per option).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
@@ -303,6 +304,26 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
 def option_label(name: str, lang: str) -> str:
     """The short label of option ``name`` in ``lang`` (``en`` or ``zh``)."""
     return _LABELS[name]["zh" if lang == "zh" else "en"]
+
+
+def overrides_text(overrides: Mapping[str, Any], lang: str) -> str:
+    """The options a table changed, for people: ``Decks 3, Throw penalty: none``."""
+    zh = lang == "zh"
+    parts = []
+    for name, value in overrides.items():
+        if isinstance(value, bool):
+            shown = ("是" if value else "否") if zh else ("yes" if value else "no")
+        elif name in _CHOICE_LABELS and value in _CHOICE_LABELS[name]:
+            shown = _pick(_CHOICE_LABELS[name][value], False, lang)
+        elif isinstance(value, list | tuple):
+            shown = " ".join(str(v) for v in value) or "—"
+        elif value is None:
+            shown = "不限" if zh else "no limit"
+        else:
+            shown = str(value)
+        label = option_label(name, lang) if name in _LABELS else name
+        parts.append(f"{label}: {shown}")
+    return "; ".join(parts)
 
 
 def option_fields() -> list[str]:

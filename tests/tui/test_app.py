@@ -461,6 +461,14 @@ def test_snapshot_120x40_zh(snap_compare: Callable[..., bool]) -> None:
     assert snap_compare(_snapshot_app("zh"), terminal_size=(120, 40))
 
 
+def test_snapshot_no_color_80x24(
+    snap_compare: Callable[..., bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NO_COLOR: suits told apart by weight, not hue (a red suit is bold)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(_snapshot_app(), terminal_size=(80, 24))
+
+
 def test_snapshot_bury_dialog_80x24(snap_compare: Callable[..., bool]) -> None:
     app = TableApp(LocalSession(load_preset("shuangsheng"), seed=5, seat=0), lang="en")
     assert snap_compare(app, press=["1"], terminal_size=(80, 24))

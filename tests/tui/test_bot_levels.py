@@ -88,19 +88,21 @@ def test_lobby_lists_each_bot_with_its_level() -> None:
         "room": {"id": "abc", "preset": "classic", "seats": seats, "host_seat": 0},
         "you": {"seat": 0, "host": True},
     }
-    assert lobby_lines(state, "en", None)[1:5] == [
+    assert lobby_lines(state, "en", None)[3:7] == [
         "▶ seat 0: ann (ready, host)  [your team]",
         "  seat 1: search bot (strong)  [opponents]",
         "  seat 2: rando bot  [your team]",
         "  seat 3: heuristic-v1 bot  [opponents]",
     ]
-    assert lobby_lines(state, "zh", None)[2] == "  1号位: 机器人(搜索)·强  [对方]"
+    assert lobby_lines(state, "zh", None)[4] == "  1号位: 机器人(搜索)·强  [对方]"
 
 
 def test_online_room_is_made_with_a_bot_per_seat(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[list[str | None]] = []
 
-    def create_room(target: Any, preset: str, overrides: Any, bots: list[str | None]) -> Any:
+    def create_room(
+        target: Any, preset: str, overrides: Any, bots: list[str | None], **_: Any
+    ) -> Any:
         made.append(list(bots))
         raise ShengjiError("stop here", code="SERVER_ERROR")
 

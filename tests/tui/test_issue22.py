@@ -34,7 +34,7 @@ from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, 
 from shengji.tui.main import failure_line, run_play
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error
-from shengji.tui.text import DealPass, clock_text, describe, trick_text
+from shengji.tui.text import DealPass, clock_text, describe, lobby_lines, trick_text
 
 from .test_app import FakeSession
 
@@ -352,6 +352,33 @@ def test_help_escape_jumps_hint_selection_and_clicks() -> None:
             await pilot.press("enter")  # plays the hinted cards
             await pilot.pause()
             assert len(session.state["view"]["hand"].split()) < len(cards)
+            assert app.message == ""  # the hint was about the turn just played
+
+    asyncio.run(run())
+
+
+def test_a_hint_is_gone_once_the_table_moves_on() -> None:
+    """A hint answered for one decision is not left on screen for the next (online, a
+    bot may move for you first)."""
+    session = FakeSession(copy.deepcopy(_trick_session().state))
+    play = {"type": "play", "cards": session.state["view"]["hand"].split()[0]}
+    session.hint = lambda lang: (play, "a reason")  # type: ignore[method-assign,assignment]
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.message.startswith("hint: play ")
+            moved = copy.deepcopy(session.state)
+            moved["rev"] += 1
+            moved["view"]["to_act"] = 1  # the timer ran out: a bot played for us
+            session.state = moved
+            await pilot.pause(0.3)
+            assert app.message == ""
+            assert "hint" not in str(app.w_message.renderable)
 
     asyncio.run(run())
 
@@ -363,13 +390,20 @@ def test_language_key_switches_the_table() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert "levels: your team" in str(app.w_status.renderable)
+            english = list(app.log_lines)
+            assert english and english[0].startswith("— hand 1"), english
             await pilot.press("l")
             await pilot.pause()
             assert "级: 我方 2" in str(app.w_status.renderable)
             assert "English" in [b.description for _, b in app._bindings]
+            # the log already written is read again in Chinese, line for line
+            chinese = list(app.log_lines)
+            assert len(chinese) == len(english) and "第1局" in chinese[0].replace(" ", ""), chinese
+            assert "hand 1" not in "\n".join(chinese)
             await pilot.press("l")
             await pilot.pause()
             assert "levels: your team" in str(app.w_status.renderable)
+            assert list(app.log_lines) == english
 
     asyncio.run(run())
 
@@ -544,3 +578,23 @@ def test_dialogs_show_the_turn_clock_and_the_sheet_counts_down_to_the_next_hand(
     over["room"]["deadlines"] = [time.time() + 18, None, None, None]
     for lang, text in (("en", "the next hand starts in 17s"), ("zh", "17秒后开始下一局")):
         assert clock_text(over, lang, 0.0, time.time() + 0.5) == text
+
+
+def test_a_room_made_from_the_terminal_can_have_a_turn_timer(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--turn-seconds`` makes a timed room; the lobby tells the timer and the changed
+    rules to everyone who joins."""
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    argv = ["--plain", "--preset", "classic-1deck", "--open", "2", "--name", "ann"]
+    argv += ["--turn-seconds", "25", "--set", "throw_penalty=none", "--lang", "en"]
+    user = Quitter()
+    code, out, err = _play(["--connect", server.url, *argv], user, monkeypatch)
+    assert code == 0, err
+    assert user.session.state["room"]["turn_seconds"] == 25
+    assert "turn timer: 25s a move" in out
+    assert "rules changed by the host: Failed throw penalty (甩牌罚分): none" in out
+    zh = "\n".join(lobby_lines(user.session.state, "zh", None))
+    assert "出牌限时: 每步 25 秒" in zh and "房主改的规则: 甩牌罚分: 不罚" in zh, zh
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--turn-seconds", "601"])

@@ -165,7 +165,8 @@ async def _hint_line(session: Session, lang: str, show: ShowHint) -> None:
     as a worker, the table stays live): ``show`` gets "thinking…" at once and the hint
     (with its action, to select its cards) when it is ready."""
     if not _HINTING.acquire(blocking=False):
-        return  # one hint at a time: the adviser is one bot
+        show(t("hint.busy", lang), None)  # one hint at a time: the adviser is one bot
+        return
     try:
         show(t("hint.thinking", lang), None)
         rev = session.state.get("rev")
@@ -476,7 +477,8 @@ class TableApp(App[None]):
     #sheet { height: auto; max-height: 14; }
     #bury-dialog { width: 100%; height: auto; border: thick $accent; background: $surface;
                    padding: 0 1; }
-    DeclareDialog, ScoreDialog, HelpDialog, ConfirmQuit { align: center middle; }
+    DeclareDialog, ScoreDialog, HelpDialog, ConfirmQuit { align: center middle;
+        background: $background 30%; }
     BuryDialog { align: center bottom; background: $background 20%; }
     #dlg-title { text-style: bold; }
     #dlg-keys { color: $text-muted; }
@@ -512,10 +514,12 @@ class TableApp(App[None]):
         self.message_code: str | None = None
         self.last_rev: Any = -1
         self.dialog_rev: Any = -1
+        self.hint_rev: Any = None  # the table's revision the hint shown is about
         self.sheet_hand = -1
         self.deal_pass = DealPass()
-        self.tracker = Tracker(lang)
-        self.log_lines: deque[str] = deque(maxlen=300)
+        # the log is kept in both languages, so the language key re-reads it whole
+        self.trackers = {code: Tracker(code) for code in ("en", "zh")}
+        self.logs: dict[str, deque[str]] = {code: deque(maxlen=300) for code in ("en", "zh")}
         self.throw_note = ""
         self.error: ShengjiError | None = None
         self.skew = 0.0
@@ -585,9 +589,13 @@ class TableApp(App[None]):
     def action_lang(self) -> None:
         """Switch between English and Chinese."""
         self.lang = "zh" if self.lang == "en" else "en"
-        self.tracker.lang = self.lang
         self._rebind()
         self.render_state()
+
+    @property
+    def log_lines(self) -> deque[str]:
+        """The log in the table's language."""
+        return self.logs[self.lang]
 
     def _rebind(self) -> None:
         """The footer's keys in this language, Enter labelled by what it does now (open
@@ -609,13 +617,14 @@ class TableApp(App[None]):
             self.exit(return_code=2)
             return
         for note in _notices(self.session):
-            self.log_lines.append(
-                t("note.reconnected", self.lang)
-                if note == "reconnected"
-                else note.say(self.lang)
-                if isinstance(note, Refusal)
-                else str(note)
-            )
+            for code, log in self.logs.items():
+                log.append(
+                    t("note.reconnected", code)
+                    if note == "reconnected"
+                    else note.say(code)
+                    if isinstance(note, Refusal)
+                    else str(note)
+                )
             changed = True
         link = (self.session.status, self.session.attempt)
         if link != self.link:  # reconnecting, another try, or back
@@ -642,13 +651,17 @@ class TableApp(App[None]):
         if state.get("rev") != self.last_rev:
             self.last_rev = state.get("rev")
             self.selected = set()
+            if self.hint_rev is not None and self.hint_rev != self.last_rev:
+                self.message, self.hint_rev = "", None
             self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
             room = state.get("room") or {}
             if room.get("now"):
                 self.skew = time.time() - float(room["now"])
-        self.log_lines.extend(self.tracker.update(state, self.session.chat))
-        if self.tracker.throws:
-            self.throw_note = self.tracker.throws[-1]
+        for code, tracker in self.trackers.items():
+            self.logs[code].extend(tracker.update(state, self.session.chat))
+        throws = self.trackers[lang].throws
+        if throws:
+            self.throw_note = throws[-1]
         s1, s2 = status_lines(state, lang)
         self.w_status.update(f"{s1}\n{s2}")
         self.w_table.update(self.table_text(view))
@@ -784,7 +797,7 @@ class TableApp(App[None]):
         for line in lines:
             out.append(line + "\n")
             used += _rows(line, width)
-        log = list(self.log_lines)
+        log = list(self.logs[self.lang])
         room_left = height - used - 1
         if log and room_left > 0:
             shown: list[str] = []
@@ -947,6 +960,7 @@ class TableApp(App[None]):
                 self.selected = set(picked)
                 self.cursor = picked[0] if picked else self.cursor
             self.message = text
+            self.hint_rev = self.state.get("rev")  # a hint is gone once the table moves
             self.render_state()
 
         self.run_worker(_hint_line(self.session, self.lang, show), group="hint")

@@ -101,7 +101,8 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         load_preset(args.preset, overrides or None)  # bad rules fail here, before the room
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
         open_seats = _open_seats(args.open)
-        made = made_signature(args.preset, overrides, args.bots, sorted(open_seats), seat)
+        turn = float(getattr(args, "turn_seconds", 0.0) or 0.0)
+        made = made_signature(args.preset, overrides, args.bots, sorted(open_seats), seat, turn)
         kept = None if getattr(args, "new_room", False) else store.made_room(target.base, made)
         if kept is not None:
             back = _back_to_made(kept, name, seat, store, retry)
@@ -112,7 +113,7 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         levels = server_levels(target) or local_levels()  # a server that lists none: ours
         per_seat = seat_bots(args.bots, seat, levels)  # the server checks the names
         bots = [None if s in open_seats else bot for s, bot in enumerate(per_seat)]
-        data = create_room(target, args.preset, overrides, bots)
+        data = create_room(target, args.preset, overrides, bots, turn_seconds=turn)
         target = Target(target.base, str(data["id"]))
         host_key = data.get("host_key")
         store.put(room_key(target), {"host_key": host_key, "name": name, "made": made})

@@ -169,7 +169,12 @@ def room_key(target: Target, spectate: bool = False) -> str:
 
 
 def made_signature(
-    preset: str, overrides: Mapping[str, Any], bots: str, open_seats: Sequence[int], seat: int
+    preset: str,
+    overrides: Mapping[str, Any],
+    bots: str,
+    open_seats: Sequence[int],
+    seat: int,
+    turn_seconds: float = 0.0,
 ) -> str:
     """What makes two ``shengji play --connect SERVER`` commands the same room request:
     run again, the command goes back to the room it made instead of making another.
@@ -177,7 +182,10 @@ def made_signature(
     >>> made_signature("classic", {}, "normal", [2], 0)
     '["classic", {}, "normal", [2], 0]'
     """
-    return json.dumps([preset, dict(overrides), bots, sorted(open_seats), seat], sort_keys=True)
+    parts: list[Any] = [preset, dict(overrides), bots, sorted(open_seats), seat]
+    if turn_seconds:
+        parts.append(turn_seconds)
+    return json.dumps(parts, sort_keys=True)
 
 
 # -- the server's HTTP API ---------------------------------------------------------------------
@@ -206,9 +214,17 @@ def create_room(
     overrides: Mapping[str, Any],
     bots: Sequence[str | None],
     timeout: float = 10.0,
+    turn_seconds: float = 0.0,
 ) -> dict[str, Any]:
     """``POST /api/rooms``: ``{"id", "url", "host_key"}``; a refusal raises its code."""
-    body = json.dumps({"preset": preset, "overrides": dict(overrides), "bots": list(bots)})
+    body = json.dumps(
+        {
+            "preset": preset,
+            "overrides": dict(overrides),
+            "bots": list(bots),
+            "turn_seconds": turn_seconds,
+        }
+    )
     req = urllib.request.Request(
         f"{target.base}/api/rooms", body.encode(), {"Content-Type": "application/json"}
     )

@@ -19,6 +19,7 @@ from ..cards import kitty_size, parse_card, parse_cards, parse_rank, points
 from ..declaring import parse_show
 from ..errors import ShengjiError
 from ..i18n import cards_label, count_points, error_text, t, trump_label
+from ..option_help import overrides_text
 from ..options import RuleOptions
 from ..phases import DECLARING_PHASES
 from ..trump import TRUMP, TrumpContext
@@ -427,6 +428,12 @@ def lobby_lines(state: dict[str, Any], lang: str, link: str | None) -> list[str]
     ]
     if link:
         lines.append(t("lobby.link", lang, url=link))
+    changed = overrides_text(room.get("overrides") or {}, lang)
+    lines.append(t("lobby.rules", lang, rules=changed) if changed else t("lobby.no_changes", lang))
+    secs = room.get("turn_seconds") or 0
+    timer = t("lobby.timer", lang, s=round(secs)) if secs else t("lobby.no_timer", lang)
+    hints = t("lobby.no_hints", lang) if room.get("hints") is False else ""
+    lines.append(timer + (f" · {hints}" if hints else ""))
     seats = room.get("seats") or []
     host = room.get("host_seat")
     me = my_seat(state)
