@@ -467,7 +467,9 @@ class Room:
 
     # -- commands --------------------------------------------------------------------------
     async def handle(self, conn: Connection, cmd: Any) -> dict[str, Any]:
-        """Apply one command; returns the ``ack`` (raises RoomError to refuse)."""
+        """Apply one command; returns the ``ack`` (raises RoomError to refuse). The
+        messages for ``conn`` may be held (:meth:`Connection.hold`): the caller pushes
+        the answer, then releases them."""
         self.last_active = time.monotonic()
         if not conn.commands.take():
             raise RoomError(Code.RATE_LIMITED, "too many commands: slow down")
