@@ -766,6 +766,16 @@ def _advance(st: GameState, events: list[Event]) -> GameState:
     return st
 
 
+def _dealt_hands(
+    before: tuple[tuple[Card, ...], ...], hands: list[list[Card]]
+) -> tuple[tuple[Card, ...], ...]:
+    """The hands after a deal step: a hand dealt nothing stays the same object (views
+    of it are kept while it is)."""
+    return tuple(
+        old if len(old) == len(new) else tuple(new) for old, new in zip(before, hands, strict=True)
+    )
+
+
 def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
     total = 4 * st.options.hand_size
     hands = [list(h) for h in st.hands]
@@ -793,9 +803,9 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
         # each of its draws while it has a legal show, not only when it draws one.
         if can[seat]:
             events.append({"type": "deal", "count": dealt})
-            return evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt, to_act=seat)
+            return evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt, to_act=seat)
     events.append({"type": "deal", "count": dealt})
-    st = evolve(st, hands=tuple(tuple(h) for h in hands), dealt=dealt)
+    st = evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt)
     order = tuple((st.start_seat + i) % 4 for i in range(4))
     return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
 

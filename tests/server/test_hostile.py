@@ -103,6 +103,35 @@ def test_a_client_that_does_not_read_is_dropped_and_never_blocks_the_room(
     asyncio.run(scenario())
 
 
+def test_held_messages_leave_together_in_order_or_queue_behind_a_full_socket() -> None:
+    async def scenario() -> None:
+        writes: list[tuple[str, ...]] = []
+        open_ = [True]
+
+        def write_now(*texts: str) -> bool:
+            if open_[0]:
+                writes.append(texts)
+            return open_[0]
+
+        conn = Connection("a", Limits(send_queue=8), write_now=write_now)
+        conn.push("1")
+        conn.hold()
+        conn.push("2")
+        conn.push("3")
+        assert writes == [("1",)]
+        conn.release()
+        assert writes == [("1",), ("2", "3")]
+        conn.release()  # nothing held: nothing written
+        open_[0] = False  # flow control holds the socket back: queued, in order
+        conn.hold()
+        conn.push("4")
+        conn.push("5")
+        conn.release()
+        assert list(conn.outbox) == ["4", "5"] and len(writes) == 2
+
+    asyncio.run(scenario())
+
+
 # -- 4. limits -----------------------------------------------------------------------------
 
 
@@ -317,6 +346,33 @@ def test_a_corrupt_room_is_quarantined_and_the_others_are_served(db_url: str) ->
 
 
 # -- 8. refused creation, docs, headers ---------------------------------------------------
+
+
+def test_an_older_database_loses_only_its_redundant_action_index(tmp_path: Path) -> None:
+    """The action log is read by its unique (room_id, seq) index: a database made with
+    a second index of room_id alone (one more page written per action) has it dropped
+    at start, and its actions read as before."""
+    from sqlalchemy import inspect
+
+    from shengji.server.store import ActionWrite
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store(url)
+    store.save_room("r" * 32, "playing", {"preset": "classic-1deck"}, {"seats": []})
+    with store.engine.begin() as conn:
+        conn.execute(text("CREATE INDEX ix_actions_room_id ON actions (room_id)"))
+    store.append_actions([ActionWrite("r" * 32, i, i % 4, {"type": "pass"}) for i in (1, 0, 2)])
+    store.close()
+    store = Store(url)
+    indexes = inspect(store.engine).get_indexes("actions")
+    assert "ix_actions_room_id" not in {i["name"] for i in indexes}
+    assert store.load_actions("r" * 32) == [(i % 4, {"type": "pass"}) for i in (0, 1, 2)]
+    with store.engine.connect() as conn:
+        plan = conn.exec_driver_sql(
+            "EXPLAIN QUERY PLAN SELECT * FROM actions WHERE room_id = 'x' ORDER BY seq"
+        ).all()
+    assert "USING INDEX sqlite_autoindex_actions" in str(plan)
+    store.close()
 
 
 def test_a_refused_creation_makes_no_room(http: TestClient) -> None:

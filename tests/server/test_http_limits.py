@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import sys
 import time
@@ -389,6 +390,97 @@ def test_text_frames_parse_as_websockets_reads_them(size: int) -> None:
     except StopIteration as done:
         frame = done.value
     assert frame.fin and frame.opcode == OP_TEXT and frame.data == data
+
+
+def _client_frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    """A masked client frame (RFC 6455 §5.2)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    if n < 126:
+        head = bytes((fin << 7 | opcode, 0x80 | n))
+    else:
+        head = bytes((fin << 7 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class _RawWs:
+    """A WebSocket client that writes its frames' bytes as a test cuts them."""
+
+    def __init__(self, srv: ServerProcess, room_id: str) -> None:
+        self.sock = _sock(srv, timeout=10)
+        self.sock.sendall(
+            f"GET /ws/{room_id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            assert chunk, "closed during the handshake"
+            self.buf += chunk
+        head, _, self.buf = self.buf.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101")
+
+    def _take(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            assert chunk, "closed"
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def frame(self) -> tuple[int, bytes]:
+        """The next frame from the server: (opcode, payload)."""
+        b0, b1 = self._take(2)
+        n = b1 & 0x7F
+        if n == 126:
+            n = int.from_bytes(self._take(2), "big")
+        elif n == 127:
+            n = int.from_bytes(self._take(8), "big")
+        return b0 & 0x0F, self._take(n)
+
+    def answer(self) -> dict[str, Any]:
+        """The next text message."""
+        opcode, data = self.frame()
+        assert opcode == 1, (opcode, data)
+        return dict(json.loads(data))
+
+    def ping(self, rid: str, pad: int = 0) -> bytes:
+        """A ping command's frame (padded with spaces to ``pad`` more bytes)."""
+        text = json.dumps({"v": 1, "id": rid, "type": "ping"})[:-1] + " " * pad + "}"
+        return _client_frame(1, text.encode())
+
+
+def test_client_frames_are_read_however_they_are_cut(serve: Any) -> None:
+    """Whole frames (several in one segment, a 16-bit length, a pong) are read as they
+    arrive; a frame cut in two, a fragmented message, a ping from the client and bad
+    UTF-8 are left to websockets, which then reads the rest of that connection."""
+    srv = serve("commands_burst=100000")
+    rid = _post(srv, "/api/rooms", {"preset": "classic-1deck"})["id"]
+    ws = _RawWs(srv, rid)
+    ws.sock.sendall(ws.ping("a") + ws.ping("b", pad=300) + _client_frame(0xA, b"unasked"))
+    assert [ws.answer()["id"], ws.answer()["id"]] == ["a", "b"]
+    frame = ws.ping("c", pad=200)
+    ws.sock.sendall(frame[:7])
+    time.sleep(0.2)
+    ws.sock.sendall(frame[7:] + ws.ping("d"))
+    assert [ws.answer()["id"], ws.answer()["id"]] == ["c", "d"]
+    ws.sock.sendall(ws.ping("e"))
+    assert ws.answer()["id"] == "e"
+
+    ws = _RawWs(srv, rid)
+    whole = json.dumps({"v": 1, "id": "f", "type": "ping"}).encode()
+    ws.sock.sendall(_client_frame(1, whole[:5], fin=False) + _client_frame(0, whole[5:]))
+    assert ws.answer()["id"] == "f"
+    ws.sock.sendall(_client_frame(0x9, b"hello") + ws.ping("g"))
+    assert ws.frame() == (0xA, b"hello")
+    assert ws.answer()["id"] == "g"
+
+    ws = _RawWs(srv, rid)
+    ws.sock.sendall(ws.ping("h") + _client_frame(1, b'{"v": "\xff"}'))
+    assert ws.answer()["id"] == "h"
+    opcode, data = ws.frame()
+    assert opcode == 8 and int.from_bytes(data[:2], "big") == 1007
 
 
 def test_a_whole_hand_is_played_over_a_real_server(serve: Any) -> None:

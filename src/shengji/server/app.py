@@ -498,6 +498,8 @@ def create_app(
                     conn.push(error_message(cmd.id if cmd else None, e.code, e.message, e.params))
                     if conn.joined and e.code not in UNCHANGED:
                         conn.push(dumps(room.state_for(conn)))  # the table as it is now
+                finally:
+                    conn.release()  # what the room held for the answer (Room.handle)
                 conn.close_if_spent()
         except WebSocketDisconnect:
             pass

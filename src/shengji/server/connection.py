@@ -17,8 +17,9 @@ from .limits import Limits, TokenBucket
 #: connection has used its ``request_ids`` request ids).
 CLOSE_CODES = {"SLOW_CONSUMER": 4008, "ROOM_MOVED": 4009, "REQUEST_IDS_SPENT": 4010}
 
-#: The ASGI scope extension of a server that can send a text message at once, without a
-#: task switch: a function of the text that says whether it did (else it is queued).
+#: The ASGI scope extension of a server that can send text messages at once, without a
+#: task switch: a function of the texts (sent in order, in one write) that says whether
+#: it did (else they are queued).
 WRITE_NOW = "shengji.write_now"
 
 
@@ -32,7 +33,7 @@ class Connection:
         peer: str = "",
         limits: Limits | None = None,
         lobby: TokenBucket | None = None,
-        write_now: Callable[[str], bool] | None = None,
+        write_now: Callable[..., bool] | None = None,
     ) -> None:
         limits = limits or Limits()
         self.peer = peer
@@ -53,6 +54,8 @@ class Connection:
         self.closing: str | None = None
         self._wake = asyncio.Event()
         self.write_now = write_now
+        #: Messages kept by :meth:`hold` until :meth:`release`.
+        self._held: list[str] | None = None
 
     def spend_request_id(self, request_id: str) -> None:
         """Mark ``request_id`` used; raises ``DUPLICATE_REQUEST`` if it was. A
@@ -72,9 +75,28 @@ class Connection:
             self.closing = "REQUEST_IDS_SPENT"
             self._wake.set()
 
+    def hold(self) -> None:
+        """Keep the messages pushed from now on until :meth:`release` (a command's table
+        and its answer leave in one write)."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Send the messages kept since :meth:`hold`, in order."""
+        held, self._held = self._held, None
+        if not held or self.dropped:
+            return
+        if not self.outbox and self.write_now is not None and self.write_now(*held):
+            return
+        for text in held:
+            self.push(text)
+
     def push(self, text: str) -> None:
         """Queue one message; drop the connection if it is too far behind."""
         if self.dropped:
+            return
+        if self._held is not None:
+            self._held.append(text)
             return
         if not self.outbox and self.write_now is not None and self.write_now(text):
             return  # sent: nothing waits before it

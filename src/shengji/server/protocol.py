@@ -162,7 +162,8 @@ def parse_command(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
             Code.MESSAGE_TOO_LARGE, f"messages are limited to {limits.message_bytes} bytes"
         )
     text = data.decode("utf-8", "replace")
-    if json_depth(text) > limits.json_depth:
+    opening = text.count("[") + text.count("{")  # the depth is at most this
+    if opening > limits.json_depth and json_depth(text) > limits.json_depth:
         raise ProtocolError(Code.BAD_MESSAGE, f"messages nest at most {limits.json_depth} deep")
     try:
         cmd = _COMMAND.validate_json(data)

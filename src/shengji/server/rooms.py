@@ -39,6 +39,7 @@ from ..views import legal_show_texts, own_view, seat_message, seat_view, table_v
 from .connection import Connection
 from .limits import Limits
 from .protocol import (
+    PROTOCOL_VERSION,
     Act,
     ActionBody,
     Chat,
@@ -139,6 +140,7 @@ class Room:
         self.options = settings.options()
         self._options_json = self.options.to_dict()  # options never change: built once
         self._kept_text: tuple[object, object, str] | None = None
+        self._settings_text: tuple[str, str] | None = None
         self._own_kept: dict[int, tuple[object, object, object, str]] = {}
         self.store = store
         self.limits = limits or Limits()
@@ -340,9 +342,10 @@ class Room:
     # -- views -----------------------------------------------------------------------------
     def public(self, index: dict[str, int] | None = None) -> dict[str, Any]:
         """The lobby as everyone may see it (``index``: :meth:`_seat_index`, when made)."""
-        index = self._seat_index() if index is None else index
-        host = None if self.host_hash is None else index.get(self.host_hash)
-        connected = self._connected_seats(index)
+        return {**self._settings_part(), **self._live_part(index)}
+
+    def _settings_part(self) -> dict[str, Any]:
+        """The start of :meth:`public`: the settings (which never change) and the status."""
         return {
             "id": self.id,
             "status": self.status,
@@ -351,6 +354,14 @@ class Room:
             "options": self._options_json,
             "turn_seconds": self.settings.turn_seconds,
             "hints": self.settings.hints,
+        }
+
+    def _live_part(self, index: dict[str, int] | None = None) -> dict[str, Any]:
+        """The rest of :meth:`public`: seats, presence, clock and deadlines."""
+        index = self._seat_index() if index is None else index
+        host = None if self.host_hash is None else index.get(self.host_hash)
+        connected = self._connected_seats(index)
+        return {
             "seats": [
                 {
                     "kind": s.kind,
@@ -371,6 +382,14 @@ class Room:
             "waiting": self.waiting(connected),
         }
 
+    def _public_text(self, index: dict[str, int]) -> str:
+        """:meth:`public` as JSON; its settings part, the longest, is encoded once per
+        status."""
+        kept = self._settings_text
+        if kept is None or kept[0] != self.status:
+            kept = self._settings_text = (self.status, dumps(self._settings_part())[:-1])
+        return f"{kept[1]},{dumps(self._live_part(index))[1:]}"
+
     def state_for(self, conn: Connection, room: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``state`` message for one connection: its own view only (``room``: the
         lobby as :meth:`public` gives it, when already made)."""
@@ -386,7 +405,7 @@ class Room:
         what all of them share (the lobby, the table part of the views) is encoded once:
         the messages are spliced from encoded parts (the same JSON as :meth:`state_for`)."""
         index = self._seat_index()
-        room = dumps(self.public(index))
+        room = self._public_text(index)
         table = None if self.state is None else self._table_text(self.state)
         texts: dict[tuple[int | None, bool], str] = {}
         for conn in list(self.conns):
@@ -408,8 +427,8 @@ class Room:
         if kept is None or kept[0] is not st.tricks or kept[1] is not st.results:
             longest = {"tricks": table["tricks"], "score_sheet": table["score_sheet"]}
             kept = self._kept_text = (st.tricks, st.results, dumps(longest)[1:-1])
-        rest = {k: v for k, v in table.items() if k not in ("tricks", "score_sheet")}
-        return f"{dumps(rest)[:-1]},{kept[2]}}}"
+        del table["tricks"], table["score_sheet"]
+        return f"{dumps(table)[:-1]},{kept[2]}}}"
 
     def _own_text(self, st: GameState, seat: int | None) -> str:
         """``{"seat": …, **own_view(st, seat)`` as JSON without its closing brace. A hand
@@ -429,11 +448,13 @@ class Room:
         return kept[3]
 
     def _state_text(self, seat: int | None, host: bool, room: str, table: str | None) -> str:
-        head = dumps(message("state", rev=self.rev, you={"seat": seat, "host": host}))
-        parts = [head[:-1], ',"room":', room]
-        if self.state is not None and table is not None:
-            parts += [',"view":', self._own_text(self.state, seat), ",", table[1:]]
-            if (shows := legal_show_texts(self.state, seat)) is not None:
+        you = f'{{"seat":{"null" if seat is None else seat},"host":{"true" if host else "false"}}}'
+        head = f'{{"v":{PROTOCOL_VERSION},"type":"state","rev":{self.rev},"you":{you}'
+        parts = [head, ',"room":', room]
+        st = self.state
+        if st is not None and table is not None:
+            parts += [',"view":', self._own_text(st, seat), ",", table[1:]]
+            if seat == st.to_act and (shows := legal_show_texts(st, seat)) is not None:
                 parts += [',"shows":', dumps(shows)]
         parts.append("}")
         return "".join(parts)
@@ -446,7 +467,9 @@ class Room:
 
     # -- commands --------------------------------------------------------------------------
     async def handle(self, conn: Connection, cmd: Any) -> dict[str, Any]:
-        """Apply one command; returns the ``ack`` (raises RoomError to refuse)."""
+        """Apply one command; returns the ``ack`` (raises RoomError to refuse). The
+        messages for ``conn`` may be held (:meth:`Connection.hold`): the caller pushes
+        the answer, then releases them."""
         self.last_active = time.monotonic()
         if not conn.commands.take():
             raise RoomError(Code.RATE_LIMITED, "too many commands: slow down")
@@ -475,6 +498,7 @@ class Room:
                 reply = await self._lobby(conn, cmd)
             if self.seat_of(conn) is not None:
                 self.following = False  # a player is here: this process plays the room
+            conn.hold()  # its table leaves with the answer, in one write (the caller's)
             self._plan()
             self.broadcast()
             if isinstance(cmd, Join):

@@ -16,15 +16,21 @@ import ipaddress
 import json
 import random
 import struct
+import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
-from websockets.frames import OP_TEXT, CloseCode
+from websockets.frames import OP_BINARY, OP_PONG, OP_TEXT, CloseCode
 from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - websockets built without its C extension
+    from websockets.utils import apply_mask
 
 from ..errors import Code, ShengjiError
 from .connection import WRITE_NOW
@@ -171,19 +177,122 @@ class CodedWebSocket(WebSocketProtocol):
     limit (never read), sends the client a ``MESSAGE_TOO_LARGE`` error frame, and whose
     keep-alive pings are spread out: each connection waits a random part of the interval
     before its first, so connections made together (a server's restart, a load test)
-    never ping all at once (4,000 pings in one go stalled every table for 100-170 ms)."""
+    never ping all at once (4,000 pings in one go stalled every table for 100-170 ms).
+    A client's whole frames are read as they arrive, without websockets' reading task
+    (:meth:`data_received`), and its messages are sent straight to the socket."""
 
     too_large: ClassVar[bytes] = b""
+    #: Whole frames are read in :meth:`data_received` (see :meth:`_read_frames`).
+    _direct = False
+    _pop_message_waiter: asyncio.Future[None] | None
+    _put_message_waiter: asyncio.Future[None] | None
+
+    def connection_open(self) -> None:
+        super().connection_open()
+        self._direct = not self.debug and not self.extensions and not self.reader._buffer
+        self.transfer_data_task.add_done_callback(self._wake_receiver)
+
+    def _wake_receiver(self, _: object) -> None:
+        waiter = self._pop_message_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        if self._direct:
+            data = self._read_frames(data)
+            if not data:
+                return
+            self._direct = False  # websockets' reader takes the rest of the stream
+        super().data_received(data)
+
+    def _read_frames(self, data: bytes) -> bytes:
+        """Take the whole, masked, unfragmented data frames and pongs at the start of
+        ``data`` (what clients send) straight into the message queue, without waking
+        websockets' reading task; returns the bytes from the first frame left to it."""
+        n = len(data)
+        pos = 0
+        while n - pos >= 6 and self.state is State.OPEN and len(self.messages) < self.max_queue:
+            b0, b1 = data[pos], data[pos + 1]
+            if b0 & 0x70 or not b1 & 0x80 or not b0 & 0x80:
+                break  # reserved bits, an unmasked frame, a fragment
+            opcode = b0 & 0x0F
+            length = b1 & 0x7F
+            head = pos + 2
+            if length == 126:
+                length = int.from_bytes(data[head : head + 2], "big")
+                head += 2
+            elif length == 127:
+                break
+            end = head + 4 + length
+            if end > n:
+                break
+            if opcode in (OP_TEXT, OP_BINARY):
+                if self.max_size is not None and length > self.max_size:
+                    break
+                payload = apply_mask(data[head + 4 : end], data[head : head + 4])
+                if opcode == OP_TEXT:
+                    try:
+                        message: str | bytes = payload.decode()
+                    except UnicodeDecodeError:
+                        break
+                else:
+                    message = payload
+                self.messages.append(message)
+                waiter = self._pop_message_waiter
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(None)
+                    self._pop_message_waiter = None
+            elif opcode == OP_PONG and length <= 125:
+                self._pong_received(apply_mask(data[head + 4 : end], data[head : head + 4]))
+            else:
+                break
+            pos = end
+        return data[pos:] if pos else data
+
+    def _pong_received(self, data: bytes) -> None:
+        """websockets' handling of a pong: it answers its ping and every earlier one."""
+        if data not in self.pings:
+            return
+        now = time.perf_counter()
+        answered = []
+        for ping_id, (pong_waiter, sent) in self.pings.items():
+            answered.append(ping_id)
+            if not pong_waiter.done():
+                pong_waiter.set_result(now - sent)
+            if ping_id == data:
+                self.latency = now - sent
+                break
+        for ping_id in answered:
+            del self.pings[ping_id]
+
+    async def recv(self) -> str | bytes:
+        """The next message: websockets' own, waiting on one future instead of two."""
+        while not self.messages and not self.transfer_data_task.done():
+            if self._pop_message_waiter is not None:
+                break
+            waiter = self._pop_message_waiter = self.loop.create_future()
+            try:
+                await waiter
+            finally:
+                self._pop_message_waiter = None
+        if not self.messages:
+            return cast(str | bytes, await super().recv())
+        message: str | bytes = self.messages.popleft()
+        if self._put_message_waiter is not None:
+            self._put_message_waiter.set_result(None)
+            self._put_message_waiter = None
+        return message
 
     async def run_asgi(self) -> None:
         self.scope["extensions"][WRITE_NOW] = self.write_now  # type: ignore[assignment]
         await super().run_asgi()
 
-    def write_now(self, text: str) -> bool:
-        """Frame ``text`` and hand it to the transport at once, if the connection is open
-        and not held back by flow control; whether it did. The table's broadcasts are
-        most of what the server does: websockets' general path (a task woken per
-        message, locks, futures, a frame object) cost more than the rest of an action."""
+    def write_now(self, *texts: str) -> bool:
+        """Frame ``texts`` and hand them to the transport at once, in one write, if the
+        connection is open and not held back by flow control; whether it did. The table's
+        broadcasts are most of what the server does: websockets' general path (a task
+        woken per message, locks, futures, a frame object) cost more than the rest of an
+        action."""
         if (
             self.state is State.OPEN
             and not self._paused
@@ -191,7 +300,10 @@ class CodedWebSocket(WebSocketProtocol):
             and not self.closed_event.is_set()
             and not self.transport.is_closing()
         ):
-            self.transport.write(text_frame(text.encode()))
+            if len(texts) == 1:
+                self.transport.write(text_frame(texts[0].encode()))
+            else:
+                self.transport.write(b"".join([text_frame(t.encode()) for t in texts]))
             return True
         return False
 
