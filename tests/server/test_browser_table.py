@@ -308,7 +308,7 @@ def test_a_timed_out_turn_is_told_in_the_chat_log(server: Server, browser: Any) 
     _start(page)  # and never act: the timer moves for Ann
     wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)
     line = page.text_content("#chatlog .line.notice") or ""
-    assert "⚑ time ran out: the bot " in line and line.endswith(" for Ann")
+    assert "⚑ your time ran out: the bot " in line and line.endswith(" for you")
     page.click("#lang")
     wait(page, "document.querySelector('#chatlog .line.notice').textContent.includes('超时')")
     shot(page, "timed-out-notice")

@@ -125,7 +125,8 @@ def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> N
             assert a.latest["room"]["seats"][2]["away"] is False
             told = [m for m in b2.received if m["type"] == "notice"]
             assert [m["code"] for m in told] == ["PLAYED_FOR_YOU"]
-            assert told[0]["params"]["count"] == made >= 1
+            # the bot may move once more for seat 2 between the count read and the join
+            assert told[0]["params"]["count"] >= made >= 1
             assert "while you were away, the bot made" in told[0]["text"]["en"]
             assert "你离开期间" in told[0]["text"]["zh"]
         assert not any(m["type"] == "notice" for m in a.received)  # told to that seat only
