@@ -187,6 +187,14 @@ def join(page: Any, base: str, room: str, name: str, spectate: bool = False) -> 
     wait(page, "window.shengjiState && window.shengjiState.room")
 
 
+def start_match(page: Any) -> None:
+    """The host (the only person seated) gets ready and starts; waits for the table."""
+    page.click("#ready")
+    wait(page, "!document.querySelector('#start').disabled")
+    page.click("#start")
+    wait(page, "window.shengjiState.view")
+
+
 def my_turn(st: dict[str, Any] | None) -> bool:
     if not st or not st.get("view"):
         return False

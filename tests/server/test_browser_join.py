@@ -24,6 +24,7 @@ from .browser_support import (
     require_chromium,
     server,  # noqa: F401  (fixture)
     shot,
+    start_match,
     wait,
 )
 
@@ -98,10 +99,7 @@ def test_a_started_match_offers_watching(server: Server, browser: Any) -> None: 
         server, host, preset="shuangsheng", bots=[None, "heuristic", "heuristic", "heuristic"]
     )
     join(host, server.base, room, "Host")
-    host.click("#ready")
-    wait(host, "!document.querySelector('#start').disabled")
-    host.click("#start")
-    wait(host, "window.shengjiState.view")
+    start_match(host)
     late = new_page(browser, "zh", PHONE)
     late.goto(f"{server.base}/room/{room}")
     late.wait_for_selector("#joinmsg")

@@ -23,8 +23,8 @@ from .browser_support import (
     require_chromium,
     server,  # noqa: F401  (fixture)
     shot,
+    start_match,
     state,
-    wait,
 )
 
 require_chromium()
@@ -36,10 +36,7 @@ def _table(server: Server, browser: Any, lang: str, size: dict[str, int]) -> Any
     page = new_page(browser, lang, size)
     room = make_room(server, page, preset="shuangsheng", bots=BOTS3)
     join(page, server.base, room, "小明" if lang == "zh" else "Sam")
-    page.click("#ready")
-    wait(page, "!document.querySelector('#start').disabled")
-    page.click("#start")
-    wait(page, "window.shengjiState.view")
+    start_match(page)
     return page
 
 

@@ -23,8 +23,8 @@ from .browser_support import (
     new_page,
     require_chromium,
     server,  # noqa: F401  (fixture)
+    start_match,
     state,
-    wait,
 )
 
 require_chromium()
@@ -96,10 +96,7 @@ def test_a_turn_fits_one_phone_screen(
     page = new_page(browser, lang, size)
     room = make_room(server, page, preset=preset, bots=BOTS3)
     join(page, server.base, room, "小明" if lang == "zh" else "Sam")
-    page.click("#ready")
-    wait(page, "!document.querySelector('#start').disabled")
-    page.click("#start")
-    wait(page, "window.shengjiState.view")
+    start_match(page)
     drive([page], lambda: _first_turn_after_a_lead(page), timeout=120)
     page.evaluate("window.scrollTo(0, 0)")
     page.mouse.move(1, 1)

@@ -27,6 +27,7 @@ from .browser_support import (
     phase,
     require_chromium,
     shot,
+    start_match,
     state,
     wait,
 )
@@ -76,10 +77,7 @@ def test_review_after_a_hand_and_in_the_replayer(srv: ReviewServer, browser: Any
         bots=[None, "heuristic", "heuristic", "heuristic"],
     )
     join(page, srv.base, room, "Ann")
-    page.click("#ready")
-    wait(page, "!document.querySelector('#start').disabled")
-    page.click("#start")
-    wait(page, "window.shengjiState.view")
+    start_match(page)
     drive([page], lambda: phase(page) == "hand_over", timeout=120)
     # the score sheet: review my plays of the hand just finished (during the match)
     page.click("#reviewbtn")
@@ -180,10 +178,7 @@ def _to_my_first_play(srv: ReviewServer, page: Any, **body: Any) -> None:
     bots = [None, "heuristic", "heuristic", "heuristic"]
     room = make_room(srv, page, preset="shuangsheng", bots=bots, **body)
     join(page, srv.base, room, "Ann")
-    page.click("#ready")
-    wait(page, "!document.querySelector('#start').disabled")
-    page.click("#start")
-    wait(page, "window.shengjiState.view")
+    start_match(page)
     drive([page], lambda: phase(page) == "play" and my_turn(state(page)), timeout=120)
 
 

@@ -29,6 +29,7 @@ from .browser_support import (
     require_chromium,
     server,  # noqa: F401  (fixture)
     shot,
+    start_match,
     state,
     wait,
 )
@@ -36,13 +37,6 @@ from .browser_support import (
 require_chromium()
 
 BOTS3 = [None, "heuristic", "heuristic", "heuristic"]
-
-
-def _start(page: Any) -> None:
-    page.click("#ready")
-    wait(page, "!document.querySelector('#start').disabled")
-    page.click("#start")
-    wait(page, "window.shengjiState.view")
 
 
 def test_banker_buries_with_the_kitty_marked(server: Server, browser: Any) -> None:  # noqa: F811
@@ -56,7 +50,7 @@ def test_banker_buries_with_the_kitty_marked(server: Server, browser: Any) -> No
     for page in pages[1:]:
         page.click("#ready")
     wait(pages[0], "window.shengjiState.room.seats.slice(1).every(s => s.ready)")
-    _start(pages[0])
+    start_match(pages[0])
 
     def burying() -> Any:
         for page in pages:
@@ -116,7 +110,7 @@ def test_dropped_connection_is_shown_and_resumed(browser: Any, tmp_path: Path) -
         page = new_page(browser, "en")
         room = make_room(srv, page, preset="classic-1deck", bots=BOTS3, turn_seconds=300)
         join(page, srv.base, room, "Solo")
-        _start(page)
+        start_match(page)
         drive([page], lambda: phase(page) == "play" and my_turn(state(page)))
         page.wait_for_selector("#conn[data-status=open]")
         srv.kill()
@@ -149,7 +143,7 @@ def test_turn_timer_counts_down(server: Server, browser: Any) -> None:  # noqa: 
     page = new_page(browser, "en")
     room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=30)
     join(page, server.base, room, "Timed")
-    _start(page)
+    start_match(page)
     wait(page, "window.shengjiState.view.to_act === 0 && window.shengjiState.room.deadlines[0]")
     timer = page.locator('#felt .seat[data-seat="0"] .timer')
     timer.wait_for()
@@ -235,7 +229,7 @@ def test_a_turn_is_announced_by_title_tone_and_vibration(server: Server, browser
     )
     room = make_room(server, page, preset="classic-1deck", bots=BOTS3)
     join(page, server.base, room, "Ann")
-    _start(page)
+    start_match(page)
     wait(page, "window.shengjiRoom && window.shengjiRoom.mine")
     assert page.title().startswith("▶ Your turn · ")
     assert page.evaluate("window.buzzes") >= 1 and page.evaluate("window.shengjiTones") >= 1
@@ -257,7 +251,7 @@ def test_a_turn_is_announced_by_title_tone_and_vibration(server: Server, browser
     zh = new_page(browser, "zh", DESKTOP)
     room = make_room(server, zh, preset="classic-1deck", bots=BOTS3)
     join(zh, server.base, room, "安")
-    _start(zh)
+    start_match(zh)
     wait(zh, "window.shengjiRoom && window.shengjiRoom.mine")
     assert zh.title() == "▶ 轮到你 · 升级 · 拖拉机"
     shot(page, "turn-alert")
@@ -305,7 +299,7 @@ def test_a_timed_out_turn_is_told_in_the_chat_log(server: Server, browser: Any) 
     page = new_page(browser, "en", PHONE)
     room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=0.5)
     join(page, server.base, room, "Ann")
-    _start(page)  # and never act: the timer moves for Ann
+    start_match(page)  # and never act: the timer moves for Ann
     wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)
     line = page.text_content("#chatlog .line.notice") or ""
     assert "⚑ your time ran out: the bot " in line and line.endswith(" for you")
