@@ -5,6 +5,7 @@ import { botDescription, botOptions, defaultBot, loadBots } from "./bots.js";
 import { el, fill } from "./dom.js";
 import { errorText, pick, presetTitle, t } from "./i18n.js";
 import { hostKey, save } from "./net.js";
+import { choiceLabel } from "./rules.js";
 
 const DEFAULT_PRESET = "shuangsheng";
 let H = null; // the page's state: presets, schema, edits
@@ -118,10 +119,6 @@ function setValue(o, v) {
   const focused = document.activeElement && document.activeElement.id;
   renderRules();
   if (focused) { const f = document.getElementById(focused); if (f) f.focus(); }
-}
-
-function choiceLabel(o, c) {
-  return o.choice_labels && o.choice_labels[c] ? pick(o.choice_labels[c]) : c;
 }
 
 function optionRow(o) {

@@ -14,12 +14,16 @@ export function presetSchema(name) {
   return schemas.get(name);
 }
 
+// A choice of option `o` in words (the schema's label for it, else the value itself).
+export function choiceLabel(o, c) {
+  return o && o.choice_labels && o.choice_labels[c] ? pick(o.choice_labels[c]) : String(c);
+}
+
 function valueText(o, v) {
   if (v === null || v === undefined) return t("noLimit");
   if (o && o.type === "bool") return t(v ? "yes" : "no");
   if (Array.isArray(v)) return v.length ? v.join(" ") : "—";
-  if (o && o.choice_labels && o.choice_labels[v]) return pick(o.choice_labels[v]);
-  return String(v);
+  return choiceLabel(o, v);
 }
 
 // info: { preset, overrides, turn_seconds, hints } (a room's state or GET /api/rooms/{id});
