@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from fastapi.testclient import TestClient
@@ -130,3 +131,14 @@ def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> N
             assert "while you were away, the bot made" in told[0]["text"]["en"]
             assert "你离开期间" in told[0]["text"]["zh"]
         assert not any(m["type"] == "notice" for m in a.received)  # told to that seat only
+
+
+def test_keys_and_tokens_can_be_pasted_into_a_command_line(http: TestClient) -> None:
+    """Host keys and resume tokens are hex: never taken for an option (``--host-key -x``)."""
+    for _ in range(20):
+        rid, key = _room(http)
+        assert re.fullmatch(r"[0-9a-f]{48}", key), key
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        c.request({"type": "join", "name": "host", "host_key": key})
+        assert c.token is not None and re.fullmatch(r"[0-9a-f]{48}", c.token), c.token

@@ -75,7 +75,7 @@ class Hub:
             if bot is not None:
                 room.seats[seat] = bot_seat(bot)
         room.make_bots()
-        host_key = secrets.token_urlsafe(24)
+        host_key = secrets.token_hex(24)  # hex: never read as a command-line option
         room.host_key_hash = token_hash(host_key)
         room.public_listing = public
         room.writer = self.writer

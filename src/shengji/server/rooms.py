@@ -524,7 +524,7 @@ class Room:
                 if seat is not None:
                     self.seats[seat].away = False
             else:
-                token = secrets.token_urlsafe(24)
+                token = secrets.token_hex(24)  # hex: never read as a command-line option
                 h = token_hash(token)
                 if cmd.spectate:
                     if self.watching() >= self.limits.spectators_per_room:
