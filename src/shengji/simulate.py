@@ -34,6 +34,7 @@ from .bots.external import (
 )
 from .errors import Code, ShengjiError
 from .game import GameState, new_match
+from .kernel.match import KMatch, random_streams
 from .options import RuleOptions
 from .players import Player, run_match
 from .record import save_record
@@ -167,8 +168,11 @@ def forfeit_levels(options: RuleOptions) -> int:
 
 def run_job(settings: Settings, job: Job) -> JobResult:
     """Play one job; deterministic for (settings, job). An ``exec:`` bot that fails
-    forfeits the hand it was playing (and, with matches, the match)."""
+    forfeits the hand it was playing (and, with matches, the match). Random players
+    without records play on the kernel alone (the same games, see ``RandomBot``)."""
     seed = deal_seed(settings.seed, job.index)
+    if settings.players == ("random", "random") and not settings.records:
+        return _run_random_job(settings, job, seed)
     limits = BotLimits(decision=settings.bot_time)
     bot_options = dict(settings.bot_options)
     names = seat_bots(settings, job)
@@ -235,6 +239,24 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     return JobResult(
         job, tuple(hands), won, seen.actions, forfeit, (tuple(times[0]), tuple(times[1]))
     )
+
+
+def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
+    """:func:`run_job` for four random players, on :class:`~shengji.kernel.match.KMatch`."""
+    m = KMatch(settings.options, seed)
+    max_hands = 1 if settings.matches is None else settings.max_hands_per_match
+    m.play_random(random_streams(seed), max_hands=max_hands)
+    a_team = 1 if job.mirrored else 0
+    hands = []
+    for r in m.results:
+        o = r.outcome
+        bteam = r.banker % 2
+        up_team = bteam if o.side == "banker" else 1 - bteam
+        hands.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
+    won = None
+    if settings.matches is not None and m.winner is not None:
+        won = m.winner == a_team
+    return JobResult(job, tuple(hands), won, m.decisions)
 
 
 def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:

@@ -1,52 +1,62 @@
-"""A uniformly random legal player (with occasional throw attempts when leading)."""
+"""A uniformly random legal player (with occasional throw attempts when leading).
+
+Its choices are the kernel's (``KHand.random_action``): the same stream gives the same
+decisions on a game state, on a seat's view and inside :class:`shengji.kernel.match.KMatch`,
+which is how ``shengji simulate`` plays random players at kernel speed.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..actions import Action, Bury, Continue, Declare, Pass, Play
-from ..follow import random_legal_follow
+from ..cards import ALL_CARDS
 from ..game import Table, legal_shows
-from ..leads import unit_lead_list
+from ..kernel.match import THROW_RATE, seat_stream
+from ..kernel.rollout import default_kernel
 from ..phases import DECLARING_PHASES
-from ..units import decompose
 from ..views import SeatView
 
 
-def random_action(st: Table, seat: int, rng: random.Random, throw_rate: float = 0.1) -> Action:
-    """A random legal action for ``seat``: uniform over shows and pass, a random burial, a
-    uniform legal follow, a uniform one-unit lead or (``throw_rate``) a throw attempt.
-    Works on a game state (fast rollouts) or on the seat's own view."""
+def random_action(
+    st: Table, seat: int, rng: random.Random | Any, throw_rate: float = THROW_RATE
+) -> Action:
+    """A random legal action for ``seat``: uniform over shows and pass, a uniform burial,
+    a uniform legal follow, a uniform one-unit lead or (``throw_rate``) a throw attempt.
+    ``rng`` is a :class:`random.Random` (one kernel stream is drawn from it per call) or a
+    kernel stream (``shengji.kernel.match.seat_stream``). Works on a game state or on the
+    seat's own view."""
     if st.phase == "hand_over":
         return Continue()
+    core = default_kernel().core
+    krng = core.rng_from(rng) if isinstance(rng, random.Random) else rng
     if st.phase in DECLARING_PHASES:
         shows = legal_shows(st, seat)
-        choice = rng.randrange(len(shows) + 1)
+        choice = krng.below(len(shows) + 1)
         return Declare(shows[choice]) if choice < len(shows) else Pass()
-    hand = st.hand_of(seat)
+    counts = core.hand_counts(st.hand_of(seat))
     if st.phase == "bury":
-        return Bury(tuple(rng.sample(hand, st.options.kitty_size)))
-    ctx = st.ctx
+        cards = core.random_burial(counts, st.options.kitty_size, krng)
+        return Bury(tuple(ALL_CARDS[c] for c in cards))
+    t = default_kernel().tables(st.ctx)
     if st.trick:
-        assert st.lead is not None
-        return Play(random_legal_follow(ctx, st.lead, hand, rng))
-    if rng.random() < throw_rate:
-        suit = ctx.suit_of[rng.choice(hand).index]
-        same = [c for c in hand if ctx.suit_of[c.index] == suit]
-        if len(same) >= 2:
-            pick = rng.sample(same, rng.randint(2, min(len(same), 8)))
-            if len(decompose(ctx, pick)) > 1:
-                return Play(tuple(pick))
-    return Play(rng.choice(unit_lead_list(ctx, hand)))
+        lead = core.card_ints(st.trick[0].cards)
+        units = core.lead_units(t, lead)
+        cards = core.random_follow(t, units, len(lead), counts, krng)
+    else:
+        cards = core.random_lead(t, counts, len(st.hand_of(seat)), krng, throw_rate)
+    return Play(tuple(ALL_CARDS[c] for c in cards))
 
 
 class RandomBot:
-    """Plays :func:`random_action` from its own view; deterministic for a seed."""
+    """Plays :func:`random_action` from its own view; deterministic for a seed (the same
+    stream as a random seat of :class:`shengji.kernel.match.KMatch`)."""
 
     name = "random"
 
     def __init__(self, seat: int = 0, seed: int = 0) -> None:
-        self.rng = random.Random(f"random:{seed}:{seat}")
+        self.rng = seat_stream(seed, seat)
 
     def act(self, view: SeatView) -> Action:
         """A random legal action for the view's seat."""

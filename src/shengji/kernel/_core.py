@@ -703,7 +703,7 @@ def check_throw(
     beaten: list[Unit] = []
     by: list[int] = []
     for u in units:
-        for i in range(3):
+        for i in range(len(others)):
             if beats_unit(t, u, others[i]):
                 beaten.append(u)
                 by.append(i + 1)
@@ -847,12 +847,18 @@ def winner_of(t: Tables, plays: Sequence[Sequence[HasIndex]]) -> int:
 
 
 class KState:
-    """A hand in the play phase, mutable: hands as counts, the trick so far, points."""
+    """A hand in the play phase, mutable: hands as counts, the trick so far, points.
 
-    def __init__(self, t: Tables, banker: int, leader: int) -> None:
+    Seats are data: ``team[seat]`` is the seat's side (0 or 1, fixed partnerships today;
+    a mode that reveals teams during the hand changes it), and a trick has one play per
+    seat of ``len(team)``."""
+
+    def __init__(self, t: Tables, banker: int, leader: int, team: list[int] | None = None) -> None:
         self.t = t
-        self.hands: list[list[int]] = [[0] * 54 for _ in range(4)]
-        self.sizes: list[int] = [0, 0, 0, 0]
+        self.team: list[int] = [0, 1, 0, 1] if team is None else team
+        self.seats = len(self.team)
+        self.hands: list[list[int]] = [[0] * 54 for _ in range(self.seats)]
+        self.sizes: list[int] = [0] * self.seats
         self.banker = banker
         self.leader = leader
         self.to_act = leader
@@ -876,7 +882,7 @@ class KState:
 
     def copy(self) -> KState:
         """An independent copy (events are not copied)."""
-        s = KState(self.t, self.banker, self.leader)
+        s = KState(self.t, self.banker, self.leader, self.team)
         s.hands = [list(h) for h in self.hands]
         s.sizes = list(self.sizes)
         s.to_act = self.to_act
@@ -963,8 +969,8 @@ class KState:
         self.plays.append(cards)
         if self.record:
             self.events.append(KEvent(EV_PLAY, seat, cards, [], -1, 0, 0, False))
-        if len(self.plays) < 4:
-            self.to_act = (seat + 1) % 4
+        if len(self.plays) < self.seats:
+            self.to_act = (seat + 1) % self.seats
             return
         self._finish_trick()
 
@@ -972,13 +978,14 @@ class KState:
         """(cards played instead, seat that beat them) for a multi-unit lead; no cards
         when the throw stands (:func:`check_throw`)."""
         t = self.t
-        others = [self.hands[(seat + i) % 4] for i in (1, 2, 3)]
-        res = check_throw(t, units, others, seat % 2 == self.banker % 2)
+        n = self.seats
+        others = [self.hands[(seat + i) % n] for i in range(1, n)]
+        res = check_throw(t, units, others, self.team[seat] == self.team[self.banker])
         if res is None:
             return [], -1
         self.penalties += res.penalty
         if t.penalty == PENALTY_STAKE:
-            self.stake_penalties[seat % 2] += 1
+            self.stake_penalties[self.team[seat]] += 1
         if self.record:
             self.events.append(
                 KEvent(
@@ -986,13 +993,13 @@ class KState:
                     seat,
                     list(res.played),
                     list(cards),
-                    (seat + res.first) % 4,
+                    (seat + res.first) % n,
                     res.penalty,
                     0,
                     False,
                 )
             )
-        return res.played, (seat + res.blocker) % 4
+        return res.played, (seat + res.blocker) % n
 
     def best_play(self) -> int:
         """Index in :attr:`plays` (0 = the lead) of the play winning the trick so far
@@ -1006,13 +1013,13 @@ class KState:
         plays = self.plays
         lead = plays[0]
         best = self.best_play()
-        winner = (self.leader + best) % 4
+        winner = (self.leader + best) % self.seats
         pts = 0
         pts_of = t.pts
         for p in plays:
             for c in p:
                 pts += pts_of[c]
-        collectors = winner % 2 != self.banker % 2
+        collectors = self.team[winner] != self.team[self.banker]
         if collectors:
             self.trick_points += pts
         if self.record:
@@ -1042,3 +1049,654 @@ def play_out(s: KState, rng: Random, throw_rate: float, policy: Policy | None) -
     else:
         while not s.done:
             s.apply(policy(s, rng))
+
+
+# -- whole hands: dealing, declaring, the kitty, play ---------------------------------------
+
+#: Phases of :class:`KHand` (``shengji.phases`` names them; ``PH_REDEAL`` asks the caller
+#: for a new deck: nobody declared and the rules redeal).
+PH_DEAL: Final = 0
+PH_BEFORE_KITTY: Final = 1
+PH_BURY: Final = 2
+PH_AFTER_BURIAL: Final = 3
+PH_PLAY: Final = 4
+PH_OVER: Final = 5
+PH_REDEAL: Final = 6
+#: ``declaring`` systems.
+DECL_SHUANGSHENG: Final = 0
+DECL_SHUANGKOU: Final = 1
+DECL_CLASSIC: Final = 2
+DECL_TUOLAJI: Final = 3
+DECL_BOTZONE: Final = 4
+#: ``no_declaration`` modes.
+NODECL_KITTY_3: Final = 0
+NODECL_KITTY_4: Final = 1
+NODECL_NO_TRUMP: Final = 2
+NODECL_REDEAL: Final = 3
+#: Redeals of one hand before falling back to no-trump (an unlucky first hand could loop).
+MAX_REDEALS: Final = 20
+#: Kinds of :attr:`KHand.log` entries: ``[kind, seat, card...]``.
+ACT_DECLARE: Final = 0
+ACT_PASS: Final = 1
+ACT_BURY: Final = 2
+ACT_PLAY: Final = 3
+#: Trump "suit" of no-trump (无主).
+NT: Final = -1
+
+
+class HandRules:
+    """What a hand needs of the rule options, as ints (``shengji.kernel.match`` builds it);
+    ``team[seat]`` is the seat's side."""
+
+    def __init__(
+        self,
+        decks: int,
+        hand_size: int,
+        kitty_size: int,
+        declaring: int,
+        counter_takes_banker: bool,
+        no_declaration: int,
+        team: list[int],
+    ) -> None:
+        self.decks = decks
+        self.hand_size = hand_size
+        self.kitty_size = kitty_size
+        self.declaring = declaring
+        self.counter_takes_banker = counter_takes_banker
+        self.no_declaration = no_declaration
+        self.team = team
+        self.seats = len(team)
+
+
+def show_priority(card: int) -> int:
+    """Counter-declaring priority ``BJ > LJ > S > H > C > D`` as 5..0."""
+    if card >= 52:
+        return 5 if card == 53 else 4
+    return 3 - card // 13
+
+
+def show_rung(card: int, count: int) -> int:
+    """The 3-deck show ladder: single 1 < pair 2 < jokers 3 < triple 4 < 3 jokers 5."""
+    if card >= 52:
+        return 3 if count == 2 else 5
+    return 1 if count == 1 else 2 if count == 2 else 4 if count == 3 else 6
+
+
+class KDeclare:
+    """What the accepted shows of a hand leave (``shengji.declaring.DeclareState``):
+    ``trump`` is a suit 0..3 or :data:`NT`; seats -1 for none; ``pair_seats`` a bit set."""
+
+    def __init__(self, first_hand: bool, banker: int) -> None:
+        self.first_hand = first_hand
+        self.banker = -1 if first_hand else banker
+        self.declared = False
+        self.trump = NT
+        self.holder = -1
+        self.first_declarer = -1
+        self.rung = 0
+        self.priority = -1
+        self.counters = 0
+        self.pair_seats = 0
+        self.locked = False
+        self.flipped = False
+        #: Accepted shows as ``seat, card, count`` triples.
+        self.shows: list[int] = []
+
+    def copy(self) -> KDeclare:
+        """An independent copy."""
+        d = KDeclare(self.first_hand, self.banker)
+        d.banker = self.banker
+        d.declared = self.declared
+        d.trump = self.trump
+        d.holder = self.holder
+        d.first_declarer = self.first_declarer
+        d.rung = self.rung
+        d.priority = self.priority
+        d.counters = self.counters
+        d.pair_seats = self.pair_seats
+        d.locked = self.locked
+        d.flipped = self.flipped
+        d.shows = list(self.shows)
+        return d
+
+    def _initial(
+        self, seat: int, card: int, count: int, phase: int, jokers_ok: bool, after_deal: bool
+    ) -> str:
+        if phase != PH_DEAL and not (after_deal and phase == PH_BEFORE_KITTY):
+            return "only_while_dealing"
+        if card >= 52 and not jokers_ok:
+            return "jokers_counter_only"
+        self.declared = True
+        self.trump = NT if card >= 52 else card // 13
+        self.holder = seat
+        self.first_declarer = seat
+        self.rung = show_rung(card, count)
+        self.priority = show_priority(card) if count >= 2 else -1
+        if self.first_hand:
+            self.banker = seat
+        if count >= 2:
+            self.pair_seats |= 1 << seat
+        self.locked = count >= 2
+        return ""
+
+    def _is_reinforcement(self, seat: int, card: int, count: int) -> bool:
+        return (
+            seat == self.holder
+            and card < 52
+            and card // 13 == self.trump
+            and count == 2
+            and self.rung == 1
+        )
+
+    def _reinforce(self, seat: int, card: int, phase: int) -> str:
+        if phase == PH_AFTER_BURIAL:
+            return "late_reinforce"
+        self.rung = 2
+        self.priority = show_priority(card)
+        self.locked = True
+        self.pair_seats |= 1 << seat
+        return ""
+
+    def _outranks(self, card: int, count: int) -> bool:
+        return count >= 2 and (self.rung <= 1 or show_priority(card) > self.priority)
+
+    def _standing_priority(self) -> int:
+        if self.priority >= 0:
+            return self.priority
+        return -1 if self.trump == NT else 3 - self.trump
+
+    def _countered(self, seat: int, card: int, count: int, takes_banker: bool, counts: bool) -> str:
+        self.trump = NT if card >= 52 else card // 13
+        self.holder = seat
+        self.rung = max(2, show_rung(card, count))
+        self.priority = show_priority(card)
+        if counts:
+            self.counters += 1
+        if takes_banker:
+            self.banker = seat
+        self.pair_seats |= 1 << seat
+        self.locked = True
+        return ""
+
+    def show(self, r: HandRules, level: int, seat: int, card: int, count: int, phase: int) -> str:
+        """Apply a show of ``count`` cards ``card`` by ``seat`` in ``phase``: "" when it is
+        accepted (the state changed), else the refusal's reason (the ``reason`` parameter
+        of ``shengji.declaring``'s errors; the state is unchanged)."""
+        before = self.copy()
+        why = self._show(r, level, seat, card, count, phase)
+        if why:
+            self._restore(before)
+        else:
+            self.shows.extend((seat, card, count))
+        return why
+
+    def _restore(self, d: KDeclare) -> None:
+        self.banker = d.banker
+        self.declared = d.declared
+        self.trump = d.trump
+        self.holder = d.holder
+        self.first_declarer = d.first_declarer
+        self.rung = d.rung
+        self.priority = d.priority
+        self.counters = d.counters
+        self.pair_seats = d.pair_seats
+        self.locked = d.locked
+        self.flipped = d.flipped
+
+    def _show(self, r: HandRules, level: int, seat: int, card: int, count: int, phase: int) -> str:
+        if count < 1:
+            return "empty"
+        if card < 52 and card % 13 + 2 != level:
+            return "not_level"
+        if card >= 52 and count < 2:
+            return "single_joker"
+        if count > r.decks:
+            return "too_many"
+        style = r.declaring
+        if style == DECL_CLASSIC:
+            return self._classic(r, seat, card, count, phase)
+        if style == DECL_TUOLAJI:
+            return self._tuolaji(r, seat, card, count, phase)
+        if style == DECL_SHUANGKOU:
+            return self._shuangkou(seat, card, count, phase)
+        if style == DECL_BOTZONE:
+            return self._botzone(r, seat, card, count, phase)
+        return self._shuangsheng(seat, card, count, phase)
+
+    def _shuangsheng(self, seat: int, card: int, count: int, phase: int) -> str:
+        if not self.declared:
+            return self._initial(seat, card, count, phase, False, False)
+        if self._is_reinforcement(seat, card, count):
+            return self._reinforce(seat, card, phase)
+        if count < 2:
+            return "counter_needs_pair"
+        if seat == self.holder:
+            return "own_declaration"
+        if self.first_hand and phase == PH_AFTER_BURIAL:
+            return "first_hand_no_counter"
+        if not self.first_hand and phase in (PH_DEAL, PH_BEFORE_KITTY):
+            return "counter_after_burial"
+        if not self._outranks(card, count):
+            return "outranked"
+        return self._countered(seat, card, count, self.first_hand, True)
+
+    def _shuangkou(self, seat: int, card: int, count: int, phase: int) -> str:
+        if not self.declared:
+            return self._initial(seat, card, count, phase, False, False)
+        if count < 2:
+            return "needs_pair"
+        if self.flipped and card < 52:
+            return "flipped_jokers"
+        if phase == PH_AFTER_BURIAL:
+            if seat == self.banker:
+                return "banker"
+            if self.pair_seats >> seat & 1:
+                return "once_each"
+            if show_priority(card) <= self._standing_priority():
+                return "outranked"
+            return self._countered(seat, card, count, False, True)
+        if phase == PH_BEFORE_KITTY:
+            return "fix_while_dealing"
+        if self._is_reinforcement(seat, card, count):
+            return self._reinforce(seat, card, phase)
+        if not self._outranks(card, count):
+            return "outranked"
+        return self._countered(seat, card, count, self.first_hand, True)
+
+    def _classic(self, r: HandRules, seat: int, card: int, count: int, phase: int) -> str:
+        if not self.declared:
+            return self._initial(seat, card, count, phase, True, True)
+        if phase == PH_AFTER_BURIAL:
+            return "after_burial"
+        if show_rung(card, count) <= self.rung:
+            return "stronger_needed"
+        takes = self.first_hand and r.counter_takes_banker
+        return self._countered(seat, card, count, takes, seat != self.holder)
+
+    def _tuolaji(self, r: HandRules, seat: int, card: int, count: int, phase: int) -> str:
+        if not self.declared:
+            return self._initial(seat, card, count, phase, True, False)
+        if phase == PH_AFTER_BURIAL:
+            return "after_burial"
+        if count < 2:
+            return "needs_pair"
+        takes = self.first_hand and r.counter_takes_banker
+        if card >= 52:
+            if self.trump == NT:
+                return "already_nt"
+            return self._countered(seat, card, count, takes, True)
+        if self.locked:
+            return "locked"
+        if card // 13 == self.trump:
+            return self._reinforce(seat, card, phase)
+        return self._countered(seat, card, count, takes, True)
+
+    def _botzone(self, r: HandRules, seat: int, card: int, count: int, phase: int) -> str:
+        if phase != PH_DEAL:
+            return "only_while_dealing"
+        if not self.declared:
+            if count != 1:
+                return "single_first"
+            return self._initial(seat, card, count, phase, False, False)
+        if count != 2:
+            return "needs_pair"
+        if self.counters:
+            return "once_only"
+        takes = self.first_hand and r.counter_takes_banker
+        return self._countered(seat, card, count, takes, True)
+
+
+class KHand:
+    """A whole hand on ints, mutable: the deal with a show offered at each draw, the
+    declaring windows, burial and the 炒底/反底 rounds, then the play phase (a
+    :class:`KState` in :attr:`play`). Every method acts for the seat :attr:`to_act` and
+    trusts its input unless it is a ``*_error`` check; :meth:`advance` runs what needs no
+    decision. Scoring a finished hand (``PH_OVER``) is the caller's."""
+
+    def __init__(
+        self,
+        r: HandRules,
+        tables: list[Tables],
+        level: int,
+        deck: list[int],
+        start_seat: int,
+        first_hand: bool,
+        banker: int,
+        redeals: int,
+    ) -> None:
+        n = r.seats
+        self.r = r
+        #: Tables per trump: index ``trump + 1`` (NT first).
+        self.tables = tables
+        self.level = level
+        self.deck = deck
+        self.start_seat = start_seat
+        self.redeals = redeals
+        self.phase = PH_DEAL
+        self.dealt = 0
+        self.hands: list[list[int]] = [[0] * 54 for _ in range(n)]
+        self.sizes: list[int] = [0] * n
+        self.kitty: list[int] = deck[n * r.hand_size :]
+        self.decl = KDeclare(first_hand, banker)
+        self.to_act = -1
+        self.window_start = start_seat
+        self.window_pos = 0
+        self.passes = 0
+        self.buried_by: list[int] = []
+        #: ``seat, kind (0 picked up, 1 buried), first card index in kitty_cards`` triples.
+        self.kitty_log: list[int] = []
+        self.kitty_cards: list[int] = []
+        self.play: KState | None = None
+        #: Decisions taken so far (shows, passes, burials, plays).
+        self.decisions = 0
+        self.record = False
+        #: With :attr:`record`: every decision as ``[kind, seat, card...]`` (a declaration
+        #: as ``[ACT_DECLARE, seat, card, count]``).
+        self.log: list[list[int]] = []
+
+    def copy(self) -> KHand:
+        """An independent copy (the log is not copied)."""
+        h = KHand(self.r, self.tables, self.level, self.deck, self.start_seat, True, -1, 0)
+        h.redeals = self.redeals
+        h.phase = self.phase
+        h.dealt = self.dealt
+        h.hands = [list(x) for x in self.hands]
+        h.sizes = list(self.sizes)
+        h.kitty = list(self.kitty)
+        h.decl = self.decl.copy()
+        h.to_act = self.to_act
+        h.window_start = self.window_start
+        h.window_pos = self.window_pos
+        h.passes = self.passes
+        h.buried_by = list(self.buried_by)
+        h.decisions = self.decisions
+        h.kitty_log = list(self.kitty_log)
+        h.kitty_cards = list(self.kitty_cards)
+        if self.play is not None:
+            p = self.play.copy()
+            p.hands = h.hands
+            p.sizes = h.sizes
+            h.play = p
+        return h
+
+    @property
+    def trump_tables(self) -> Tables:
+        """The tables of the current trump (NT until one is declared)."""
+        d = self.decl
+        return self.tables[(d.trump if d.declared else NT) + 1]
+
+    # -- declaring ---------------------------------------------------------------------------
+
+    def show_cards(self, seat: int) -> list[int]:
+        """The level cards and jokers ``seat`` holds, by card index."""
+        hand = self.hands[seat]
+        out: list[int] = []
+        c = self.level - 2
+        for s in range(4):
+            if hand[c + 13 * s]:
+                out.append(c + 13 * s)
+        if hand[52]:
+            out.append(52)
+        if hand[53]:
+            out.append(53)
+        return out
+
+    def legal_shows(self, seat: int) -> list[int]:
+        """Every show ``seat`` may make now, as ``card * 8 + count``, ordered by count then
+        card (as ``shengji.game.legal_shows``)."""
+        out: list[int] = []
+        if self.phase not in (PH_DEAL, PH_BEFORE_KITTY, PH_AFTER_BURIAL):
+            return out
+        hand = self.hands[seat]
+        for c in self.show_cards(seat):
+            for k in range(2 if c >= 52 else 1, hand[c] + 1):
+                if not self.show_error(seat, c, k):
+                    out.append(k * 64 + c)
+        out.sort()
+        return [(x % 64) * 8 + x // 64 for x in out]
+
+    def has_show(self, seat: int) -> bool:
+        """Whether ``seat`` has any legal show now."""
+        hand = self.hands[seat]
+        for c in self.show_cards(seat):
+            for k in range(2 if c >= 52 else 1, hand[c] + 1):
+                if not self.show_error(seat, c, k):
+                    return True
+        return False
+
+    def show_error(self, seat: int, card: int, count: int) -> str:
+        """Why ``seat`` may not show ``count`` x ``card`` now ("" when it may)."""
+        if self.hands[seat][card] < count:
+            return "not_held"
+        return self.decl.copy()._show(self.r, self.level, seat, card, count, self.phase)
+
+    def declare(self, card: int, count: int) -> None:
+        """The seat to act shows ``count`` x ``card`` (legal: :meth:`show_error`)."""
+        seat = self.to_act
+        self.decl._show(self.r, self.level, seat, card, count, self.phase)
+        self.decl.shows.extend((seat, card, count))
+        self.decisions += 1
+        if self.record:
+            self.log.append([ACT_DECLARE, seat, card, count])
+        self.passes = 0
+        self.to_act = -1
+        if self.phase == PH_BEFORE_KITTY:
+            self.window_pos += 1
+        elif self.phase == PH_AFTER_BURIAL:
+            # the counter-declarer takes the kitty and buries again (炒底/反底)
+            self._take_kitty(seat)
+
+    def pass_turn(self) -> None:
+        """The seat to act passes (declines to show)."""
+        self.decisions += 1
+        if self.record:
+            self.log.append([ACT_PASS, self.to_act])
+        self.to_act = -1
+        if self.phase != PH_DEAL:
+            self.passes += 1
+            self.window_pos += 1
+
+    def _take_kitty(self, seat: int) -> None:
+        hand = self.hands[seat]
+        for c in self.kitty:
+            hand[c] += 1
+        self.sizes[seat] += len(self.kitty)
+        self.kitty_log.extend((seat, 0, len(self.kitty_cards)))
+        self.kitty_cards.extend(self.kitty)
+        self.kitty = []
+        self.phase = PH_BURY
+        self.to_act = seat
+
+    # -- the kitty ---------------------------------------------------------------------------
+
+    def bury_error(self, cards: list[int]) -> str:
+        """Why the seat to act may not bury ``cards`` ("" when it may)."""
+        if len(cards) != self.r.kitty_size:
+            return "count"
+        hand = self.hands[self.to_act]
+        cnt = [0] * 54
+        for c in cards:
+            if c < 0 or c > 53:
+                return "not_held"
+            cnt[c] += 1
+            if cnt[c] > hand[c]:
+                return "not_held"
+        return ""
+
+    def bury(self, cards: list[int]) -> None:
+        """The seat to act buries ``cards`` (legal: :meth:`bury_error`)."""
+        seat = self.to_act
+        hand = self.hands[seat]
+        for c in cards:
+            hand[c] -= 1
+        self.sizes[seat] -= len(cards)
+        self.decisions += 1
+        if self.record:
+            self.log.append([ACT_BURY, seat, *cards])
+        self.kitty = list(cards)
+        self.buried_by.append(seat)
+        self.kitty_log.extend((seat, 1, len(self.kitty_cards)))
+        self.kitty_cards.extend(cards)
+        self.to_act = -1
+        if len(self.buried_by) > 1:
+            self.phase = PH_AFTER_BURIAL
+            self.passes = 0
+            self.window_pos += 1
+            return
+        style = self.r.declaring
+        if (style == DECL_SHUANGSHENG and not self.decl.first_hand) or style == DECL_SHUANGKOU:
+            self.phase = PH_AFTER_BURIAL
+            self.window_start = self.decl.banker
+            self.window_pos = 0
+            self.passes = 0
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        banker = self.decl.banker
+        ks = KState(self.trump_tables, banker, banker, self.r.team)
+        ks.hands = self.hands
+        ks.sizes = self.sizes
+        ks.record = self.record
+        self.play = ks
+        self.phase = PH_PLAY
+        self.to_act = banker
+
+    # -- play ----------------------------------------------------------------------------------
+
+    def play_cards(self, cards: list[int]) -> None:
+        """The seat to act plays ``cards`` (legal: ``self.play.is_legal``)."""
+        ks = self.play
+        assert ks is not None
+        self.decisions += 1
+        if self.record:
+            self.log.append([ACT_PLAY, ks.to_act, *cards])
+        ks.apply(cards)
+        if ks.done:
+            self.phase = PH_OVER
+            self.to_act = -1
+        else:
+            self.to_act = ks.to_act
+
+    # -- automatic steps -----------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Deal, skip seats with nothing to show and close windows until a seat must
+        decide (:attr:`to_act`), the play starts, or the hand needs a redeal."""
+        while self.to_act < 0 and self.phase in (PH_DEAL, PH_BEFORE_KITTY, PH_AFTER_BURIAL):
+            if self.phase == PH_DEAL:
+                self._deal_until_choice()
+            else:
+                self._window_step()
+
+    def _deal_until_choice(self) -> None:
+        r = self.r
+        n = r.seats
+        total = n * r.hand_size
+        level = self.level
+        can = [-1] * n
+        deck = self.deck
+        while self.dealt < total:
+            seat = (self.start_seat + self.dealt) % n
+            card = deck[self.dealt]
+            self.hands[seat][card] += 1
+            self.sizes[seat] += 1
+            self.dealt += 1
+            if card >= 52 or card % 13 + 2 == level:
+                can[seat] = -1
+            if can[seat] < 0:
+                can[seat] = 1 if self.has_show(seat) else 0
+            # a level card may be shown at any time during the deal (随时): the seat is
+            # asked at each of its draws while it has a legal show
+            if can[seat]:
+                self.to_act = seat
+                return
+        self.phase = PH_BEFORE_KITTY
+        self.window_start = self.start_seat
+        self.window_pos = 0
+        self.passes = 0
+
+    def _window_step(self) -> None:
+        n = self.r.seats
+        while self.passes < n:
+            seat = (self.window_start + self.window_pos) % n
+            if self.has_show(seat):
+                self.to_act = seat
+                return
+            self.passes += 1
+            self.window_pos += 1
+        if self.phase == PH_BEFORE_KITTY:
+            self._close_declaring()
+        else:
+            self._begin_play()
+
+    def _close_declaring(self) -> None:
+        d = self.decl
+        if not d.declared:
+            mode = self.r.no_declaration
+            redeal = mode == NODECL_REDEAL or (d.first_hand and mode == NODECL_KITTY_3)
+            if redeal and self.redeals < MAX_REDEALS:
+                self.phase = PH_REDEAL
+                return
+            trump = NT
+            if not redeal and mode != NODECL_NO_TRUMP:
+                card = self.kitty[2 if mode == NODECL_KITTY_3 else 3]
+                trump = NT if card >= 52 else card // 13
+            d.declared = True
+            d.trump = trump
+            d.flipped = True
+            d.rung = 1
+            d.banker = self.start_seat if d.banker < 0 else d.banker
+        self._take_kitty(d.banker)
+
+    # -- a random player (``shengji.bots.random_bot``) -----------------------------------------
+
+    def random_action(self, rng: KRng, throw_rate: float) -> None:
+        """Act for :attr:`to_act` as the random bot does: a uniform choice among the legal
+        shows and passing, a uniform burial, a uniform legal follow, or a random lead
+        (:func:`random_lead`)."""
+        seat = self.to_act
+        ph = self.phase
+        if ph == PH_PLAY:
+            ks = self.play
+            assert ks is not None
+            self.play_cards(ks.random_move_k(rng, throw_rate))
+        elif ph == PH_BURY:
+            self.bury(random_burial(self.hands[seat], self.r.kitty_size, rng))
+        else:
+            shows = self.legal_shows(seat)
+            pick = rng.below(len(shows) + 1)
+            if pick < len(shows):
+                self.declare(shows[pick] // 8, shows[pick] % 8)
+            else:
+                self.pass_turn()
+
+
+def shuffle_ints(cards: list[int], rng: Random) -> None:
+    """Shuffle ``cards`` in place exactly as :meth:`random.Random.shuffle` does (the same
+    draws from the same Mersenne Twister), without its interpreted loop."""
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j: int = rng.getrandbits(k)
+        while j >= n:
+            j = rng.getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def random_burial(hand: list[int], k: int, rng: KRng) -> list[int]:
+    """``k`` cards of ``hand`` (counts) drawn uniformly, from the cards in index order."""
+    pool: list[int] = []
+    for c in range(54):
+        for _ in range(hand[c]):
+            pool.append(c)
+    return rng.sample(pool, k)
+
+
+def random_hand(h: KHand, rngs: list[KRng], throw_rate: float) -> None:
+    """Play ``h`` to its end (or to a redeal) with a random player at every seat, each
+    drawing from its own stream ``rngs[seat]``."""
+    h.advance()
+    while h.phase != PH_OVER and h.phase != PH_REDEAL:
+        h.random_action(rngs[h.to_act], throw_rate)
+        h.advance()

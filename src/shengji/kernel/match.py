@@ -1,0 +1,265 @@
+"""Whole matches on the kernel: hands dealt, declared, buried and played on ints
+(:class:`~shengji.kernel._core.KHand`), scored with the rule book's tables, levels and
+coins carried from hand to hand.
+
+The game engine (:mod:`shengji.game`) and this module must play the same match for the
+same seed and decisions; ``tests/kernel/test_match_equality.py`` checks it on whole
+matches of every preset, and :class:`shengji.bots.random_bot.RandomBot` draws its
+decisions exactly as :meth:`KMatch.play_random` does, so a simulation of random players
+can run here at kernel speed.
+
+>>> from shengji.presets import load_preset
+>>> m = KMatch(load_preset("shuangsheng"), seed=3)
+>>> m.play_random(random_streams(3), max_hands=2)
+>>> len(m.results), m.results[0].points % 5
+(2, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from ..cards import ALL_CARDS, Card, Suit, deck
+from ..options import RuleOptions
+from ..scoring import HandOutcome, hand_stake, score_hand, settle_coins, team_standing
+from ..shuffle import hand_seed, is_secret, shuffled
+from ..trump import trump_context
+from ..units import classify_lead
+from .rollout import Kernel, default_kernel
+
+if TYPE_CHECKING:
+    from ._core import HandRules, KHand, KRng, Tables
+
+_DECLARING = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
+_NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
+#: A random player's chance of attempting a throw when it leads.
+THROW_RATE = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class KResult:
+    """What a finished hand left on the score sheet (``shengji.game.HandResult`` on
+    ints): ``trump`` is a suit 0..3 or -1 (NT), ``kitty`` the buried cards' ints."""
+
+    number: int
+    banker: int
+    level: int
+    trump: int
+    trick_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    penalties: int
+    points: int
+    outcome: HandOutcome
+    counters: int
+    stake: int
+    coins: tuple[int, int]
+    kitty: tuple[int, ...]
+
+
+def random_streams(seed: int, seats: int = 4) -> list[KRng]:
+    """The kernel streams of random players seated for a match seed (one per seat, as
+    :class:`shengji.bots.random_bot.RandomBot` seeds its own)."""
+    return [seat_stream(seed, seat) for seat in range(seats)]
+
+
+def seat_stream(seed: int, seat: int) -> KRng:
+    """The random player's stream for ``seat`` in a match of ``seed`` (SplitMix64 of
+    both: cheap, and different for every seat and seed)."""
+    x = (seed * 0x9E3779B97F4A7C15 + seat * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return cast("KRng", default_kernel().core.KRng((x ^ (x >> 31)) & 0xFFFFFFFF))
+
+
+_M64 = (1 << 64) - 1
+#: Kernel tables per (options, level): each trump's, NT first.
+_TABLES: dict[tuple[int, int], tuple[RuleOptions, Kernel, list[Tables]]] = {}
+
+
+class KMatch:
+    """A match on the kernel, mutable. :attr:`hand` is the hand in progress; when it
+    reaches ``PH_OVER`` :meth:`finish_hand` scores it, and :meth:`next_hand` deals the
+    next unless :attr:`over`."""
+
+    def __init__(
+        self,
+        options: RuleOptions,
+        seed: int,
+        stacked: Sequence[Sequence[Card]] = (),
+        kernel: Kernel | None = None,
+    ) -> None:
+        self.options = options
+        self.seed = seed
+        self.kernel = kernel or default_kernel()
+        self.core: Any = self.kernel.core
+        self.stacked = [[c.index for c in d] for d in stacked]
+        self.team = [0, 1, 0, 1]
+        self.rules = cast(
+            "HandRules",
+            self.core.HandRules(
+                options.decks,
+                options.hand_size,
+                options.kitty_size,
+                _DECLARING[options.declaring],
+                options.counter_takes_banker,
+                _NO_DECLARATION[options.no_declaration],
+                self.team,
+            ),
+        )
+        lvl = options.start_level
+        self.levels = (lvl, lvl)
+        self.progress = (0, 0)
+        self.coins = (0, 0)
+        self.hand_number = 0
+        self.results: list[KResult] = []
+        self.over = False
+        self.winner: int | None = None
+        #: Decisions of the hands before this one, and the ``continue`` between hands.
+        self.decisions_before = 0
+        self.hand = self._start_hand(None, lvl, 0)
+
+    def tables(self, level: int) -> list[Tables]:
+        """The kernel tables of each trump at ``level``: NT, then S, H, C, D."""
+        opts = self.options
+        hit = _TABLES.get((id(opts), level))
+        if hit is None or hit[0] is not opts or hit[1] is not self.kernel:
+            trumps: list[Suit | None] = [None, *Suit]
+            tables = [self.kernel.tables(trump_context(opts, level, t)) for t in trumps]
+            if len(_TABLES) >= 256:
+                _TABLES.clear()
+            hit = (opts, self.kernel, tables)
+            _TABLES[(id(opts), level)] = hit
+        return hit[2]
+
+    def _start_hand(self, banker: int | None, level: int, redeals: int) -> KHand:
+        n = len(self.team)
+        if self.hand_number < len(self.stacked) and redeals == 0:
+            cards = list(self.stacked[self.hand_number])
+        elif is_secret(self.seed):
+            cards = shuffled(_DECK[self.options.decks], self.seed, self.hand_number, redeals)
+        else:  # shuffle.shuffled's research-seed deal, on the kernel
+            cards = list(_DECK[self.options.decks])
+            rng = random.Random(hand_seed(self.seed, self.hand_number, redeals))
+            self.core.shuffle_ints(cards, rng)
+        level = self.options.fixed_level or level
+        first = self.hand_number == 0
+        start = 0 if banker is None else banker
+        h = cast(
+            "KHand",
+            self.core.KHand(
+                self.rules,
+                self.tables(level),
+                level,
+                cards,
+                start % n,
+                first,
+                -1 if banker is None else banker,
+                redeals,
+            ),
+        )
+        return h
+
+    def redeal(self) -> None:
+        """Deal the hand again (nobody declared and the rules redeal)."""
+        h = self.hand
+        banker = None if h.decl.first_hand else h.decl.banker
+        record = h.record
+        self.decisions_before += h.decisions
+        self.hand = self._start_hand(banker, h.level, h.redeals + 1)
+        self.hand.record = record
+
+    def finish_hand(self) -> KResult:
+        """Score the finished hand: the kitty bonus, level table, levels, coins and
+        whether the match is over (as ``shengji.game``'s end of a hand)."""
+        h = self.hand
+        ks = h.play
+        assert ks is not None and ks.done
+        opts = self.options
+        ctx = trump_context(opts, h.level, None if h.decl.trump < 0 else Suit(h.decl.trump))
+        banker = h.decl.banker
+        kitty = [ALL_CARDS[c] for c in h.kitty]
+        score = score_hand(
+            opts,
+            ctx,
+            banker,
+            self.levels,
+            ks.trick_points,
+            ks.penalties,
+            kitty,
+            classify_lead(ctx, [ALL_CARDS[c] for c in ks.last_lead]),
+            ks.last_winner,
+            [ALL_CARDS[c] for c in ks.last_win],
+            ks.last_points,
+        )
+        outcome = score.outcome
+        bteam = self.team[banker]
+        levels, progress, over, winner = team_standing(
+            opts, bteam, outcome, self.progress, self.hand_number
+        )
+        stake = hand_stake(opts, h.decl.counters)
+        win_team = bteam if outcome.side == "banker" else 1 - bteam
+        sp = ks.stake_penalties
+        change = settle_coins(opts, stake, win_team, (sp[0], sp[1]))
+        result = KResult(
+            number=self.hand_number,
+            banker=banker,
+            level=h.level,
+            trump=h.decl.trump,
+            trick_points=ks.trick_points,
+            kitty_points=sum(c.pts for c in kitty),
+            kitty_multiplier=score.kitty_multiplier,
+            penalties=ks.penalties,
+            points=score.points,
+            outcome=outcome,
+            counters=h.decl.counters,
+            stake=stake,
+            coins=change,
+            kitty=tuple(h.kitty),
+        )
+        self.levels = levels
+        self.progress = progress
+        self.coins = (self.coins[0] + change[0], self.coins[1] + change[1])
+        self.results.append(result)
+        self.over = over
+        self.winner = winner
+        return result
+
+    def next_hand(self) -> None:
+        """Deal the next hand: the outcome's next banker at their team's level."""
+        last = self.results[-1]
+        banker = last.outcome.next_banker
+        record = self.hand.record
+        self.decisions_before += self.hand.decisions + 1
+        self.hand_number += 1
+        self.hand = self._start_hand(banker, self.levels[self.team[banker]], 0)
+        self.hand.record = record
+
+    @property
+    def decisions(self) -> int:
+        """Decisions taken in the match so far (a ``continue`` between hands counts)."""
+        return self.decisions_before + self.hand.decisions
+
+    def play_random(
+        self, rngs: Sequence[KRng], max_hands: int | None = None, throw_rate: float = THROW_RATE
+    ) -> None:
+        """Play on with a random player at every seat (``rngs[seat]``, see
+        :func:`random_streams`) until the match is over or ``max_hands`` hands are done."""
+        streams = list(rngs)
+        core = self.core
+        while True:
+            core.random_hand(self.hand, streams, throw_rate)
+            if self.hand.phase == core.PH_REDEAL:
+                self.redeal()
+                continue
+            self.finish_hand()
+            if self.over or (max_hands is not None and len(self.results) >= max_hands):
+                return
+            self.next_hand()
+
+
+# The decks as ints in the order ``shengji.cards.deck`` gives them (shuffles match).
+_DECK = {n: [c.index for c in deck(n)] for n in range(1, 5)}
