@@ -43,14 +43,19 @@ def test_shuangsheng_later_hand_chaodi_keeps_banker(preset: str, factor: int) ->
     base = later_hand(opts, {})
     lvl = base.level
     lv = {2: "2", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(lvl, str(lvl))
-    st = later_hand(opts, {3: f"H{lv}", 1: f"S{lv} S{lv}", 2: "LJ LJ"})
+    b = base.results[-1].outcome.next_banker  # seats around the banker of hand 2
+    one, two, three = (b + 1) % 4, (b + 2) % 4, (b + 3) % 4
+    st = later_hand(opts, {three: f"H{lv}", one: f"S{lv} S{lv}", two: "LJ LJ"})
     banker = st.banker
-    st = run(
-        st,
-        [("deal", 3, f"H{lv}"), ("after_burial", 1, f"S{lv} S{lv}"), ("after_burial", 2, "LJ LJ")],
-    )
+    assert banker == b
+    script = [
+        ("deal", three, f"H{lv}"),
+        ("after_burial", one, f"S{lv} S{lv}"),
+        ("after_burial", two, "LJ LJ"),
+    ]
+    st = run(st, script)
     assert st.banker == banker and st.trump == "NT" and st.declare.counters == 2
-    assert st.buried_by == (banker, 1, 2)
+    assert st.buried_by == (banker, one, two)
     st = run(st, [], until="hand_over")
     assert st.results[-1].stake == opts.base_stake * factor
 

@@ -58,7 +58,7 @@ def _decisions(preset: str, seed: int) -> list[tuple[GameState, int]]:
 def test_every_chosen_action_is_reachable_and_every_walk_is_accepted(preset: str) -> None:
     rng = random.Random(7)
     throws = burials = 0
-    for st, seat in _decisions(preset, 7):
+    for st, seat in _decisions(preset, 7) + _decisions(preset, 8):
         d = Decision(seat_view(st, seat))
         action = random_action(st, seat, rng, throw_rate=0.5)
         assert _reachable(d, action_indexes(action)), (d.kind, action)

@@ -187,11 +187,11 @@ def test_counter_declarers_burials_are_searched() -> None:
     search too, also when it is not the banker."""
     reburials = [
         st
-        for seed in (1, 4)
+        for seed in (1, 12)
         for st in _bury_states("shuangsheng", seed, hands=3)
         if st.buried_by and st.to_act != st.banker
     ]
-    assert len(reburials) >= 2
+    assert len(reburials) >= 3
     for st in reburials:
         seat = st.to_act
         assert seat is not None

@@ -3,9 +3,10 @@
 Benchmarks print figures; they are not tests. ``rules`` times the rules core on fixed
 positions; ``kernel`` compares full random hands and mid-hand rollouts per CPU second on
 the kernel (compiled and pure) and on the game engine (its play phase on the kernel, and
-in reference mode), interleaved; ``all`` (the default) adds heuristic-bot decisions per
-second and peak memory. ``kernel-check`` runs the
-kernel's equality gate on ``--hands`` random hands over every preset.
+in reference mode), interleaved; ``all`` (the default) adds ``simulate`` and the RL env
+end to end, memory per retained state, heuristic-bot decisions per second and peak
+memory. ``kernel-check`` runs the kernel's equality gates on ``--hands`` random hands
+over every preset.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from .cards import Card, deck
 from .follow import count_legal_follows, legal_follows, random_legal_follow
 from .game import GameState, apply, new_match, reference_rules
 from .kernel import Kernel
-from .kernel.equality import Report, check_hands, to_play
+from .kernel.equality import Report, check_hands, check_matches, to_play
+from .kernel.match import KMatch, random_streams
 from .leads import unit_leads
 from .presets import load_preset, preset_names
 from .tricks import trick_winner
@@ -156,14 +158,45 @@ def reference_hands(preset: str, n: int, seed: int = 0, reference: bool = False)
 
 
 def kernel_hands(kernel: Kernel, preset: str, n: int, seed: int = 0) -> int:
-    """Full random hands: deal, declare and bury on the game engine, then the play phase
-    and the result on the kernel (same random policy as :func:`reference_hands`)."""
+    """Full random hands on the kernel alone (:class:`~shengji.kernel.match.KMatch`: deal
+    with shows, declaring, burial, play and scoring), the random bot's policy; returns
+    ``n``."""
     opts = load_preset(preset)
-    rng = random.Random(seed)
     for i in range(n):
-        st = to_play(new_match(opts, seed * 1_000_003 + i), rng, THROW_RATE)
-        kernel.play_out(kernel.from_table(st), rng=rng, throw_rate=THROW_RATE)
+        s = seed * 1_000_003 + i
+        m = KMatch(opts, s, kernel=kernel)
+        m.play_random(random_streams(s, kernel=kernel), max_hands=1, throw_rate=THROW_RATE)
     return n
+
+
+def state_memory(preset: str = "shuangsheng", hands: int = 5) -> float:
+    """Bytes each added :class:`~shengji.game.GameState` of a play history holds (all
+    states of ``hands`` random hands kept, as a record's replay or a search tree would),
+    measured with :mod:`tracemalloc`."""
+    import gc
+    import tracemalloc
+
+    opts = load_preset(preset)
+    rng = random.Random(0)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        kept: list[GameState] = []
+        base = 0
+        for i in range(hands):
+            st = to_play(new_match(opts, i), rng, THROW_RATE)
+            if i == 0:
+                base = tracemalloc.get_traced_memory()[0]
+                kept.append(st)
+            while st.phase == "play":
+                seat = st.to_act
+                assert seat is not None
+                st, _ = apply(st, seat, random_action(st, seat, rng, THROW_RATE))
+                kept.append(st)
+        used = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    return used / max(1, len(kept) - 1)
 
 
 def play_positions(preset: str, n: int, tricks: int, seed: int = 0) -> list[GameState]:
@@ -289,8 +322,10 @@ def bench_kernel(hands: int = 300, repeat: int = 3) -> Iterator[str]:
 
 
 def kernel_check(hands: int, seed: int = 0) -> Iterator[str]:
-    """The equality gate on ``hands`` random hands spread over every preset, compiled and
-    pure kernels against the game engine; one line per preset and a total."""
+    """The equality gates on ``hands`` random hands spread over every preset, compiled and
+    pure kernels against the game engine in reference mode: play phases (every event,
+    failed throw and legal-move set) and as many whole hands again in matches of two
+    (every deal stop, legal show, burial and result); one line per preset and a total."""
     kernels = [k for _, k in _engines()]
     names = preset_names()
     total = Report()
@@ -305,6 +340,14 @@ def kernel_check(hands: int, seed: int = 0) -> Iterator[str]:
             f"{len(rep.mismatches)} mismatches"
         )
         yield from (f"  {m}" for m in rep.mismatches[:5])
+        seeds = range(seed * 1_000_003, seed * 1_000_003 + (count + 1) // 2)
+        rep = check_matches(load_preset(preset), seeds, kernels, hands=2)
+        total.add(rep)
+        yield (
+            f"kernel match equality ({preset}): {rep.hands} whole hands, {rep.plays} plays, "
+            f"{len(rep.mismatches)} mismatches"
+        )
+        yield from (f"  {m}" for m in rep.mismatches[:5])
     engines = ", ".join(name for name, _ in _engines())
     yield (
         f"kernel equality (all presets, {engines}): {total.hands} hands, "
@@ -312,13 +355,17 @@ def kernel_check(hands: int, seed: int = 0) -> Iterator[str]:
     )
 
 
-def simulate_rate(hands: int = 1000) -> float:
+def simulate_rate(hands: int = 4000, pure: bool = False) -> float:
     """``shengji simulate --preset shuangsheng --players random,random --hands N
-    --workers 1`` run as a command: hands per CPU-second, start-up included."""
+    --workers 1`` run as a command: hands per CPU-second, start-up included; ``pure``:
+    with ``SHENGJI_PURE=1`` (the kernel as plain Python)."""
+    import os
+
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "shuangsheng"]
     cmd += ["--players", "random,random", "--hands", str(hands), "--workers", "1", "--quiet"]
-    subprocess.run(cmd, check=True, capture_output=True)
+    env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return hands / cpu
@@ -352,9 +399,11 @@ def env_rate(steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
 
 
 def bench_programs(repeat: int = 3) -> Iterator[str]:
-    """What users run end to end: ``simulate`` with random players and the RL env."""
-    rates = {ENGINE: [simulate_rate() for _ in range(repeat)]}
-    title = "simulate end to end (shuangsheng, random,random, 1000 hands, 1 worker, with start-up)"
+    """What users run end to end: ``simulate`` with random players and the RL env, on
+    the compiled kernel and on the pure-Python path; memory per retained state."""
+    paths = [(name, kern.is_compiled) for name, kern in _engines()]
+    rates = {name: [simulate_rate(pure=not comp) for _ in range(repeat)] for name, comp in paths}
+    title = "simulate end to end (shuangsheng, random,random, 4000 hands, 1 worker, with start-up)"
     yield from _rate_lines(title, "hands per CPU-s", rates)
     env = [r for r in (env_rate() for _ in range(repeat)) if r is not None]
     if env:
@@ -362,6 +411,8 @@ def bench_programs(repeat: int = 3) -> Iterator[str]:
         yield from _rate_lines(title, "steps per CPU-s", {ENGINE: env})
     else:
         yield "PettingZoo env: not measured (install the rl extra)"
+    size = state_memory()
+    yield f"memory per retained game state (shuangsheng play history): {size / 1024:.2f} KB"
 
 
 def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
@@ -387,7 +438,7 @@ BENCHMARKS = ("all", "rules", "kernel", "kernel-check")
 
 
 #: Where ``--write-docs`` writes each benchmark's figures (the ``bench-WHAT`` blocks).
-DOCS = {"all": ("README.md",), "kernel": ("docs/kernel.md",)}
+DOCS = {"all": ("README.md", "docs/kernel.md")}
 
 
 def run(what: str, hands: int, repeat: int, write_docs: bool = False) -> int:

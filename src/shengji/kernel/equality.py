@@ -245,3 +245,139 @@ def check_engine_hand(
         assert isinstance(got, tuple) and isinstance(got[0], GameState)
         st = got[0]
     return out
+
+
+# -- whole matches: the kernel's match engine against the game engine in reference mode ----
+
+#: Kernel phase numbers (``_core.PH_*``) by name.
+PHASES = ("deal", "before_kitty", "bury", "after_burial", "play", "hand_over")
+
+
+def check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int = 2) -> Report:
+    """Play ``hands`` hands of a match (``seed``) with four random players on the game
+    engine in reference mode (deal, shows, kitty, play and scoring all by the rules core)
+    and, decision by decision, on the kernel's :class:`~shengji.kernel.match.KMatch`;
+    report every difference in phase, seat to act, legal shows, hands, kitty, points and
+    results. Then replay the match with the kernel's own random players
+    (:meth:`KMatch.play_random`) and check it ends the same."""
+    with reference_rules():
+        rep = _check_match(options, seed, kernel, hands)
+    from .match import KMatch, random_streams
+
+    m = KMatch(options, seed, kernel=kernel)
+    m.play_random(random_streams(seed, kernel=kernel), max_hands=hands)
+    if [_result_key(r) for r in m.results] != rep.results:
+        rep.mismatches.append(f"seed {seed}: play_random ends differently")
+    return rep
+
+
+@dataclass
+class MatchReport(Report):
+    """A :class:`Report` that also keeps the game engine's results (compared again)."""
+
+    decisions: int = 0
+    results: list[tuple[object, ...]] = field(default_factory=list)
+
+
+def _result_key(r: object) -> tuple[object, ...]:
+    kitty = tuple(c if isinstance(c, int) else c.index for c in getattr(r, "kitty", ()))
+    names = ("banker", "level", "trick_points", "kitty_points", "kitty_multiplier", "penalties")
+    more = ("points", "outcome", "counters", "stake", "coins")
+    return (*(getattr(r, n) for n in names + more), kitty)
+
+
+def _check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int) -> MatchReport:
+    from ..actions import Bury, Continue, Declare, Pass
+    from ..bots.random_bot import RandomBot
+    from ..game import legal_shows
+    from ..views import seat_view
+    from .match import KMatch
+
+    rep = MatchReport()
+    core = kernel.core
+    bots = [RandomBot(s, seed) for s in range(4)]
+    st = new_match(options, seed)
+    m = KMatch(options, seed, kernel=kernel)
+    m.hand.advance()
+    step = 0
+    while True:
+        h = m.hand
+        if h.phase == core.PH_REDEAL:
+            m.redeal()
+            m.hand.advance()
+            continue
+        where = f"seed {seed} hand {st.hand_number} step {step}"
+        if st.phase in ("hand_over", "match_over"):
+            if h.phase != core.PH_OVER:
+                rep.mismatches.append(f"{where}: kernel in {PHASES[h.phase]}, not over")
+                return rep
+            got = _result_key(m.finish_hand())
+            want = _result_key(st.results[-1])
+            rep.hands += 1
+            rep.results.append(want)
+            if got != want:
+                rep.mismatches.append(f"{where}: result {got} != {want}")
+            if st.phase == "match_over" or rep.hands >= hands:
+                if (m.levels, m.coins, m.over) != (st.levels, st.coins, st.phase == "match_over"):
+                    rep.mismatches.append(f"{where}: match standing differs")
+                return rep
+            st, _ = apply(st, 0, Continue())
+            m.next_hand()
+            m.hand.advance()
+            continue
+        seat = st.to_act
+        assert seat is not None
+        if PHASES[h.phase] != st.phase or h.to_act != seat:
+            rep.mismatches.append(
+                f"{where}: kernel {PHASES[h.phase]} seat {h.to_act} != {st.phase} seat {seat}"
+            )
+            return rep
+        if st.phase in ("deal", "before_kitty", "after_burial"):
+            want_shows = [(cs[0].index, len(cs)) for cs in legal_shows(st, seat)]
+            got_shows = [(x // 8, x % 8) for x in h.legal_shows(seat)]
+            if got_shows != want_shows:
+                rep.mismatches.append(f"{where}: shows {got_shows} != {want_shows}")
+                return rep
+        action = bots[seat].act(seat_view(st, seat))
+        st, _ = apply(st, seat, action)
+        rep.decisions += 1
+        if isinstance(action, Declare):
+            h.declare(action.cards[0].index, len(action.cards))
+        elif isinstance(action, Pass):
+            h.pass_turn()
+        elif isinstance(action, Bury):
+            h.bury([c.index for c in action.cards])
+        else:
+            assert isinstance(action, Play)
+            rep.plays += 1
+            cards = [c.index for c in action.cards]
+            ks = h.play
+            if ks is None or not ks.is_legal(cards):
+                rep.mismatches.append(f"{where}: kernel refuses {action.cards}")
+                return rep
+            h.play_cards(cards)
+        h.advance()
+        step += 1
+        hands_now = [list(core.hand_counts(st.hands[s])) for s in range(4)]
+        if h.phase != core.PH_REDEAL and st.phase not in ("hand_over", "match_over"):
+            if h.hands != hands_now or sorted(h.kitty) != sorted(c.index for c in st.kitty):
+                rep.mismatches.append(f"{where}: hands or kitty differ after {action}")
+                return rep
+            ks = h.play
+            if ks is not None and (ks.trick_points, ks.penalties) != (
+                st.trick_points,
+                st.penalties,
+            ):
+                rep.mismatches.append(f"{where}: points differ after {action}")
+                return rep
+
+
+def check_matches(
+    options: RuleOptions, seeds: Iterable[int], kernels: Sequence[Kernel], hands: int = 2
+) -> Report:
+    """:func:`check_match` for every seed and kernel, summed."""
+    total = Report()
+    for seed in seeds:
+        for k in kernels:
+            total.add(check_match(options, seed, k, hands))
+    return total

@@ -60,19 +60,20 @@ class KResult:
     kitty: tuple[int, ...]
 
 
-def random_streams(seed: int, seats: int = 4) -> list[KRng]:
+def random_streams(seed: int, seats: int = 4, kernel: Kernel | None = None) -> list[KRng]:
     """The kernel streams of random players seated for a match seed (one per seat, as
-    :class:`shengji.bots.random_bot.RandomBot` seeds its own)."""
-    return [seat_stream(seed, seat) for seat in range(seats)]
+    :class:`shengji.bots.random_bot.RandomBot` seeds its own), for ``kernel``'s core."""
+    return [seat_stream(seed, seat, kernel) for seat in range(seats)]
 
 
-def seat_stream(seed: int, seat: int) -> KRng:
+def seat_stream(seed: int, seat: int, kernel: Kernel | None = None) -> KRng:
     """The random player's stream for ``seat`` in a match of ``seed`` (SplitMix64 of
     both: cheap, and different for every seat and seed)."""
     x = (seed * 0x9E3779B97F4A7C15 + seat * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) & _M64
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return cast("KRng", default_kernel().core.KRng((x ^ (x >> 31)) & 0xFFFFFFFF))
+    core = (kernel or default_kernel()).core
+    return cast("KRng", core.KRng((x ^ (x >> 31)) & 0xFFFFFFFF))
 
 
 _M64 = (1 << 64) - 1
