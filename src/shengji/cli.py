@@ -185,6 +185,19 @@ def _cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_hint(args: argparse.Namespace) -> int:
+    from .bots.registry import by_difficulty
+    from .hints import hint_at
+    from .record import load_record
+
+    spec = f"{by_difficulty('strong').name}:{args.budget}"
+    h = hint_at(load_record(args.record), args.at, spec, args.seed)
+    langs = ("en", "zh") if args.lang == "both" else (args.lang,)
+    for lang in langs:
+        print(f"{h['said'][lang]} · {h['why'][lang] or '—'}")
+    return 0
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .record import RecordError, load_record, verify
 
@@ -405,6 +418,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", default="300it", help="search budget per play (300it, 1s)")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
     p.set_defaults(func=_cmd_review)
+    p = sub.add_parser(
+        "hint", help="the hint for the seat to act after action N of a record, and why"
+    )
+    p.add_argument("record", help="record file (JSON)")
+    p.add_argument("--at", type=int, required=True, help="after this many actions (0 = start)")
+    p.add_argument("--seed", type=int, default=None, help="the bot's seed (default: hand number)")
+    p.add_argument("--budget", default="800ms", help="search budget (800ms as at a table, 2000it)")
+    p.add_argument("--lang", choices=["en", "zh", "both"], default="en")
+    p.set_defaults(func=_cmd_hint)
     p = sub.add_parser("simulate", help="play many hands or matches between bots")
     _add_rule_args(p)
     p.add_argument("--hands", type=int, help="number of hands (independent deals)")

@@ -15,9 +15,10 @@ from typing import Any
 
 from .actions import Action, Play
 from .bots.search import ApplyRollout, Budget, Rollout, SearchBot
-from .cards import Card, format_cards
+from .cards import Card
 from .errors import Code, ShengjiError
 from .game import GameState
+from .i18n import cards_label
 from .record import replay
 from .views import seat_view
 
@@ -32,6 +33,7 @@ class Mark:
     index: int  # the action's index in the record
     hand: int  # hand number (0 = first)
     trick: int  # trick number in the hand (1 = first)
+    order: int  # place in the trick (1 = led it, 4 = played last)
     played: tuple[Card, ...]
     better: tuple[Card, ...]
     gain: float  # expected levels the alternative is worth more
@@ -39,18 +41,29 @@ class Mark:
     deals: int  # sampled deals behind the figures
 
     def text(self, lang: str = "en") -> str:
-        """One line describing the mark (``lang``: ``en``, ``zh`` or ``both``)."""
-        played, better = format_cards(self.played), format_cards(self.better)
-        en = (
-            f"hand {self.hand + 1}, trick {self.trick} (action {self.index}): played {played}; "
-            f"{better} is worth {self.gain:+.2f} ± {self.se:.2f} levels more "
-            f"({self.deals} sampled deals)"
+        """One line describing the mark, suits as symbols, the play placed by hand, trick
+        and turn in the trick (``lang``: ``en``, ``zh`` or ``both``)."""
+        if lang == "both":
+            return f"{self.text('en')} | {self.text('zh')}"
+        played = cards_label([c.text for c in self.played], lang)
+        better = cards_label([c.text for c in self.better], lang)
+        figures = f"{self.gain:+.2f} ± {self.se:.2f}"
+        if lang == "zh":
+            who = "首家出牌" if self.order == 1 else f"第 {self.order} 家出牌"
+            return (
+                f"第 {self.hand + 1} 局第 {self.trick} 轮{who}: 出了 {played}; "
+                f"出 {better} 平均多得 {figures} 级 ({self.deals} 次抽样)"
+            )
+        who = "leading" if self.order == 1 else f"{ordinal(self.order)} to play"
+        return (
+            f"hand {self.hand + 1}, trick {self.trick}, {who}: played {played}; "
+            f"{better} is worth {figures} levels more ({self.deals} sampled deals)"
         )
-        zh = (
-            f"第 {self.hand + 1} 局第 {self.trick} 轮 (第 {self.index} 步): 出了 {played}; "
-            f"出 {better} 平均多得 {self.gain:+.2f} ± {self.se:.2f} 级 ({self.deals} 次抽样)"
-        )
-        return en if lang == "en" else zh if lang == "zh" else f"{en} | {zh}"
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``."""
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th')}"
 
 
 def review(
@@ -107,6 +120,7 @@ def review(
                 index=index - 1,
                 hand=st.hand_number,
                 trick=len(st.tricks) + 1,
+                order=len(st.trick) + 1,
                 played=action.cards,
                 better=best.play,
                 gain=best.diff,

@@ -205,6 +205,7 @@ class HeuristicBot:
             pts = points(play)
             cost = sum(card_cost(ctx, c) for c in play)
             wins = trick_winner(ctx, [*plays, play], lead) == len(plays)
+            hold = 0.0
             if wins:
                 hold = 1.0 if last else know.hold_chance(play, lead, later_opps)
                 gain = trick_pts + kitty_stake
@@ -221,7 +222,7 @@ class HeuristicBot:
             self.scored.append((score, play))
             if score > best_score:
                 best_score, best = score, play
-                why = _follow_reason(wins, partner_safe, cur_seat == partner, pts)
+                why = _follow_reason(wins, partner_safe, cur_seat == partner, pts, hold)
         self.reason = why
         self.scored.sort(key=lambda sp: -sp[0])
         return best
@@ -243,8 +244,14 @@ def _lead_reason(boss: bool, trump: bool, banker_side: bool) -> tuple[str, str]:
 
 
 def _follow_reason(
-    wins: bool, partner_safe: bool, partner_winning: bool, pts: int
+    wins: bool, partner_safe: bool, partner_winning: bool, pts: int, hold: float = 0.0
 ) -> tuple[str, str]:
+    if wins and pts and hold >= 1.0:
+        # cards that nothing unseen separates win as surely: the one with points is banked
+        return (
+            "nothing left can beat it: win and keep its points on our side",
+            "外面没有更大的: 拿下这一轮, 自己的分也收下",
+        )
     if wins:
         return ("win the trick as cheaply as possible", "用最小的代价拿下这一轮")
     if partner_safe and pts:

@@ -50,8 +50,14 @@ from .heuristic import HeuristicBot
 
 #: Candidate plays searched per decision (the heuristic's best ones).
 MAX_CANDIDATES = 6
-#: How many standard errors better than the heuristic's choice a candidate must be.
-MARGIN_SE = 1.0
+#: How many standard errors (of the paired difference over the same sampled deals) better
+#: than the heuristic's choice a candidate must be to replace it.
+MARGIN_SE = 2.0
+#: ... and by how many levels at least (a clear margin, not a hair).
+MIN_GAIN = 0.05
+#: Sampled deals a comparison needs before it may override the rule of thumb: fewer (a
+#: short time budget on a busy machine) and the rule of thumb stands.
+MIN_DEALS = 30
 #: Weight of one collectors' point against one level in a rollout's value.
 POINT_WEIGHT = 1 / 200
 #: Candidate burials searched per burial (the heuristic's and variants of it).
@@ -207,6 +213,14 @@ class Evaluation:
     diff_se: float
     n: int
 
+    @property
+    def clearly_better(self) -> bool:
+        """Better than the heuristic's choice by a clear margin on enough deals
+        (:data:`MIN_DEALS`, :data:`MIN_GAIN`, :data:`MARGIN_SE`)."""
+        return (
+            self.n >= MIN_DEALS and self.diff >= MIN_GAIN and self.diff > MARGIN_SE * self.diff_se
+        )
+
 
 def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``),
@@ -275,12 +289,8 @@ class SearchBot:
             return action
         self.evaluations = evals
         best = evals[0]
-        if best.play != action.cards and best.diff > MARGIN_SE * best.diff_se:
-            self.reason = (
-                f"search: worth {best.diff:+.2f} levels over the rule of thumb "
-                f"in {best.n} sampled deals",
-                f"搜索: 在 {best.n} 次抽样中比经验打法多 {best.diff:+.2f} 级",
-            )
+        if best.play != action.cards and best.clearly_better:
+            self.reason = override_reason(view, action.cards, best)
             return Play(best.play)
         return action
 
@@ -290,9 +300,16 @@ class SearchBot:
         en, zh = self.reason
         searched = self.evaluations
         if searched and searched[0].n and not en.startswith("search:"):
-            k, n = len(searched), searched[0].n
-            en += f" (search: none of {k - 1} other plays clearly better in {n} sampled deals)"
-            zh += f" (搜索: {n} 次抽样中另外 {k - 1} 种出法都不明显更好)"
+            others, n = len(searched) - 1, searched[0].n
+            if others == 1:
+                en += f" (search: the other play is not clearly better in {n} sampled deals)"
+                zh += f" (搜索: {n} 次抽样中另一种出法并不明显更好)"
+            else:
+                en += (
+                    f" (search: none of the {others} other plays is clearly better "
+                    f"in {n} sampled deals)"
+                )
+                zh += f" (搜索: {n} 次抽样中其余 {others} 种出法都不明显更好)"
         return en, zh
 
     def candidates(self, chosen: tuple[Card, ...]) -> list[tuple[Card, ...]]:
@@ -320,20 +337,28 @@ class SearchBot:
             return Bury(chosen)
         self.evaluations = evals
         best = evals[0]
-        if best.play != chosen and best.diff > MARGIN_SE * best.diff_se:
+        if best.play != chosen and best.clearly_better:
             en, zh = labels[best.play]
             self.reason = (
-                f"search: {en}; worth {best.diff:+.2f} levels over the rule of thumb's "
-                f"burial in {best.n} sampled deals",
-                f"搜索: {zh}; 在 {best.n} 次抽样中比经验扣法多 {best.diff:+.2f} 级",
+                f"search: {en}; worth {best.diff:+.2f} ± {best.diff_se:.2f} levels over the "
+                f"rule of thumb's burial in {best.n} sampled deals",
+                f"搜索: {zh}; 在 {best.n} 次抽样中比经验扣法平均多 {best.diff:+.2f} ± "
+                f"{best.diff_se:.2f} 级",
             )
             return Bury(best.play)
         en, zh = self.reason
-        k, n = len(cands), best.n
-        self.reason = (
-            f"search: {en} (none of {k - 1} other burials clearly better in {n} sampled deals)",
-            f"搜索: {zh} ({n} 次抽样中另外 {k - 1} 种扣法都不明显更好)",
-        )
+        others, n = len(cands) - 1, best.n
+        if others == 1:
+            tail = (
+                f"the other burial is not clearly better in {n} sampled deals",
+                f"{n} 次抽样中另一种扣法并不明显更好",
+            )
+        else:
+            tail = (
+                f"none of the {others} other burials is clearly better in {n} sampled deals",
+                f"{n} 次抽样中其余 {others} 种扣法都不明显更好",
+            )
+        self.reason = (f"search: {en} ({tail[0]})", f"搜索: {zh} ({tail[1]})")
         return Bury(chosen)
 
     def evaluate(self, view: SeatView, cands: list[tuple[Card, ...]]) -> list[Evaluation]:
@@ -421,6 +446,77 @@ class SearchBot:
             out.append(Evaluation(play, sum(vs) / n, mean_d, math.sqrt(var / n), n))
         out.sort(key=lambda e: -e.diff)
         return out
+
+
+def override_reason(
+    view: SeatView, heuristic: tuple[Card, ...], best: Evaluation
+) -> tuple[str, str]:
+    """Why the search plays ``best.play`` rather than the rule of thumb's ``heuristic``:
+    both plays, the gain with its standard error and deals, and the difference in words
+    where one can be named (English, Chinese)."""
+    from ..i18n import cards_label
+
+    words = play_difference(view, heuristic, best.play)
+    en_cards = [cards_label([c.text for c in p], "en") for p in (best.play, heuristic)]
+    zh_cards = [cards_label([c.text for c in p], "zh") for p in (best.play, heuristic)]
+    gain = f"{best.diff:+.2f} ± {best.diff_se:.2f}"
+    en = (
+        f"search: {en_cards[0]} rather than the rule of thumb's {en_cards[1]}"
+        + (f": {words[0]}" if words else "")
+        + f"; worth {gain} levels in {best.n} sampled deals"
+    )
+    zh = (
+        f"搜索: 出 {zh_cards[0]} 而不是经验打法的 {zh_cards[1]}"
+        + (f": {words[1]}" if words else "")
+        + f"; 在 {best.n} 次抽样中平均多得 {gain} 级"
+    )
+    return en, zh
+
+
+def play_difference(
+    view: SeatView, heuristic: tuple[Card, ...], chosen: tuple[Card, ...]
+) -> tuple[str, str] | None:
+    """What ``chosen`` does that ``heuristic`` does not, in words, when it is one of a few
+    plain differences: it draws trumps, trumps in (毙), saves points, gives points to the
+    partner, keeps a higher card, or leads a pair or tractor; None otherwise."""
+    ctx = view.ctx
+    suit_of, key = ctx.suit_of, ctx.key
+
+    def trumps(p: tuple[Card, ...]) -> int:
+        return sum(1 for c in p if suit_of[c.index] == TRUMP)
+
+    def pts(p: tuple[Card, ...]) -> int:
+        return sum(c.points for c in p)
+
+    def top(p: tuple[Card, ...]) -> int:
+        return max(key[c.index] for c in p)
+
+    leading = not view.trick
+    if leading:
+        if trumps(chosen) and not trumps(heuristic):
+            return ("draws trumps first", "先调主")
+        if len(chosen) > 1 and len(set(chosen)) < len(chosen) and len(heuristic) == 1:
+            return ("leads a pair or tractor while it is strongest", "趁大先出对子或拖拉机")
+        if top(chosen) < top(heuristic):
+            return ("keeps the higher card for later", "留着大牌")
+        return None
+    lead_suit = suit_of[view.trick[0].cards[0].index]
+    if lead_suit != TRUMP and trumps(chosen) > trumps(heuristic):
+        return ("trumps in (毙) to take the trick", "毙牌拿下这一轮")
+    partner_winning = False
+    if view.seat is not None and view.lead is not None:
+        from ..tricks import trick_winner
+
+        plays = [p.cards for p in view.trick]
+        winner = view.trick[trick_winner(ctx, plays, view.lead)].seat
+        partner_winning = winner % 2 == view.seat % 2
+    if pts(chosen) > pts(heuristic) and partner_winning:
+        return ("gives points to the partner, who is winning", "给赢牌的对家贴分")
+    if pts(chosen) < pts(heuristic):
+        return ("gives away fewer points", "少送分")
+    if top(chosen) < top(heuristic) and suit_of[chosen[0].index] == suit_of[heuristic[0].index]:
+        return ("keeps the higher card for later", "留着大牌")
+    return None
 
 
 @dataclass(frozen=True, slots=True)

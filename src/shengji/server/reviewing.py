@@ -29,7 +29,6 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..errors import Code, ShengjiError
-from ..i18n import cards_label
 
 log = logging.getLogger(__name__)
 
@@ -54,24 +53,14 @@ def mark_json(mark: Any) -> dict[str, Any]:
     played = " ".join(c.text for c in mark.played)
     better = " ".join(c.text for c in mark.better)
     gain, se = round(mark.gain, 3), round(mark.se, 3)
-    text = {}
-    for lang in ("en", "zh"):
-        p, b = cards_label(played, lang), cards_label(better, lang)
-        if lang == "en":
-            text[lang] = (
-                f"Hand {mark.hand + 1}, trick {mark.trick}: played {p}; {b} is worth "
-                f"{gain:+.2f} ± {se:.2f} levels more ({mark.deals} sampled deals)"
-            )
-        else:
-            text[lang] = (
-                f"第 {mark.hand + 1} 局第 {mark.trick} 轮: 出了 {p}; 出 {b} 平均多得 "
-                f"{gain:+.2f} ± {se:.2f} 级 ({mark.deals} 次抽样)"
-            )
+    text = {lang: mark.text(lang) for lang in ("en", "zh")}
+    text["en"] = text["en"][:1].upper() + text["en"][1:]
     return {
         "index": mark.index,
         "view": mark.index + 1,
         "hand": mark.hand,
         "trick": mark.trick,
+        "order": mark.order,
         "played": played,
         "better": better,
         "gain": gain,
@@ -95,11 +84,11 @@ def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> lis
 
 def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
     """What the strongest bot would do in ``view`` (a :class:`~shengji.views.SeatView`,
-    or a :func:`live_record` to replay first) within ``millis`` ms, and why: ``{action,
-    text: {en, zh}}`` (runs in the worker; ``NOT_YOUR_TURN`` unless ``seat`` is to act)."""
-    from ..actions import action_to_json
-    from ..bots.registry import hint_bot, make_player, reason_of
-    from ..i18n import t
+    or a :func:`live_record` to replay first) within ``millis`` ms, and why
+    (:func:`shengji.hints.hint`; runs in the worker; ``NOT_YOUR_TURN`` unless ``seat`` is
+    to act)."""
+    from ..bots.registry import hint_bot
+    from ..hints import hint
     from ..record import replay
     from ..views import seat_view
 
@@ -108,16 +97,9 @@ def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
         if st.to_act != seat or st.phase in ("hand_over", "match_over"):
             raise ShengjiError("hints are for your own turn", code=Code.NOT_YOUR_TURN)
         view = seat_view(st, seat)
-
-    bot = make_player(hint_bot(millis), seat, view.hand_number)
-    action = action_to_json(bot.act(view))
-    reasons = reason_of(bot)
-    text = {}
-    for lang, why in zip(("en", "zh"), reasons, strict=True):
-        cards = cards_label(str(action.get("cards") or ""), lang)
-        words = t(f"action.{action['type']}", lang, cards=cards)
-        text[lang] = t("hint.text", lang, action=words, why=why or "—")
-    return {"action": action, "text": text, "why": dict(zip(("en", "zh"), reasons, strict=True))}
+    if view.seat != seat:
+        raise ShengjiError("hints are for your own turn", code=Code.NOT_YOUR_TURN)
+    return hint(view, hint_bot(millis))
 
 
 def hand_actions(actions: list[dict[str, Any]], hand: int) -> list[dict[str, Any]]:
