@@ -21,8 +21,8 @@ from shengji.review import THRESHOLD, review
 
 
 def _record() -> dict[str, Any]:
-    players = [HeuristicV1Bot(s, 8) for s in range(4)]
-    st, rec = run_match(load_preset("shuangsheng"), 8, players, stop_after_hand=True)
+    players = [HeuristicV1Bot(s, 6) for s in range(4)]
+    st, rec = run_match(load_preset("shuangsheng"), 6, players, stop_after_hand=True)
     return rec.record(st)
 
 

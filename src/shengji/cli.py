@@ -533,9 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_loadtest)
     p = sub.add_parser("bench", help="print benchmark figures")
-    p.add_argument(
-        "what", nargs="?", default="all", help="all, rules, kernel or kernel-check (equality)"
-    )
+    p.add_argument("what", nargs="?", default="all", help="all, rules or kernel")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
     p.add_argument("--hands", type=int, default=300, help="random hands per timing run")
     p.add_argument(

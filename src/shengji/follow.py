@@ -1,5 +1,5 @@
-"""Following (跟牌, §5): legality, the legal follows of a hand, their count and a uniform
-random legal follow.
+"""Following (跟牌, §5), answered by the kernel: legality (with the reason worded for
+people), the legal follows of a hand, their count and a uniform random legal follow.
 
 The format rule is expressed as an ordered list of *requirements* per lead unit, from the
 strictest to none (a 2-link Titanic: Titanic > two triples > tractor > triple + pair >
@@ -23,18 +23,16 @@ shengji.errors.PlayError: MUST_FOLLOW_FORMAT: you hold 2 pairs in spades and mus
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from itertools import combinations, product
 from typing import Any
 
-from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from .cards import ALL_CARDS, Card, parse_cards  # noqa: F401  (parse_cards: doctests)
 from .errors import Code, PlayError
+from .kernel import access
 from .trump import TrumpContext
-from .units import Lead, Shape, can_host, classify_lead, shape_name
+from .units import Lead, Shape, classify_lead, shape_name
 
 
 def unit_requirements(shape: Shape) -> list[list[Shape]]:
@@ -45,119 +43,33 @@ def unit_requirements(shape: Shape) -> list[list[Shape]]:
     first (two triples > triple + pair > triple > two pairs > pair > none).
     """
     k, w = shape
-    out: list[list[Shape]] = []
-    if k >= 2:
-        out.append([shape])
-    vectors = _width_vectors(k, w)
-    out.append([(1, x) for x in vectors[0] if x >= 2])
-    if k >= 2 and w >= 3:
-        out.append([(k, w - 1)])
-    for vec in vectors[1:]:
-        out.append([(1, x) for x in vec if x >= 2])
-    return out
-
-
-def _width_vectors(k: int, w: int) -> list[tuple[int, ...]]:
-    """Non-increasing k-tuples over 1..w, in lexicographically descending order."""
-    vecs = [tuple(sorted(v, reverse=True)) for v in product(range(w, 0, -1), repeat=k)]
-    return sorted(set(vecs), reverse=True)
+    return [list(req) for req in access.core().unit_requirements(k, w)]
 
 
 def follow_requirement(ctx: TrumpContext, lead: Lead, suit_cards: Sequence[Card]) -> list[Shape]:
     """The shapes a follower holding ``suit_cards`` (its cards of the led suit, at least as
     many as were led) must play, per the rule above."""
-    counts = dict(Counter(suit_cards))
-    chosen: list[Shape] = []
-    for unit in lead.units:
-        if unit.width < 2:
-            continue
-        for req in unit_requirements(unit.shape):
-            if not req or can_host(ctx, counts, chosen + req):
-                chosen.extend(req)
-                break
-    return chosen
+    core, t = access.core(), access.tables(ctx)
+    cnt = access.counts(suit_cards)
+    distinct = sorted({c.index for c in suit_cards})
+    units = core.lead_units(t, access.ints(lead.cards))
+    return list(core.follow_requirement(t, units, cnt, distinct))
 
 
-def check_follow(
-    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
-) -> None:
-    """Raise :class:`~shengji.errors.PlayError` if ``play`` is not a legal follow from
-    ``hand`` (which includes the play) to ``lead``; codes ``WRONG_CARD_COUNT``,
-    ``CARDS_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``, ``MUST_FOLLOW_FORMAT``."""
-    ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
-    n = len(ld.cards)
-    if n == 1 and len(play) == 1:
-        _check_single(ctx, ld.suit, hand, play[0])
-        return
-    if n == 2 and len(play) == 2 and ld.units[0].width == 2:
-        _check_pair(ctx, ld.suit, hand, play)
-        return
-    if len(play) != n:
-        raise PlayError(
-            f"the lead has {_n_cards(n)}; a follow must have {n}, not {len(play)}",
-            code=Code.WRONG_CARD_COUNT,
-            params={"need": n, "got": len(play), "kind": "follow"},
-        )
-    hand_counts = Counter(hand)
-    missing = Counter(play) - hand_counts
-    if missing:
-        raise _not_in_hand(list(missing.elements()))
-    suit_of = ctx.suit_of
-    x = ld.suit
-    hx = [c for c in hand if suit_of[c.index] == x]
-    px = [c for c in play if suit_of[c.index] == x]
-    name = ctx.suit_name(x)
-    if len(hx) >= n:
-        if len(px) != n:
-            raise _must_follow_suit(name, len(hx), n)
-        req = follow_requirement(ctx, ld, hx)
-        if req and not can_host(ctx, dict(Counter(px)), req):
-            raise PlayError(
-                f"you hold {_describe(req)} in {_suit_word(name)} and must play them",
-                code=Code.MUST_FOLLOW_FORMAT,
-                params={"suit": name, "required": _required(req)},
-            )
-    elif len(px) != len(hx):
-        raise _must_follow_suit(name, len(hx), n)
+# -- the reasons a follow is refused, in words ------------------------------------------
 
 
-def _check_single(ctx: TrumpContext, x: int, hand: Sequence[Card], card: Card) -> None:
-    """Fast path of :func:`check_follow` for a one-card lead."""
-    if card not in hand:
-        raise _not_in_hand([card])
-    suit_of = ctx.suit_of
-    if suit_of[card.index] != x and any(suit_of[c.index] == x for c in hand):
-        held = sum(1 for c in hand if suit_of[c.index] == x)
-        raise _must_follow_suit(ctx.suit_name(x), held, 1)
+def wrong_count_error(need: int, got: int) -> PlayError:
+    """WRONG_CARD_COUNT: a follow of ``got`` cards to a lead of ``need``."""
+    one = "1 card" if need == 1 else f"{need} cards"
+    return PlayError(
+        f"the lead has {one}; a follow must have {need}, not {got}",
+        code=Code.WRONG_CARD_COUNT,
+        params={"need": need, "got": got, "kind": "follow"},
+    )
 
 
-def _check_pair(ctx: TrumpContext, x: int, hand: Sequence[Card], play: Sequence[Card]) -> None:
-    """Fast path of :func:`check_follow` for a pair lead."""
-    a, b = play
-    if (a is b and hand.count(a) < 2) or a not in hand or b not in hand:
-        raise _not_in_hand(list((Counter(play) - Counter(hand)).elements()))
-    suit_of = ctx.suit_of
-    hx = [c for c in hand if suit_of[c.index] == x]
-    px = (suit_of[a.index] == x) + (suit_of[b.index] == x)
-    name = ctx.suit_name(x)
-    if len(hx) >= 2:
-        if px != 2:
-            raise _must_follow_suit(name, len(hx), 2)
-        if a is not b and len(set(hx)) < len(hx):
-            raise PlayError(
-                f"you hold a pair in {_suit_word(name)} and must play it",
-                code=Code.MUST_FOLLOW_FORMAT,
-                params={"suit": name, "required": _required([(1, 2)])},
-            )
-    elif px != len(hx):
-        raise _must_follow_suit(name, len(hx), 2)
-
-
-def _n_cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
-
-
-def _not_in_hand(missing: Sequence[Card]) -> PlayError:
+def not_in_hand_error(missing: Sequence[Card]) -> PlayError:
     """CARDS_NOT_IN_HAND naming only the cards the hand lacks."""
     text = " ".join(c.text for c in missing)
     return PlayError(
@@ -165,10 +77,10 @@ def _not_in_hand(missing: Sequence[Card]) -> PlayError:
     )
 
 
-def _must_follow_suit(name: str, held: int, need: int) -> PlayError:
+def must_follow_suit_error(name: str, held: int, need: int) -> PlayError:
     """MUST_FOLLOW_SUIT: ``held`` cards of the led suit ``name`` (a letter or ``trump``)
     against a lead of ``need`` cards."""
-    word = _suit_word(name)
+    word = suit_word(name)
     one = word[:-1]
     if held >= need:
         if need == 1:
@@ -187,148 +99,101 @@ def _must_follow_suit(name: str, held: int, need: int) -> PlayError:
     )
 
 
-def _random_pair_follow(
-    ctx: TrumpContext, x: int, hand: Sequence[Card], r: random.Random
-) -> tuple[Card, ...]:
-    """Uniform legal follow to a pair lead (fast path of :func:`random_legal_follow`)."""
-    suit_of = ctx.suit_of
-    hx = [c for c in hand if suit_of[c.index] == x]
-    if len(hx) == 1:
-        others = list(dict.fromkeys(c for c in hand if suit_of[c.index] != x))
-        return (hx[0], r.choice(others))
-    pool = hx if len(hx) >= 2 else list(hand)
-    distinct = list(dict.fromkeys(pool))
-    pairs = [c for c in distinct if pool.count(c) >= 2]
-    if len(hx) >= 2 and pairs:
-        c = r.choice(pairs)
-        return (c, c)
-    n_mixed = len(distinct) * (len(distinct) - 1) // 2
-    if r.randrange(len(pairs) + n_mixed) < len(pairs):
-        c = r.choice(pairs)
-        return (c, c)
-    a, b = r.sample(distinct, 2)
-    return (a, b)
+def must_follow_format_error(name: str, req: list[Shape], pair_lead: bool = False) -> PlayError:
+    """MUST_FOLLOW_FORMAT: the follower holds the shapes ``req`` in the led suit (to a
+    lead of one pair: "a pair ... and must play it")."""
+    parts = Counter(req)
+    words = []
+    for shape, n in sorted(parts.items(), reverse=True):
+        nm = shape_name(shape)
+        words.append(f"{n} {nm}s" if n > 1 else f"a {nm}")
+    required = [
+        {"shape": shape_name(shape), "links": shape[0], "width": shape[1], "count": n}
+        for shape, n in sorted(parts.items(), reverse=True)
+    ]
+    it = "it" if pair_lead else "them"
+    return PlayError(
+        f"you hold {' and '.join(words)} in {suit_word(name)} and must play {it}",
+        code=Code.MUST_FOLLOW_FORMAT,
+        params={"suit": name, "required": required},
+    )
 
 
-def _suit_word(name: str) -> str:
+def suit_word(name: str) -> str:
+    """``spades`` ... ``trumps`` for a suit letter or ``trump``."""
     return {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", "trump": "trumps"}.get(
         name, name
     )
 
 
-def _required(req: list[Shape]) -> list[dict[str, Any]]:
-    """A requirement as data: ``[{"shape": "pair", "count": 2}, ...]`` (largest first)."""
-    parts = Counter(req)
-    return [
-        {"shape": shape_name(shape), "links": shape[0], "width": shape[1], "count": n}
-        for shape, n in sorted(parts.items(), reverse=True)
-    ]
-
-
-def _describe(req: list[Shape]) -> str:
-    parts = Counter(req)
-    out = []
-    for shape, n in sorted(parts.items(), reverse=True):
-        nm = shape_name(shape)
-        out.append(f"{n} {nm}s" if n > 1 else f"a {nm}")
-    return " and ".join(out)
-
-
-def is_legal_follow(
-    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
-) -> bool:
-    """True if ``play`` is a legal follow (see :func:`check_follow`)."""
-    try:
-        check_follow(ctx, lead, hand, play)
-    except PlayError:
-        return False
-    return True
-
-
-# -- enumeration, counting and sampling ---------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Core:
-    """One way of choosing the structured part of a follow: ``fixed`` cards, then ``free``
-    more cards from ``pool`` (distinct cards, each used at most once)."""
-
-    fixed: tuple[Card, ...]
-    pool: tuple[Card, ...]
-    free: int
-
-    @property
-    def count(self) -> int:
-        return math.comb(len(self.pool), self.free)
-
-
-def _cores(ctx: TrumpContext, lead: Lead, hand: Sequence[Card]) -> list[_Core]:
-    """Split the legal follows into disjoint families sharing a structured core.
-
-    Every sub-multiset of a card multiset is identified by the cards it takes two or more
-    of (with their multiplicity) plus a set of distinct cards it takes once; the format rule
-    only looks at the former, so legal follows are counted without listing them.
-    """
-    n = len(lead.cards)
-    x = lead.suit
-    suit_of = ctx.suit_of
-    hx = [c for c in hand if suit_of[c.index] == x]
-    if len(hx) >= n:
-        forced: tuple[Card, ...] = ()
-        source = hx
-        req = follow_requirement(ctx, lead, hx)
-        need = n
-    else:
-        forced = tuple(hx)
-        source = [c for c in hand if suit_of[c.index] != x]
-        req = []
-        need = n - len(hx)
-    counts = Counter(source)
-    multi = sorted((c for c, m in counts.items() if m >= 2), key=lambda c: c.index)
-    singles = tuple(sorted((c for c, m in counts.items() if m == 1), key=lambda c: c.index))
-    out: list[_Core] = []
-    # choices per multi card: 0 = "at most once" (joins the pool), else take m >= 2 copies
-    options = [[0, *range(2, counts[c] + 1)] for c in multi]
-
-    def rec(i: int, used: int, taken: dict[Card, int]) -> None:
-        if i == len(multi):
-            if req and not can_host(ctx, taken, req):
-                return
-            pool = tuple(sorted([*singles, *(c for c in multi if c not in taken)], key=_idx))
-            free = need - used
-            if 0 <= free <= len(pool):
-                fixed = forced + tuple(c for c, m in taken.items() for _ in range(m))
-                out.append(_Core(fixed, pool, free))
-            return
-        c = multi[i]
-        for m in options[i]:
-            if used + m > need:
-                break
-            if m:
-                taken[c] = m
-            rec(i + 1, used + m, taken)
-            if m:
-                del taken[c]
-
-    rec(0, 0, {})
-    return out
-
-
-def _idx(c: Card) -> int:
-    return c.index
+# -- legality -----------------------------------------------------------------------------
 
 
 def _as_lead(ctx: TrumpContext, lead: Sequence[Card] | Lead) -> Lead:
     return lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
 
 
+def _kernel_lead(ctx: TrumpContext, lead: Sequence[Card] | Lead) -> tuple[Any, Any, int]:
+    """The tables, the kernel units of the lead and its size."""
+    core, t = access.core(), access.tables(ctx)
+    cards = lead.cards if isinstance(lead, Lead) else tuple(lead)
+    units = core.lead_units(t, access.ints(cards))
+    if not units:
+        classify_lead(ctx, cards)  # raises the lead's own error
+    return t, units, len(cards)
+
+
+def check_follow(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
+) -> None:
+    """Raise :class:`~shengji.errors.PlayError` if ``play`` is not a legal follow from
+    ``hand`` (which includes the play) to ``lead``; codes ``WRONG_CARD_COUNT``,
+    ``CARDS_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``, ``MUST_FOLLOW_FORMAT``."""
+    core = access.core()
+    t, units, n = _kernel_lead(ctx, lead)
+    fault = core.follow_fault(t, units, n, access.counts(hand), access.ints(play))
+    why = fault[0]
+    if why == core.FOLLOW_OK:
+        return
+    if why == core.FOLLOW_COUNT:
+        raise wrong_count_error(n, len(play))
+    if why == core.FOLLOW_NOT_HELD:
+        raise not_in_hand_error([ALL_CARDS[c] for c in fault[1:]])
+    name = ctx.suit_name(units[0].suit)
+    if why == core.FOLLOW_SUIT:
+        raise must_follow_suit_error(name, fault[1], n)
+    req = [(fault[i], fault[i + 1]) for i in range(1, len(fault), 2)]
+    pair_lead = n == 2 and units[0].width == 2
+    raise must_follow_format_error(name, req, pair_lead)
+
+
+def is_legal_follow(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
+) -> bool:
+    """True if ``play`` is a legal follow (see :func:`check_follow`)."""
+    t, units, n = _kernel_lead(ctx, lead)
+    return bool(access.core().is_legal_follow(t, units, n, access.counts(hand), access.ints(play)))
+
+
+# -- enumeration, counting and sampling ---------------------------------------------------
+
+
+def _cores(ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]) -> list[Any]:
+    t, units, n = _kernel_lead(ctx, lead)
+    return list(access.core().cores(t, units, n, access.counts(hand)))
+
+
 def legal_follows(
     ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
 ) -> Iterator[tuple[Card, ...]]:
     """Every distinct legal follow (as a multiset, cards sorted), lazily."""
-    for core in _cores(ctx, _as_lead(ctx, lead), hand):
-        for extra in combinations(core.pool, core.free):
-            yield ctx.sorted(core.fixed + extra)
+    from itertools import combinations
+
+    for core in _cores(ctx, lead, hand):
+        fixed = [ALL_CARDS[c] for c in core.fixed]
+        pool = [ALL_CARDS[c] for c in core.pool]
+        for extra in combinations(pool, core.free):
+            yield ctx.sorted((*fixed, *extra))
 
 
 def follow_families(
@@ -337,14 +202,18 @@ def follow_families(
     """The legal follows as disjoint families ``(fixed, pool, free)``: ``fixed`` plus any
     ``free`` distinct cards of ``pool`` (how the RL environment's masks tell, card by card,
     whether a selection can still become a legal follow)."""
-    return [(core.fixed, core.pool, core.free) for core in _cores(ctx, _as_lead(ctx, lead), hand)]
+    return [
+        (tuple(ALL_CARDS[c] for c in k.fixed), tuple(ALL_CARDS[c] for c in k.pool), k.free)
+        for k in _cores(ctx, lead, hand)
+    ]
 
 
 def count_legal_follows(
     ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
 ) -> int:
     """The number of distinct legal follows, computed without listing them."""
-    return sum(core.count for core in _cores(ctx, _as_lead(ctx, lead), hand))
+    t, units, n = _kernel_lead(ctx, lead)
+    return int(access.core().count_follows(t, units, n, access.counts(hand)))
 
 
 def random_legal_follow(
@@ -353,18 +222,10 @@ def random_legal_follow(
     hand: Sequence[Card],
     rng: random.Random | None = None,
 ) -> tuple[Card, ...]:
-    """A legal follow drawn uniformly from all distinct legal follows."""
-    r = rng or random.Random()
-    ld = _as_lead(ctx, lead)
-    if len(ld.cards) == 1:
-        suit_of = ctx.suit_of
-        x = ld.suit
-        same = [c for c in hand if suit_of[c.index] == x]
-        pool = list(dict.fromkeys(same or hand))  # distinct cards, in hand order
-        return (r.choice(pool),)
-    if len(ld.cards) == 2 and ld.units[0].width == 2:
-        return _random_pair_follow(ctx, ld.suit, hand, r)
-    cores = _cores(ctx, ld, hand)
-    weights = [core.count for core in cores]
-    core = r.choices(cores, weights=weights)[0]
-    return core.fixed + tuple(r.sample(core.pool, core.free))
+    """A legal follow drawn uniformly from all distinct legal follows (one kernel stream
+    is drawn from ``rng`` per call)."""
+    core = access.core()
+    t, units, n = _kernel_lead(ctx, lead)
+    krng = core.rng_from(rng or random.Random())
+    cards = core.random_follow(t, units, n, access.counts(hand), krng)
+    return tuple(ALL_CARDS[c] for c in cards)

@@ -14,20 +14,17 @@ lists what a seat may do now. Dealing is seeded: the same seed gives the same ga
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import os
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
 from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
-from .cards import ALL_CARDS, Card, Suit, deck, format_cards, points, rank_text
+from .cards import Card, Suit, deck, format_cards, points, rank_text
 from .declaring import DeclareState, apply_show, flipped_state, start_state
-from .errors import Code, OptionError, PlayError, ShengjiError
+from .errors import Code, PlayError, ShengjiError
 from .follow import check_follow, legal_follows
 from .immutable import evolve
 from .leads import check_lead, unit_leads
@@ -509,62 +506,11 @@ def _begin_play(st: GameState) -> GameState:
     return evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
 
 
-# -- the play phase: the rules work runs on the kernel, or on the reference rules core ------
-
-
-class _Rules:
-    """Which rules the play phase runs: the kernel (default) or, with ``SHENGJI_REFERENCE=1``
-    or inside :func:`reference_rules`, only the rules core (the reference)."""
-
-    reference = os.environ.get("SHENGJI_REFERENCE", "") not in ("", "0")
-
-
-@contextlib.contextmanager
-def reference_rules() -> Iterator[None]:
-    """Within the block, :func:`apply` checks plays, throws and trick winners with the rules
-    core alone (``follow``, ``throws``, ``tricks``), as the equality gate needs; the flag is
-    process-wide (not per thread)."""
-    before = _Rules.reference
-    _Rules.reference = True
-    try:
-        yield
-    finally:
-        _Rules.reference = before
-
-
-def uses_kernel() -> bool:
-    """True when :func:`apply` runs the play phase's rules work on the kernel."""
-    return not _Rules.reference
-
-
-# Kernel tables per trump context, by identity (the context is kept alive with them).
-_TABLES: dict[int, tuple[TrumpContext, ModuleType, Any]] = {}
-
-
-def _kernel(ctx: TrumpContext) -> tuple[ModuleType, Any] | None:
-    """The kernel core and its tables for ``ctx``; None in reference mode or when the
-    kernel cannot represent the options."""
-    if _Rules.reference:
-        return None
-    hit = _TABLES.get(id(ctx))
-    if hit is None or hit[0] is not ctx:
-        from .kernel.rollout import default_kernel  # loaded on first play: import stays cheap
-
-        k = default_kernel()
-        try:
-            tables = k.tables(ctx)
-        except OptionError:
-            tables = None
-        if len(_TABLES) >= 1024:
-            _TABLES.clear()
-        hit = (ctx, k.core, tables)
-        _TABLES[id(ctx)] = hit
-    return None if hit[2] is None else (hit[1], hit[2])
+# -- the play phase: every rules question answered by the kernel (through the rules API) --
 
 
 def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
     ctx = st.ctx
-    kern = _kernel(ctx)
     hand = st.hands[seat]
     attempted = None
     blocked_by = None
@@ -575,24 +521,14 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
         if len(lead.units) > 1:
             failed = False
             banker_side = st.is_banker_side(seat)
-            if kern is None:
-                others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
-                res = check_throw(ctx, lead, others, banker_side)
-                if not res.valid:
-                    failed = True
-                    played = res.played
-                    first = res.beaten[0][1]
-                    blocker = next((i for u, i in res.beaten if u.cards == played), first)
-                    signed, stake = res.penalty, res.stake
-            else:
-                core, t = kern
-                others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
-                chk = core.throw_of(t, cards, others, banker_side)
-                if chk is not None:
-                    failed = True
-                    played = tuple([ALL_CARDS[i] for i in chk.played])
-                    first, blocker, signed = chk.first, chk.blocker, chk.penalty
-                    stake = ctx.options.throw_penalty == "stake"
+            others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
+            res = check_throw(ctx, lead, others, banker_side)
+            if not res.valid:
+                failed = True
+                played = res.played
+                first = res.beaten[0][1]
+                blocker = next((i for u, i in res.beaten if u.cards == played), first)
+                signed, stake = res.penalty, res.stake
             if failed:
                 attempted = cards
                 cards = played
@@ -621,12 +557,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     else:
         assert st.lead is not None
         lead = st.lead
-        if kern is None:
-            check_follow(ctx, lead, hand, cards)
-        else:
-            core, t = kern
-            if not core.follow_is_legal(t, lead.cards, hand, cards):
-                check_follow(ctx, lead, hand, cards)  # raises the typed error
+        check_follow(ctx, lead, hand, cards)
     hands = list(st.hands)
     hands[seat] = _remove(hand, cards)
     trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted, blocked_by, penalty))
@@ -636,7 +567,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
         changes["trick"] = trick
         changes["to_act"] = (seat + 1) % 4
         return evolve(st, **changes)
-    return _finish_trick(st, lead, trick, changes, events, kern)
+    return _finish_trick(st, lead, trick, changes, events)
 
 
 def _finish_trick(
@@ -645,13 +576,8 @@ def _finish_trick(
     plays: tuple[TrickPlay, ...],
     changes: dict[str, Any],
     events: list[Event],
-    kern: tuple[ModuleType, Any] | None = None,
 ) -> GameState:
-    if kern is None:
-        idx = trick_winner(st.ctx, [p.cards for p in plays], lead)
-    else:
-        core, t = kern
-        idx = core.winner_of(t, [p.cards for p in plays])
+    idx = trick_winner(st.ctx, [p.cards for p in plays], lead)
     winner = plays[idx].seat
     pts = sum([c.pts for p in plays for c in p.cards])
     trick = Trick(plays, winner, pts)

@@ -63,7 +63,7 @@ class Mark:
 
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``."""
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th')}"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
 
 
 def review(

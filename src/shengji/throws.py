@@ -1,4 +1,5 @@
-"""Throws (甩牌, §4): validity against the other hands, the forced unit and the penalty.
+"""Throws (甩牌, §4): validity against the other hands, the forced unit and the penalty,
+answered by the kernel.
 
 >>> from shengji.presets import load_preset
 >>> from shengji.trump import TrumpContext
@@ -11,14 +12,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from .cards import ALL_CARDS, Card, parse_cards  # noqa: F401  (parse_cards: doctests)
+from .kernel import access
 from .options import RuleOptions
 from .trump import TrumpContext
-from .units import Lead, Unit, classify_lead, placements
+from .units import Lead, Unit, classify_lead, kernel_unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,25 +39,14 @@ class ThrowResult:
 def beats_unit(ctx: TrumpContext, unit: Unit, hand: Sequence[Card]) -> bool:
     """True if ``hand`` holds, in the unit's suit, the same shape ranking strictly higher
     (a longer or wider unit counts through the part of it that has the shape)."""
-    suit_of = ctx.suit_of
-    counts = dict(Counter(c for c in hand if suit_of[c.index] == unit.suit))
-    strength = ctx.strength
-    for taken in placements(ctx, counts, unit.shape):
-        return strength[taken[0].index] > unit.top  # placements come highest top first
-    return False
+    core = access.core()
+    return bool(core.beats_unit(access.tables(ctx), kernel_unit(unit), access.counts(hand)))
 
 
 def throw_penalty_points(options: RuleOptions, beaten: Sequence[Unit]) -> int:
     """Points a failed throw costs its side (positive), by ``throw_penalty``."""
-    mode = options.throw_penalty
-    if mode == "per_card":
-        # 10 per card beaten by a single, 20 by a pair, 20k by a k-link tractor: 10*w*k
-        return sum(len(u.cards) * 10 * u.width * u.links for u in beaten)
-    if mode == "flat_per_card":
-        return sum(10 * len(u.cards) for u in beaten)
-    if mode == "per_attempt":
-        return 10
-    return 0
+    units = [kernel_unit(u) for u in beaten]
+    return int(access.core().throw_penalty_points(access.PENALTY[options.throw_penalty], units))
 
 
 def check_throw(
@@ -65,7 +55,7 @@ def check_throw(
     others: Sequence[Sequence[Card]],
     thrower_is_banker_side: bool = False,
 ) -> ThrowResult:
-    """Check a lead against the other three hands (next player first).
+    """Check a lead against the other hands (next player first).
 
     A single-unit lead is always valid. A failed throw plays the beaten unit of the highest
     priority kind (longer tractor > shorter tractor > triple > pair > single), the lowest
@@ -75,23 +65,12 @@ def check_throw(
     ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
     if len(ld.units) == 1:
         return ThrowResult(True, ld.cards, (), 0, False)
-    beaten: list[tuple[Unit, int]] = []
-    for unit in ld.units:
-        for i, hand in enumerate(others, start=1):
-            if beats_unit(ctx, unit, hand):
-                beaten.append((unit, i))
-                break
-    if not beaten:
+    core, t = access.core(), access.tables(ctx)
+    units = core.lead_units(t, access.ints(ld.cards))
+    res = core.check_throw(t, units, [access.counts(h) for h in others], thrower_is_banker_side)
+    if res is None:
         return ThrowResult(True, ld.cards, (), 0, False)
-    tiebreak = ctx.tiebreak
-    single = ctx.options.throw_forced == "single"
-    forced = min(
-        (u for u, _ in beaten),
-        key=lambda u: (0, 0, u.top, tiebreak[u.cards[-1].index])
-        if single
-        else (-u.links, -u.width, u.top, tiebreak[u.cards[0].index]),
-    )
-    played = forced.cards[-1:] if single else forced.cards
-    pts = throw_penalty_points(ctx.options, [u for u, _ in beaten])
-    signed = pts if thrower_is_banker_side else -pts
-    return ThrowResult(False, played, tuple(beaten), signed, ctx.options.throw_penalty == "stake")
+    beaten = tuple((ld.units[j], by) for j, by in zip(res.beaten, res.by, strict=True))
+    played = tuple(ALL_CARDS[c] for c in res.played)
+    stake = ctx.options.throw_penalty == "stake"
+    return ThrowResult(False, played, beaten, res.penalty, stake)

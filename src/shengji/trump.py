@@ -63,6 +63,7 @@ class TrumpContext:
     """
 
     __slots__ = (
+        "kernel_tables",
         "key",
         "level",
         "options",
@@ -119,6 +120,8 @@ class TrumpContext:
         self.tiebreak: tuple[int, ...] = tuple(
             4 if c.suit is None else 3 - c.suit for c in ALL_CARDS
         )
+        #: The kernel's tables of this context, built on first use (``shengji.rules``).
+        self.kernel_tables: object = None
 
     def __repr__(self) -> str:
         return (

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 import pytest
 
 from shengji.actions import ActionError, Play
+from shengji.bench import to_play
 from shengji.cards import card_from_index, parse_cards
 from shengji.follow import legal_follows
 from shengji.game import GameState, apply, legal_actions, new_match
 from shengji.kernel import Kernel, compiled, load_core
 from shengji.kernel._core import KState
-from shengji.kernel.equality import to_play
 from shengji.presets import load_preset
 from shengji.trump import TrumpContext
 from shengji.views import seat_view

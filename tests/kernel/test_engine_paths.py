@@ -1,26 +1,25 @@
-"""The game engine's play phase on the kernel (the default) against the same engine in
-reference mode (the rules core alone): identical states, event streams and errors on
-random hands of every preset, with the kernel's pure and (where built) compiled core."""
+"""The product's game engine (every rules question answered by the kernel) against the
+oracle's (``tests/oracle``: the object rules core): identical states, event streams and
+errors on random hands of every preset, with the kernel's pure and (where built)
+compiled core."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from shengji import game
+from oracle import game as oracle
 from shengji.actions import Play
 from shengji.bots.random_bot import random_action
 from shengji.errors import Code, PlayError
-from shengji.game import apply, new_match, reference_rules, uses_kernel
-from shengji.kernel import Kernel, compiled, rollout
-from shengji.kernel.equality import check_engine_hand, to_play
+from shengji.game import apply, new_match
+from shengji.kernel import Kernel, access, compiled
 from shengji.presets import load_preset, preset_names
+
+from .gate import check_engine_hand
 
 HANDS_PER_PRESET = 200
 
@@ -34,20 +33,21 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.fixture(params=["pure", "compiled"])
 def engine_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
-    """The game engine's kernel set to each path in turn (compiled skipped where not built)."""
+    """The product's kernel core set to each path in turn (compiled skipped where not
+    built); contexts keep their tables per core, so they are made afresh."""
     if request.param == "compiled" and not compiled():
         pytest.skip("the compiled kernel is not built here (pip install -e . builds it)")
-    if not uses_kernel():
-        pytest.skip("SHENGJI_REFERENCE is set: the engine runs the reference rules only")
     kern = Kernel(pure=request.param == "pure")
-    saved = list(rollout._DEFAULT)
-    rollout._DEFAULT[:] = [kern]
-    game._TABLES.clear()
+    saved = list(access._CORE)
+    access._CORE[:] = [kern.core]
+    from shengji.trump import trump_context
+
+    trump_context.cache_clear()
     try:
         yield kern
     finally:
-        rollout._DEFAULT[:] = saved
-        game._TABLES.clear()
+        access._CORE[:] = saved
+        trump_context.cache_clear()
 
 
 def hands_for(kern: Kernel) -> int:
@@ -56,7 +56,7 @@ def hands_for(kern: Kernel) -> int:
 
 
 @pytest.mark.parametrize("preset", preset_names())
-def test_every_preset_plays_as_the_reference(engine_kernel: Kernel, preset: str) -> None:
+def test_every_preset_plays_as_the_oracle(engine_kernel: Kernel, preset: str) -> None:
     opts = load_preset(preset)
     bad: list[str] = []
     for seed in range(hands_for(engine_kernel)):
@@ -65,7 +65,7 @@ def test_every_preset_plays_as_the_reference(engine_kernel: Kernel, preset: str)
 
 
 @pytest.mark.parametrize(("preset", "overrides"), VARIANTS, ids=[str(v) for v in VARIANTS])
-def test_option_variants_play_as_the_reference(
+def test_option_variants_play_as_the_oracle(
     engine_kernel: Kernel, preset: str, overrides: dict[str, Any]
 ) -> None:
     opts = load_preset(preset).with_overrides(overrides)
@@ -77,7 +77,7 @@ def test_option_variants_play_as_the_reference(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", preset_names())
-def test_many_hands_play_as_the_reference(preset: str) -> None:
+def test_many_hands_play_as_the_oracle(preset: str) -> None:
     opts = load_preset(preset)
     bad: list[str] = []
     for seed in range(10_000, 10_600):
@@ -85,31 +85,31 @@ def test_many_hands_play_as_the_reference(preset: str) -> None:
     assert bad == []
 
 
-def test_the_reference_switch() -> None:
-    before = uses_kernel()
-    with reference_rules():
-        assert not uses_kernel()
-        with reference_rules():
-            assert not uses_kernel()
-        assert not uses_kernel()
-    assert uses_kernel() == before
+def test_the_gate_is_not_blind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel that forgets the format rule is caught by the lockstep comparison (the
+    pure core, whose functions can be patched)."""
+    from shengji.trump import trump_context
+
+    pure = Kernel(pure=True).core
+    monkeypatch.setattr(access, "_CORE", [pure])
+    monkeypatch.setattr(pure, "follow_requirement", lambda *args: [])
+    trump_context.cache_clear()
+    bad: list[str] = []
+    try:
+        for seed in range(40):
+            bad.extend(check_engine_hand(load_preset("shuangsheng"), seed, probe_rate=0.5))
+            if bad:
+                break
+    finally:
+        trump_context.cache_clear()
+    assert bad
 
 
-def test_the_environment_selects_the_reference() -> None:
-    code = "import shengji.game as g; print(g.uses_kernel())"
-    for value, want in (("1", "False"), ("0", "True")):
-        env = {**os.environ, "SHENGJI_REFERENCE": value}
-        out = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-        assert out.stdout.strip() == want
-
-
-def test_an_illegal_follow_raises_the_reference_error() -> None:
-    """The kernel only says yes or no; a no is explained by the rules core's typed error."""
+def test_an_illegal_follow_is_refused_in_the_oracles_words() -> None:
+    """The kernel gives a reason and its parameters; the words are the oracle's."""
     rng = random.Random(3)
-    st = to_play(new_match(load_preset("shuangsheng"), 3), rng, 0.0)
-    while not st.trick:
+    st = new_match(load_preset("shuangsheng"), 3)
+    while st.phase != "play" or not st.trick:
         seat = st.to_act
         assert seat is not None
         st, _ = apply(st, seat, random_action(st, seat, rng, 0.0))
@@ -120,13 +120,9 @@ def test_an_illegal_follow_raises_the_reference_error() -> None:
     off = [c for c in hand if st.ctx.suit_of[c.index] != x]
     assert any(st.ctx.suit_of[c.index] == x for c in hand) and off  # seed chosen for this
     errors = []
-    for reference in (False, True):
+    for engine in (apply, oracle.apply):
         with pytest.raises(PlayError) as exc:
-            if reference:
-                with reference_rules():
-                    apply(st, seat, Play((off[0],) * len(st.lead.cards)))
-            else:
-                apply(st, seat, Play((off[0],) * len(st.lead.cards)))
+            engine(st, seat, Play((off[0],) * len(st.lead.cards)))
         errors.append((exc.value.code, str(exc.value), exc.value.params))
     assert errors[0] == errors[1]
     assert errors[0][0] in (Code.MUST_FOLLOW_SUIT, Code.CARDS_NOT_IN_HAND)

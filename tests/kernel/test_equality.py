@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from shengji.kernel.equality import check_hands
 from shengji.presets import load_preset, preset_names
 
 from .conftest import kernels
+from .gate import check_hands
 
 HANDS_PER_PRESET = 250
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from shengji.kernel.equality import check_matches
 from shengji.presets import load_preset, preset_names
 
 from .conftest import kernels
+from .gate import check_matches
 
 SEEDS = 40
 HANDS = 3
@@ -54,7 +54,7 @@ def test_a_wrong_kernel_answer_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
 
     def no_own_check(self: Any, seat: int, card: int, count: int, phase: int) -> str:
         if self.declared and count >= 2 and seat == self.holder:
-            return self._countered(seat, card, count, self.first_hand, True)
+            return str(self._countered(seat, card, count, self.first_hand, True))
         return str(real(self, seat, card, count, phase))
 
     monkeypatch.setattr(k.core.KDeclare, "_shuangsheng", no_own_check)

@@ -1,10 +1,12 @@
-"""A compiled fast core for the play phase: int cards, count-array hands, precomputed
-tables, move generation and a mutable state, with a rollout API for search (docs/kernel.md).
+"""The engine at the bottom of the package: int cards, count-array hands, precomputed
+tables, move generation, whole hands (``KHand``) and matches (:mod:`.match`), with a
+rollout API for search (docs/kernel.md). The rules API (``shengji.units``, ``follow``,
+``leads``, ``throws``, ``tricks``) answers from it.
 
 ``_core`` is compiled with mypyc when the package is installed with a compiler at hand;
 ``SHENGJI_PURE=1`` (or :func:`load_core` with ``pure=True``) uses the same code as plain
-Python. The rules core stays the reference: ``tests/kernel`` checks that both give the
-same plays, failed throws, tricks and hand results.
+Python. ``tests/kernel`` checks it against the oracle (``tests/oracle``, the object rules
+core it was ported from).
 """
 
 from __future__ import annotations

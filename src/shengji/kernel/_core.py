@@ -1,8 +1,9 @@
-"""The kernel's hot core: int cards, count-array hands, tables, move generation and apply.
+"""The kernel's hot core: int cards, count-array hands, tables, move generation, apply,
+and whole hands (deal, declaring, kitty, play).
 
-Cards are ints 0..53 (``Card.index``); a hand is a list of 54 counts. Every function here
-is a port of the rules core (units, follow, throws, tricks, leads) onto that layout and
-must give the same answers; ``tests/kernel`` checks it against the reference engine.
+Cards are ints 0..53 (``Card.index``); a hand is a list of 54 counts. Every rule here was
+ported from the object rules core, now the test oracle (``tests/oracle``), and must give
+its answers; ``tests/kernel`` checks it.
 This module is compiled with mypyc when it can be, and imported as plain Python
 otherwise (or when ``SHENGJI_PURE=1``): keep it self-contained and strictly typed.
 """
@@ -503,6 +504,60 @@ def is_legal_follow(t: Tables, units: list[Unit], n: int, hand: list[int], play:
     return not req or can_host(t, pc, distinct, req)
 
 
+#: :func:`follow_fault` answers: legal, wrong count, cards not held, suit not followed,
+#: format not followed.
+FOLLOW_OK: Final = 0
+FOLLOW_COUNT: Final = 1
+FOLLOW_NOT_HELD: Final = 2
+FOLLOW_SUIT: Final = 3
+FOLLOW_FORMAT: Final = 4
+
+
+def follow_fault(
+    t: Tables, units: list[Unit], n: int, hand: list[int], play: list[int]
+) -> list[int]:
+    """Why ``play`` is not a legal follow from ``hand`` (which includes it), as a reason
+    code and its parameters: ``[FOLLOW_OK]``; ``[FOLLOW_COUNT]``; ``[FOLLOW_NOT_HELD,
+    card...]`` (the cards missing, in play order); ``[FOLLOW_SUIT, held]`` (cards of the
+    led suit held); ``[FOLLOW_FORMAT, k, w, ...]`` (the shapes that must be played)."""
+    if len(play) != n:
+        return [FOLLOW_COUNT]
+    pc = [0] * 54
+    distinct: list[int] = []
+    for c in play:
+        if pc[c] == 0:
+            distinct.append(c)
+        pc[c] += 1
+    missing: list[int] = []
+    for c in distinct:
+        for _ in range(pc[c] - hand[c]):
+            missing.append(c)
+    if missing:
+        return [FOLLOW_NOT_HELD, *missing]
+    x = units[0].suit
+    suit_of = t.suit_of
+    held = 0
+    for c in t.suit_cards[x]:
+        held += hand[c]
+    in_x = 0
+    for c in play:
+        if suit_of[c] == x:
+            in_x += 1
+    if held < n:
+        return [FOLLOW_OK] if in_x == held else [FOLLOW_SUIT, held]
+    if in_x != n:
+        return [FOLLOW_SUIT, held]
+    source = [c for c in t.suit_cards[x] if hand[c]]
+    req = follow_requirement(t, units, hand, source)
+    if req and not can_host(t, pc, distinct, req):
+        out = [FOLLOW_FORMAT]
+        for k, w in req:
+            out.append(k)
+            out.append(w)
+        return out
+    return [FOLLOW_OK]
+
+
 class KRng:
     """The kernel's own random stream (xorshift32, Marsaglia 2003): the few draws move
     generation needs, without a call into the interpreted :mod:`random` module for each
@@ -688,11 +743,23 @@ class ThrowCheck:
     (1..3 after the thrower) of the ``first`` hand beating any unit and of the ``blocker``
     of the played unit, and the ``penalty`` as a signed change to the collectors' points."""
 
-    def __init__(self, played: list[int], first: int, blocker: int, penalty: int) -> None:
+    def __init__(
+        self,
+        played: list[int],
+        first: int,
+        blocker: int,
+        penalty: int,
+        beaten: list[int],
+        by: list[int],
+    ) -> None:
         self.played = played
         self.first = first
         self.blocker = blocker
         self.penalty = penalty
+        #: Indexes (in the lead's units) of the units beaten, and the seat offset (1..)
+        #: of the first other hand beating each.
+        self.beaten = beaten
+        self.by = by
 
 
 def check_throw(
@@ -701,11 +768,13 @@ def check_throw(
     """A multi-unit lead against the other hands (next seat first): None when it stands,
     else what it plays instead (:func:`shengji.throws.check_throw`)."""
     beaten: list[Unit] = []
+    index: list[int] = []
     by: list[int] = []
-    for u in units:
+    for j, u in enumerate(units):
         for i in range(len(others)):
             if beats_unit(t, u, others[i]):
                 beaten.append(u)
+                index.append(j)
                 by.append(i + 1)
                 break
     if not beaten:
@@ -725,16 +794,22 @@ def check_throw(
         if beaten[j].expand() == played:
             blocker = by[j]
             break
+    pts = throw_penalty_points(t.penalty, beaten)
+    return ThrowCheck(played, by[0], blocker, pts if banker_side else -pts, index, by)
+
+
+def throw_penalty_points(penalty: int, beaten: list[Unit]) -> int:
+    """Points a failed throw costs its side (positive) under the ``penalty`` code."""
     pts = 0
-    if t.penalty == PENALTY_PER_CARD:
+    if penalty == PENALTY_PER_CARD:
         for u in beaten:
             pts += u.links * u.width * 10 * u.width * u.links
-    elif t.penalty == PENALTY_FLAT_PER_CARD:
+    elif penalty == PENALTY_FLAT_PER_CARD:
         for u in beaten:
             pts += 10 * u.links * u.width
-    elif t.penalty == PENALTY_PER_ATTEMPT:
+    elif penalty == PENALTY_PER_ATTEMPT:
         pts = 10
-    return ThrowCheck(played, by[0], blocker, pts if banker_side else -pts)
+    return pts
 
 
 def trick_winner(t: Tables, units: list[Unit], plays: list[list[int]]) -> int:
@@ -782,7 +857,7 @@ def trick_winner(t: Tables, units: list[Unit], plays: list[list[int]]) -> int:
 
 
 class HasIndex(Protocol):
-    """A card of the rules core (:class:`shengji.cards.Card`): its int is ``index``."""
+    """A card object (:class:`shengji.cards.Card`): its int is ``index``."""
 
     @property
     def index(self) -> int: ...

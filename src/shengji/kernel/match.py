@@ -27,8 +27,7 @@ from ..options import RuleOptions
 from ..scoring import HandOutcome, hand_stake, score_hand, settle_coins, team_standing
 from ..shuffle import hand_seed, is_secret, shuffled
 from ..trump import trump_context
-from ..units import classify_lead
-from .rollout import Kernel, default_kernel
+from .rollout import Kernel, default_kernel, lead_of
 
 if TYPE_CHECKING:
     from ._core import HandRules, KHand, KRng, Tables
@@ -191,7 +190,7 @@ class KMatch:
             ks.trick_points,
             ks.penalties,
             kitty,
-            classify_lead(ctx, [ALL_CARDS[c] for c in ks.last_lead]),
+            lead_of(ctx, ks.last_lead),
             ks.last_winner,
             [ALL_CARDS[c] for c in ks.last_win],
             ks.last_points,

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..actions import ActionError
 from ..cards import Card, card_from_index, format_cards, points
-from ..errors import Code, OptionError
+from ..errors import Code
 from ..options import RuleOptions
 from ..scoring import HandOutcome, score_hand
 from ..trump import TrumpContext
-from ..units import classify_lead
+from . import access
 from .loader import load_core
 
 #: An event as the game engine gives it (``shengji.game.Event``).
@@ -74,8 +74,6 @@ if TYPE_CHECKING:
 #: A play-out policy: the cards the seat to act plays (``state.to_act``), from the state.
 Policy = Callable[["KState", random.Random], list[int]]
 
-_PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
-
 
 @dataclass(frozen=True, slots=True)
 class HandInfo:
@@ -116,27 +114,12 @@ class Kernel:
 
     def tables(self, ctx: TrumpContext) -> Tables:
         """The kernel tables of a trump context (built once)."""
+        if self.core is access.core():
+            return access.tables(ctx)
         key = (ctx.options, ctx.level, ctx.trump)
         hit = self._tables.get(key)
         if hit is None:
-            opts = ctx.options
-            mode = opts.throw_penalty
-            if mode not in _PENALTY:
-                raise OptionError(
-                    f"the kernel does not know throw_penalty {mode!r}", code=Code.BAD_OPTION_VALUE
-                )
-            forced = str(getattr(opts, "throw_forced", "unit"))
-            hit = cast(
-                "Tables",
-                self.core.Tables(
-                    list(ctx.suit_of),
-                    list(ctx.strength),
-                    list(ctx.key),
-                    list(ctx.tiebreak),
-                    _PENALTY[mode],
-                    forced == "single",
-                ),
-            )
+            hit = access.build_tables(self.core, ctx)
             self._tables[key] = hit
         return hit
 
@@ -214,7 +197,7 @@ def score(state: KState) -> RolloutResult:
         state.trick_points,
         state.penalties,
         info.kitty,
-        classify_lead(ctx, [card_from_index(i) for i in state.last_lead]),
+        lead_of(ctx, state.last_lead),
         state.last_winner,
         [card_from_index(i) for i in state.last_win],
         state.last_points,
@@ -227,6 +210,14 @@ def score(state: KState) -> RolloutResult:
         points=score.points,
         outcome=score.outcome,
     )
+
+
+def lead_of(ctx: TrumpContext, cards: list[int]) -> Any:
+    """The rules API's ``Lead`` of a kernel play (imported here: the rules API is above
+    the kernel)."""
+    from ..units import classify_lead
+
+    return classify_lead(ctx, [card_from_index(i) for i in cards])
 
 
 def kernel_events(state: KState, start: int = 0) -> list[Event]:

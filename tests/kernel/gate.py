@@ -1,34 +1,36 @@
-"""The equality gate: random hands played by the game engine (the reference) and, play by
-play, by kernels; every difference in events, failed throws, legal moves and the hand
-result is reported. Used by ``tests/kernel`` and ``shengji bench kernel-check``.
+"""The equality gates: random hands and matches played by the oracle (``tests/oracle``:
+the object rules core and its game flow) and, decision by decision, by kernels and by the
+product's engine; every difference in events, failed throws, legal moves, shows, burials
+and results is reported. The kernel is always compared with the independent oracle, never
+with itself.
 
-The engine runs in reference mode (:func:`shengji.game.reference_rules`): its play phase
-then checks plays, throws and trick winners with the rules core alone, so the comparison
-is kernel against an independent reference, not the kernel against itself.
+Run a long one with ``python tests/kernel/gate.py --hands 100000``.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..actions import Play
-from ..bots.random_bot import random_action
-from ..cards import Card, card_from_index
-from ..errors import ShengjiError
-from ..follow import count_legal_follows, is_legal_follow, legal_follows
-from ..game import GameState, apply, new_match, reference_rules
-from ..leads import unit_lead_list
-from ..options import RuleOptions
-from ..tricks import trick_winner
-from ..units import lead_kind
-from .rollout import Kernel, kernel_events, score
+from oracle.follow import count_legal_follows, is_legal_follow, legal_follows
+from oracle.game import apply, legal_shows, new_match
+from oracle.leads import unit_lead_list
+from oracle.tricks import trick_winner
+from oracle.units import lead_kind
+from shengji import game as engine
+from shengji.actions import Play
+from shengji.bots.random_bot import random_action
+from shengji.cards import Card, card_from_index
+from shengji.errors import ShengjiError
+from shengji.game import GameState
+from shengji.kernel.rollout import Kernel, kernel_events, score
+from shengji.options import RuleOptions
 
 if TYPE_CHECKING:
-    from ._core import KState
+    from shengji.kernel._core import KState
 
 _COMPARED = ("throw_failed", "play", "trick")
 
@@ -68,11 +70,10 @@ def check_hand(
     throw_rate: float = 0.25,
     move_every: int = 4,
 ) -> Report:
-    """Play one random hand (``seed``) on the engine (in reference mode) and on every
-    kernel; compare events, the blocked seat of failed throws, the result, and (every
-    ``move_every``-th turn) the legal leads and follows."""
-    with reference_rules():
-        return _check_hand(options, seed, kernels, throw_rate, move_every)
+    """Play one random hand (``seed``) on the oracle and on every kernel; compare events,
+    the blocked seat of failed throws, the result, and (every ``move_every``-th turn) the
+    legal leads and follows."""
+    return _check_hand(options, seed, kernels, throw_rate, move_every)
 
 
 def _check_hand(
@@ -195,18 +196,14 @@ def check_hands(
     return total
 
 
-# -- the game engine on the kernel against the game engine in reference mode ----------------
+# -- the product's game engine (rules on the kernel) against the oracle's ------------------
 
 
-def _outcome(st: GameState, seat: int, play: Play, reference: bool) -> object:
+def _outcome(st: GameState, seat: int, play: Play, oracle: bool) -> object:
     """``apply``'s answer to ``play``: the new state and its events, or the error raised
     (type, code, message and params)."""
     try:
-        if reference:
-            with reference_rules():
-                new, events = apply(st, seat, play)
-        else:
-            new, events = apply(st, seat, play)
+        new, events = apply(st, seat, play) if oracle else engine.apply(st, seat, play)
     except ShengjiError as e:
         return (type(e).__name__, e.code, str(e), e.params)
     return new, events, repr(events)
@@ -215,14 +212,16 @@ def _outcome(st: GameState, seat: int, play: Play, reference: bool) -> object:
 def check_engine_hand(
     options: RuleOptions, seed: int, throw_rate: float = 0.25, probe_rate: float = 0.2
 ) -> list[str]:
-    """Play one random hand (``seed``, from the deal to the result) on the game engine
-    with its play phase on the kernel and, in lockstep, in reference mode; every
-    difference in states, events (their text too) or errors is reported. At a share
-    ``probe_rate`` of the play turns a random set of the seat's cards (often illegal) is
-    tried on both first, and the errors compared."""
+    """Play one random hand (``seed``, from the deal to the result) on the product's game
+    engine and, in lockstep, on the oracle's; every difference in states, events (their
+    text too) or errors is reported. At a share ``probe_rate`` of the play turns a random
+    set of the seat's cards (often illegal) is tried on both first, and the errors
+    compared."""
     out: list[str] = []
     rng, probes = random.Random(seed), random.Random(~seed)
-    st = new_match(options, seed)
+    st = engine.new_match(options, seed)
+    if st != new_match(options, seed):
+        return [f"seed {seed}: the first states differ"]
     while st.phase not in ("hand_over", "match_over"):
         seat = st.to_act
         assert seat is not None
@@ -234,13 +233,10 @@ def check_engine_hand(
             if _outcome(st, seat, probe, False) != _outcome(st, seat, probe, True):
                 out.append(f"{where}: {probe.cards} answered differently")
         action = random_action(st, seat, rng, throw_rate)
-        if st.phase != "play":
-            st, _ = apply(st, seat, action)
-            continue
-        assert isinstance(action, Play)
-        got, want = _outcome(st, seat, action, False), _outcome(st, seat, action, True)
+        got = _outcome(st, seat, action, False)  # type: ignore[arg-type]
+        want = _outcome(st, seat, action, True)  # type: ignore[arg-type]
         if got != want:
-            out.append(f"{where}: {action.cards} differs: {got!r:.300} != {want!r:.300}")
+            out.append(f"{where}: {action} differs: {got!r:.300} != {want!r:.300}")
             return out
         assert isinstance(got, tuple) and isinstance(got[0], GameState)
         st = got[0]
@@ -254,15 +250,14 @@ PHASES = ("deal", "before_kitty", "bury", "after_burial", "play", "hand_over")
 
 
 def check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int = 2) -> Report:
-    """Play ``hands`` hands of a match (``seed``) with four random players on the game
-    engine in reference mode (deal, shows, kitty, play and scoring all by the rules core)
-    and, decision by decision, on the kernel's :class:`~shengji.kernel.match.KMatch`;
+    """Play ``hands`` hands of a match (``seed``) with four random players on the oracle's
+    game flow (deal, shows, kitty, play and scoring by the object rules core) and, decision
+    by decision, on the kernel's :class:`~shengji.kernel.match.KMatch`;
     report every difference in phase, seat to act, legal shows, hands, kitty, points and
     results. Then replay the match with the kernel's own random players
     (:meth:`KMatch.play_random`) and check it ends the same."""
-    with reference_rules():
-        rep = _check_match(options, seed, kernel, hands)
-    from .match import KMatch, random_streams
+    rep = _check_match(options, seed, kernel, hands)
+    from shengji.kernel.match import KMatch, random_streams
 
     m = KMatch(options, seed, kernel=kernel)
     m.play_random(random_streams(seed, kernel=kernel), max_hands=hands)
@@ -287,11 +282,10 @@ def _result_key(r: object) -> tuple[object, ...]:
 
 
 def _check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int) -> MatchReport:
-    from ..actions import Bury, Continue, Declare, Pass
-    from ..bots.random_bot import RandomBot
-    from ..game import legal_shows
-    from ..views import seat_view
-    from .match import KMatch
+    from shengji.actions import Bury, Continue, Declare, Pass
+    from shengji.bots.random_bot import RandomBot
+    from shengji.kernel.match import KMatch
+    from shengji.views import seat_view
 
     rep = MatchReport()
     core = kernel.core
@@ -381,3 +375,54 @@ def check_matches(
         for k in kernels:
             total.add(check_match(options, seed, k, hands))
     return total
+
+
+def long_check(hands: int, seed: int = 0) -> Iterator[str]:
+    """The gates on ``hands`` random play phases spread over every preset and as many
+    whole hands again in matches of two, compiled and pure kernels against the oracle; one
+    line per preset and a total."""
+    from shengji.presets import load_preset, preset_names
+
+    kernels = [Kernel(pure=True)]
+    if Kernel().is_compiled:
+        kernels.insert(0, Kernel())
+    names = preset_names()
+    total = Report()
+    for i, preset in enumerate(names):
+        count = hands // len(names) + (1 if i < hands % len(names) else 0)
+        seeds = range(seed * 1_000_003, seed * 1_000_003 + count)
+        rep = check_hands(load_preset(preset), seeds, kernels, 0.3, move_every=8)
+        total.add(rep)
+        yield (
+            f"kernel equality ({preset}): {rep.hands} hands, {rep.plays} plays, "
+            f"{rep.failed_throws} failed throws, {rep.move_checks} move checks, "
+            f"{len(rep.mismatches)} mismatches"
+        )
+        yield from (f"  {m}" for m in rep.mismatches[:5])
+        seeds = range(seed * 1_000_003, seed * 1_000_003 + (count + 1) // 2)
+        rep = check_matches(load_preset(preset), seeds, kernels, hands=2)
+        total.add(rep)
+        yield (
+            f"kernel match equality ({preset}): {rep.hands} whole hands, {rep.plays} plays, "
+            f"{len(rep.mismatches)} mismatches"
+        )
+        yield from (f"  {m}" for m in rep.mismatches[:5])
+    paths = ", ".join("compiled" if k.is_compiled else "pure" for k in kernels)
+    yield (
+        f"kernel equality (all presets, {paths}): {total.hands} hands, "
+        f"{total.failed_throws} failed throws, {len(total.mismatches)} mismatches"
+    )
+
+
+if __name__ == "__main__":  # cd tests && python -m kernel.gate --hands 100000
+    import argparse
+
+    parser = argparse.ArgumentParser(description="the kernel's equality gates, at length")
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    bad = False
+    for line in long_check(args.hands, args.seed):
+        print(line, flush=True)
+        bad = bad or (line.startswith("kernel equality (all") and " 0 mismatches" not in line)
+    raise SystemExit(1 if bad else 0)

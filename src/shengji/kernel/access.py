@@ -1,0 +1,68 @@
+"""The default kernel core and the tables of a trump context, for the rules API
+(``shengji.units``, ``follow``, ``leads``, ``throws``, ``tricks``), which answers from the
+kernel on :class:`~shengji.cards.Card` objects. Imports nothing above the kernel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Code, OptionError
+from .loader import load_core
+
+if TYPE_CHECKING:
+    from ..trump import TrumpContext
+    from ._core import Tables
+
+#: ``throw_penalty`` option values as the kernel's codes.
+PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
+
+_CORE: list[Any] = []
+
+
+def core() -> Any:
+    """The kernel core the product runs: compiled unless ``SHENGJI_PURE=1``."""
+    if not _CORE:
+        _CORE.append(load_core())
+    return _CORE[0]
+
+
+def build_tables(kernel_core: Any, ctx: TrumpContext) -> Tables:
+    """New kernel tables of ``ctx`` for ``kernel_core``."""
+    opts = ctx.options
+    mode = opts.throw_penalty
+    if mode not in PENALTY:
+        raise OptionError(
+            f"the kernel does not know throw_penalty {mode!r}", code=Code.BAD_OPTION_VALUE
+        )
+    forced = str(getattr(opts, "throw_forced", "unit"))
+    tables: Tables = kernel_core.Tables(
+        list(ctx.suit_of),
+        list(ctx.strength),
+        list(ctx.key),
+        list(ctx.tiebreak),
+        PENALTY[mode],
+        forced == "single",
+    )
+    return tables
+
+
+def tables(ctx: TrumpContext) -> Tables:
+    """The default core's tables of ``ctx`` (built once, kept on the context)."""
+    hit = ctx.kernel_tables
+    if hit is None:
+        hit = build_tables(core(), ctx)
+        ctx.kernel_tables = hit
+    return hit  # type: ignore[return-value]
+
+
+def ints(cards: Any) -> list[int]:
+    """Card objects as the kernel's ints."""
+    return [c.index for c in cards]
+
+
+def counts(cards: Any) -> list[int]:
+    """Card objects as 54 counts."""
+    out = [0] * 54
+    for c in cards:
+        out[c.index] += 1
+    return out

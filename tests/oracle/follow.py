@@ -1,0 +1,306 @@
+"""Following (跟牌, §5): legality, the legal follows of a hand, their count and a uniform
+random legal follow.
+
+The format rule is expressed as an ordered list of *requirements* per lead unit, from the
+strictest to none (a 2-link Titanic: Titanic > two triples > tractor > triple + pair >
+triple > two pairs > pair > nothing). The follower's requirement is, unit by unit (largest
+first), the first one that its cards of the led suit can meet together with the units
+before it; a legal follow meets the same requirement.
+
+>>> from shengji.presets import load_preset
+>>> from shengji.trump import TrumpContext
+>>> ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="H")
+>>> lead, hand = parse_cards("S9 S9 S10 S10"), parse_cards("SK SK S5 S5 S3 H4 D7 C8")
+>>> is_legal_follow(ctx, lead, hand, parse_cards("SK SK S5 S5"))
+True
+>>> check_follow(ctx, lead, hand, parse_cards("SK SK S5 S3"))
+Traceback (most recent call last):
+...
+shengji.errors.PlayError: MUST_FOLLOW_FORMAT: you hold 2 pairs in spades and must play them
+>>> count_legal_follows(ctx, lead, hand)
+1
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.errors import PlayError
+from shengji.follow import (  # the words of the refusals (text, not rules)
+    must_follow_format_error,
+    must_follow_suit_error,
+    not_in_hand_error,
+    wrong_count_error,
+)
+from shengji.trump import TrumpContext
+
+from .units import Lead, Shape, can_host, classify_lead
+
+
+def unit_requirements(shape: Shape) -> list[list[Shape]]:
+    """Requirements for following one lead unit, strictest first, ending with ``[]``.
+
+    A k-link unit of width w: the unit itself; then its k links apart; then (for width
+    >= 3) the k-link unit one narrower; then every list of k tuples of width <= w, best
+    first (two triples > triple + pair > triple > two pairs > pair > none).
+    """
+    k, w = shape
+    out: list[list[Shape]] = []
+    if k >= 2:
+        out.append([shape])
+    vectors = _width_vectors(k, w)
+    out.append([(1, x) for x in vectors[0] if x >= 2])
+    if k >= 2 and w >= 3:
+        out.append([(k, w - 1)])
+    for vec in vectors[1:]:
+        out.append([(1, x) for x in vec if x >= 2])
+    return out
+
+
+def _width_vectors(k: int, w: int) -> list[tuple[int, ...]]:
+    """Non-increasing k-tuples over 1..w, in lexicographically descending order."""
+    vecs = [tuple(sorted(v, reverse=True)) for v in product(range(w, 0, -1), repeat=k)]
+    return sorted(set(vecs), reverse=True)
+
+
+def follow_requirement(ctx: TrumpContext, lead: Lead, suit_cards: Sequence[Card]) -> list[Shape]:
+    """The shapes a follower holding ``suit_cards`` (its cards of the led suit, at least as
+    many as were led) must play, per the rule above."""
+    counts = dict(Counter(suit_cards))
+    chosen: list[Shape] = []
+    for unit in lead.units:
+        if unit.width < 2:
+            continue
+        for req in unit_requirements(unit.shape):
+            if not req or can_host(ctx, counts, chosen + req):
+                chosen.extend(req)
+                break
+    return chosen
+
+
+def check_follow(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
+) -> None:
+    """Raise :class:`~shengji.errors.PlayError` if ``play`` is not a legal follow from
+    ``hand`` (which includes the play) to ``lead``; codes ``WRONG_CARD_COUNT``,
+    ``CARDS_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``, ``MUST_FOLLOW_FORMAT``."""
+    ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
+    n = len(ld.cards)
+    if n == 1 and len(play) == 1:
+        _check_single(ctx, ld.suit, hand, play[0])
+        return
+    if n == 2 and len(play) == 2 and ld.units[0].width == 2:
+        _check_pair(ctx, ld.suit, hand, play)
+        return
+    if len(play) != n:
+        raise wrong_count_error(n, len(play))
+    hand_counts = Counter(hand)
+    missing = Counter(play) - hand_counts
+    if missing:
+        raise not_in_hand_error(list(missing.elements()))
+    suit_of = ctx.suit_of
+    x = ld.suit
+    hx = [c for c in hand if suit_of[c.index] == x]
+    px = [c for c in play if suit_of[c.index] == x]
+    name = ctx.suit_name(x)
+    if len(hx) >= n:
+        if len(px) != n:
+            raise must_follow_suit_error(name, len(hx), n)
+        req = follow_requirement(ctx, ld, hx)
+        if req and not can_host(ctx, dict(Counter(px)), req):
+            raise must_follow_format_error(name, req)
+    elif len(px) != len(hx):
+        raise must_follow_suit_error(name, len(hx), n)
+
+
+def _check_single(ctx: TrumpContext, x: int, hand: Sequence[Card], card: Card) -> None:
+    """Fast path of :func:`check_follow` for a one-card lead."""
+    if card not in hand:
+        raise not_in_hand_error([card])
+    suit_of = ctx.suit_of
+    if suit_of[card.index] != x and any(suit_of[c.index] == x for c in hand):
+        held = sum(1 for c in hand if suit_of[c.index] == x)
+        raise must_follow_suit_error(ctx.suit_name(x), held, 1)
+
+
+def _check_pair(ctx: TrumpContext, x: int, hand: Sequence[Card], play: Sequence[Card]) -> None:
+    """Fast path of :func:`check_follow` for a pair lead."""
+    a, b = play
+    if (a is b and hand.count(a) < 2) or a not in hand or b not in hand:
+        raise not_in_hand_error(list((Counter(play) - Counter(hand)).elements()))
+    suit_of = ctx.suit_of
+    hx = [c for c in hand if suit_of[c.index] == x]
+    px = (suit_of[a.index] == x) + (suit_of[b.index] == x)
+    name = ctx.suit_name(x)
+    if len(hx) >= 2:
+        if px != 2:
+            raise must_follow_suit_error(name, len(hx), 2)
+        if a is not b and len(set(hx)) < len(hx):
+            raise must_follow_format_error(name, [(1, 2)], pair_lead=True)
+    elif px != len(hx):
+        raise must_follow_suit_error(name, len(hx), 2)
+
+
+def _random_pair_follow(
+    ctx: TrumpContext, x: int, hand: Sequence[Card], r: random.Random
+) -> tuple[Card, ...]:
+    """Uniform legal follow to a pair lead (fast path of :func:`random_legal_follow`)."""
+    suit_of = ctx.suit_of
+    hx = [c for c in hand if suit_of[c.index] == x]
+    if len(hx) == 1:
+        others = list(dict.fromkeys(c for c in hand if suit_of[c.index] != x))
+        return (hx[0], r.choice(others))
+    pool = hx if len(hx) >= 2 else list(hand)
+    distinct = list(dict.fromkeys(pool))
+    pairs = [c for c in distinct if pool.count(c) >= 2]
+    if len(hx) >= 2 and pairs:
+        c = r.choice(pairs)
+        return (c, c)
+    n_mixed = len(distinct) * (len(distinct) - 1) // 2
+    if r.randrange(len(pairs) + n_mixed) < len(pairs):
+        c = r.choice(pairs)
+        return (c, c)
+    a, b = r.sample(distinct, 2)
+    return (a, b)
+
+
+def is_legal_follow(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
+) -> bool:
+    """True if ``play`` is a legal follow (see :func:`check_follow`)."""
+    try:
+        check_follow(ctx, lead, hand, play)
+    except PlayError:
+        return False
+    return True
+
+
+# -- enumeration, counting and sampling ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Core:
+    """One way of choosing the structured part of a follow: ``fixed`` cards, then ``free``
+    more cards from ``pool`` (distinct cards, each used at most once)."""
+
+    fixed: tuple[Card, ...]
+    pool: tuple[Card, ...]
+    free: int
+
+    @property
+    def count(self) -> int:
+        return math.comb(len(self.pool), self.free)
+
+
+def _cores(ctx: TrumpContext, lead: Lead, hand: Sequence[Card]) -> list[_Core]:
+    """Split the legal follows into disjoint families sharing a structured core.
+
+    Every sub-multiset of a card multiset is identified by the cards it takes two or more
+    of (with their multiplicity) plus a set of distinct cards it takes once; the format rule
+    only looks at the former, so legal follows are counted without listing them.
+    """
+    n = len(lead.cards)
+    x = lead.suit
+    suit_of = ctx.suit_of
+    hx = [c for c in hand if suit_of[c.index] == x]
+    if len(hx) >= n:
+        forced: tuple[Card, ...] = ()
+        source = hx
+        req = follow_requirement(ctx, lead, hx)
+        need = n
+    else:
+        forced = tuple(hx)
+        source = [c for c in hand if suit_of[c.index] != x]
+        req = []
+        need = n - len(hx)
+    counts = Counter(source)
+    multi = sorted((c for c, m in counts.items() if m >= 2), key=lambda c: c.index)
+    singles = tuple(sorted((c for c, m in counts.items() if m == 1), key=lambda c: c.index))
+    out: list[_Core] = []
+    # choices per multi card: 0 = "at most once" (joins the pool), else take m >= 2 copies
+    options = [[0, *range(2, counts[c] + 1)] for c in multi]
+
+    def rec(i: int, used: int, taken: dict[Card, int]) -> None:
+        if i == len(multi):
+            if req and not can_host(ctx, taken, req):
+                return
+            pool = tuple(sorted([*singles, *(c for c in multi if c not in taken)], key=_idx))
+            free = need - used
+            if 0 <= free <= len(pool):
+                fixed = forced + tuple(c for c, m in taken.items() for _ in range(m))
+                out.append(_Core(fixed, pool, free))
+            return
+        c = multi[i]
+        for m in options[i]:
+            if used + m > need:
+                break
+            if m:
+                taken[c] = m
+            rec(i + 1, used + m, taken)
+            if m:
+                del taken[c]
+
+    rec(0, 0, {})
+    return out
+
+
+def _idx(c: Card) -> int:
+    return c.index
+
+
+def _as_lead(ctx: TrumpContext, lead: Sequence[Card] | Lead) -> Lead:
+    return lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
+
+
+def legal_follows(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
+) -> Iterator[tuple[Card, ...]]:
+    """Every distinct legal follow (as a multiset, cards sorted), lazily."""
+    for core in _cores(ctx, _as_lead(ctx, lead), hand):
+        for extra in combinations(core.pool, core.free):
+            yield ctx.sorted(core.fixed + extra)
+
+
+def follow_families(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
+    """The legal follows as disjoint families ``(fixed, pool, free)``: ``fixed`` plus any
+    ``free`` distinct cards of ``pool`` (how the RL environment's masks tell, card by card,
+    whether a selection can still become a legal follow)."""
+    return [(core.fixed, core.pool, core.free) for core in _cores(ctx, _as_lead(ctx, lead), hand)]
+
+
+def count_legal_follows(
+    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
+) -> int:
+    """The number of distinct legal follows, computed without listing them."""
+    return sum(core.count for core in _cores(ctx, _as_lead(ctx, lead), hand))
+
+
+def random_legal_follow(
+    ctx: TrumpContext,
+    lead: Sequence[Card] | Lead,
+    hand: Sequence[Card],
+    rng: random.Random | None = None,
+) -> tuple[Card, ...]:
+    """A legal follow drawn uniformly from all distinct legal follows."""
+    r = rng or random.Random()
+    ld = _as_lead(ctx, lead)
+    if len(ld.cards) == 1:
+        suit_of = ctx.suit_of
+        x = ld.suit
+        same = [c for c in hand if suit_of[c.index] == x]
+        pool = list(dict.fromkeys(same or hand))  # distinct cards, in hand order
+        return (r.choice(pool),)
+    if len(ld.cards) == 2 and ld.units[0].width == 2:
+        return _random_pair_follow(ctx, ld.suit, hand, r)
+    cores = _cores(ctx, ld, hand)
+    weights = [core.count for core in cores]
+    core = r.choices(cores, weights=weights)[0]
+    return core.fixed + tuple(r.sample(core.pool, core.free))

@@ -1,0 +1,633 @@
+"""The oracle's game flow: deal → declare → kitty → (counter-declare) → play → result →
+next hand, on the oracle's rules (``tests/oracle``) and ``shengji.declaring``; the states,
+actions, events and errors are the product's types (``shengji.game``), so the two compare
+directly.
+
+One entry point, :func:`apply`, validates an action and returns the new state with the
+events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable code, clear
+message) and leaves the state untouched (states are immutable). :func:`legal_actions`
+lists what a seat may do now. Dealing is seeded: the same seed gives the same game.
+
+>>> from shengji.presets import load_preset
+>>> st = new_match(load_preset("shuangsheng"), seed=3)
+>>> st.phase, st.hand_number, len(st.hands[0]) > 0
+('deal', 0, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from shengji.actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+from shengji.cards import Card, Suit, deck, format_cards, points, rank_text
+from shengji.declaring import DeclareState, apply_show, flipped_state, start_state
+from shengji.errors import Code, PlayError, ShengjiError
+from shengji.game import Event, GameState, HandResult, Table, Trick, TrickPlay
+from shengji.immutable import evolve
+from shengji.multisets import multiset_combinations
+from shengji.options import RuleOptions
+from shengji.phases import DECLARING_PHASES
+from shengji.scoring import (
+    hand_stake,
+    score_hand,
+    settle_coins,
+    team_standing,
+)
+from shengji.shuffle import shuffled
+from shengji.trump import trump_context, trump_text
+
+from .follow import check_follow, legal_follows
+from .leads import check_lead, unit_leads
+from .throws import check_throw
+from .tricks import trick_winner
+from .units import Lead
+
+# Redeals of one hand before falling back to no-trump (an unlucky first hand could loop).
+_MAX_REDEALS = 20
+
+
+# -- starting -------------------------------------------------------------------------------
+
+
+def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> GameState:
+    """A new match: both teams at the start level, first hand dealt up to the first
+    decision. ``stacked`` gives fixed deck orders (draw order, kitty last) for the first
+    hands instead of seeded shuffles; see :func:`stack_deck`."""
+    lvl = options.start_level
+    size = 54 * options.decks
+    for i, d in enumerate(stacked):
+        if sorted(c.index for c in d) != sorted(c.index for c in deck(options.decks)):
+            raise ActionError(
+                f"stacked deck {i} must hold exactly the {size} cards of {options.decks} deck(s)",
+                code=Code.BAD_DECK,
+            )
+    st = GameState(
+        options=options,
+        seed=seed,
+        levels=(lvl, lvl),
+        progress=(0, 0),
+        coins=(0, 0),
+        hand_number=0,
+        results=(),
+        phase="deal",
+        redeals=0,
+        start_seat=0,
+        deck_order=(),
+        dealt=0,
+        hands=((), (), (), ()),
+        kitty=(),
+        declare=start_state(True, None),
+        ctx=trump_context(options, lvl, None),
+        level=lvl,
+        to_act=None,
+        stacked=tuple(tuple(d) for d in stacked),
+    )
+    return _advance(_start_hand(st, banker=None, level=lvl, redeals=0), [])
+
+
+def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> GameState:
+    if st.hand_number < len(st.stacked) and redeals == 0:
+        cards = list(st.stacked[st.hand_number])
+    else:
+        cards = shuffled(deck(st.options.decks), st.seed, st.hand_number, redeals)
+    first = st.hand_number == 0
+    start = 0 if banker is None else banker
+    level = st.options.fixed_level or level
+    return evolve(
+        st,
+        phase="deal",
+        redeals=redeals,
+        start_seat=start,
+        deck_order=tuple(cards),
+        dealt=0,
+        hands=((), (), (), ()),
+        kitty=tuple(cards[4 * st.options.hand_size :]),
+        declare=start_state(first, banker),
+        ctx=trump_context(st.options, level, None),
+        level=level,
+        to_act=None,
+        window_order=(),
+        window_pos=0,
+        passes=0,
+        buried_by=(),
+        kitty_log=(),
+        leader=0 if banker is None else banker,
+        trick=(),
+        lead=None,
+        tricks=(),
+        trick_points=0,
+        penalties=0,
+        stake_penalties=(0, 0),
+    )
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def legal_shows(st: Table, seat: int, phase: str | None = None) -> list[tuple[Card, ...]]:
+    """Every show (报主/反主/上保险) ``seat`` may make now from its hand."""
+    ph = phase or st.phase
+    if ph not in DECLARING_PHASES:
+        return []
+    counts = _show_counts(st.hand_of(seat), st.level)
+    if not counts:
+        return []
+    return list(_shows_for(st.options, st.level, st.declare, seat, counts, ph))
+
+
+def _show_counts(hand: Iterable[Card], level: int) -> tuple[tuple[Card, int], ...]:
+    """The level cards and jokers of ``hand`` with their counts, in card order."""
+    counts: dict[Card, int] = {}
+    for c in hand:
+        if c.rank == level or c.is_joker:
+            counts[c] = counts.get(c, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda cn: cn[0].index))
+
+
+@functools.lru_cache(maxsize=8192)
+def _shows_for(
+    options: RuleOptions,
+    level: int,
+    declare: DeclareState,
+    seat: int,
+    counts: tuple[tuple[Card, int], ...],
+    phase: str,
+) -> tuple[tuple[Card, ...], ...]:
+    """The legal shows from these show cards (cached: the deal asks at every draw)."""
+    out = []
+    for c, n in counts:
+        for k in range(2 if c.is_joker else 1, n + 1):
+            cards = (c,) * k
+            try:
+                apply_show(options, level, declare, seat, cards, phase)  # type: ignore[arg-type]
+            except ShengjiError:
+                continue
+            out.append(cards)
+    out.sort(key=lambda cs: (len(cs), cs[0].index))
+    return tuple(out)
+
+
+def legal_actions(st: Table, seat: int) -> Iterator[Action]:
+    """What ``seat`` may do now, lazily (burials and void follows can be millions).
+
+    Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
+    kitty-size cards. Play: every legal follow; for a lead, every one-unit lead (a throw,
+    any other set of cards of one suit, may also be attempted: :func:`apply` checks it
+    against the other hands and forces a unit when it fails). :mod:`shengji.moves`
+    reaches every action, throws included, card by card from at most 55 moves a step.
+    """
+    if st.phase == "match_over":
+        return
+    if st.phase == "hand_over":
+        yield Continue()
+        return
+    if st.to_act != seat:
+        return
+    if st.phase in DECLARING_PHASES:
+        for show in legal_shows(st, seat):
+            yield Declare(show)
+        yield Pass()
+    elif st.phase == "bury":
+        hand = st.ctx.sorted(st.hand_of(seat))
+        for cards in multiset_combinations(hand, st.options.kitty_size):
+            yield Bury(cards)
+    elif st.trick:
+        assert st.lead is not None
+        for p in legal_follows(st.ctx, st.lead, st.hand_of(seat)):
+            yield Play(p)
+    else:
+        for p in unit_leads(st.ctx, st.hand_of(seat)):
+            yield Play(p)
+
+
+# -- applying -----------------------------------------------------------------------------
+
+
+def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+    """Validate ``action`` by ``seat`` and return the new state and its events.
+
+    Raises a ShengjiError with a stable code when the action is not allowed; the given
+    state is never changed.
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise ActionError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
+    events: list[Event] = []
+    if st.phase == "match_over":
+        raise ActionError("the match is over", code=Code.MATCH_OVER)
+    if st.phase == "hand_over":
+        if not isinstance(action, Continue):
+            raise ActionError(
+                "the hand is over: only 'continue' starts the next one",
+                params={"phase": st.phase},
+            )
+        return _advance(_next_hand(st, events), events), events
+    if st.to_act != seat:
+        who = "nobody" if st.to_act is None else f"seat {st.to_act}"
+        raise ActionError(
+            f"it is {who}'s turn, not seat {seat}'s",
+            code=Code.NOT_YOUR_TURN,
+            params={"to_act": st.to_act, "seat": seat},
+        )
+    if st.phase in DECLARING_PHASES:
+        if isinstance(action, Declare):
+            st = _declare(st, seat, action.cards, events)
+        elif isinstance(action, Pass):
+            st = _pass(st, seat, events)
+        else:
+            raise ActionError(
+                f"now is the time to declare or pass ({st.phase})", params={"phase": st.phase}
+            )
+    elif st.phase == "bury":
+        if not isinstance(action, Bury):
+            raise ActionError(
+                "now is the time to bury the kitty (扣底)", params={"phase": st.phase}
+            )
+        st = _bury(st, seat, action.cards, events)
+    elif st.phase == "play":
+        if not isinstance(action, Play):
+            raise ActionError("now is the time to play cards", params={"phase": st.phase})
+        st = _play(st, seat, action.cards, events)
+    return _advance(st, events), events
+
+
+def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    """``hand`` less ``cards`` (which it holds)."""
+    out = list(hand)
+    for c in cards:
+        out.remove(c)
+    return tuple(out)
+
+
+def _need_held(hand: Sequence[Card], cards: Sequence[Card]) -> None:
+    """Raise CARDS_NOT_IN_HAND naming only the cards ``hand`` lacks."""
+    missing = Counter(cards) - Counter(hand)
+    if missing:
+        text = format_cards(missing.elements())
+        raise PlayError(
+            f"not in your hand: {text}", code=Code.CARDS_NOT_IN_HAND, params={"cards": text}
+        )
+
+
+def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
+    _need_held(st.hands[seat], cards)
+    phase = st.phase
+    new = apply_show(st.options, st.level, st.declare, seat, cards, phase)  # type: ignore[arg-type]
+    events.append(
+        {
+            "type": "declare",
+            "seat": seat,
+            "cards": format_cards(cards),
+            "trump": new.trump_text,
+            "banker": new.banker,
+            "counter": new.counters > st.declare.counters,
+        }
+    )
+    st = evolve(st, declare=new, passes=0, ctx=trump_context(st.options, st.level, new.trump))
+    if phase == "deal":
+        return evolve(st, to_act=None)
+    if phase == "before_kitty":
+        return _next_in_window(st)
+    # after burial: the counter-declarer takes the kitty and buries again (炒底/反底)
+    hands = list(st.hands)
+    hands[seat] = hands[seat] + st.kitty
+    events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
+    log = (*st.kitty_log, (seat, "picked_up", st.kitty))
+    return evolve(st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log)
+
+
+def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
+    events.append({"type": "pass", "seat": seat})
+    if st.phase == "deal":
+        return evolve(st, to_act=None)
+    return _next_in_window(evolve(st, passes=st.passes + 1))
+
+
+def _next_in_window(st: GameState) -> GameState:
+    return evolve(st, window_pos=st.window_pos + 1, to_act=None)
+
+
+def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
+    k = st.options.kitty_size
+    if len(cards) != k:
+        raise PlayError(
+            f"bury exactly {k} cards, not {len(cards)}",
+            code=Code.WRONG_CARD_COUNT,
+            params={"need": k, "got": len(cards), "kind": "bury"},
+        )
+    _need_held(st.hands[seat], cards)
+    hands = list(st.hands)
+    hands[seat] = _remove(hands[seat], cards)
+    events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
+    st = evolve(
+        st,
+        hands=tuple(hands),
+        kitty=tuple(cards),
+        buried_by=(*st.buried_by, seat),
+        kitty_log=(*st.kitty_log, (seat, "buried", tuple(cards))),
+        to_act=None,
+    )
+    if len(st.buried_by) == 1:
+        return _open_after_burial(st)
+    return evolve(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
+
+
+def _open_after_burial(st: GameState) -> GameState:
+    """The counter window after the banker buries (反主炒底 / 反底), if the rules have one."""
+    style = st.options.declaring
+    banker = st.banker
+    assert banker is not None
+    if (style == "shuangsheng" and not st.declare.first_hand) or style == "shuangkou":
+        order = tuple((banker + i) % 4 for i in range(4))
+    else:
+        return _begin_play(st)
+    return evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
+
+
+def _begin_play(st: GameState) -> GameState:
+    banker = st.banker
+    assert banker is not None
+    return evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
+
+
+def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
+    ctx = st.ctx
+    hand = st.hands[seat]
+    attempted = None
+    blocked_by = None
+    penalty = 0
+    changes: dict[str, Any] = {}
+    if not st.trick:
+        lead = check_lead(ctx, hand, cards)
+        if len(lead.units) > 1:
+            failed = False
+            banker_side = st.is_banker_side(seat)
+            others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
+            res = check_throw(ctx, lead, others, banker_side)
+            if not res.valid:
+                failed = True
+                played = res.played
+                first = res.beaten[0][1]
+                blocker = next((i for u, i in res.beaten if u.cards == played), first)
+                signed, stake = res.penalty, res.stake
+            if failed:
+                attempted = cards
+                cards = played
+                lead = check_lead(ctx, hand, cards)
+                blocked_by = (seat + blocker) % 4
+                penalty = 0 if stake else signed
+                events.append(
+                    {
+                        "type": "throw_failed",
+                        "seat": seat,
+                        "attempted": format_cards(attempted),
+                        "played": format_cards(cards),
+                        "blocked_by": (seat + first) % 4,
+                        "penalty": signed,
+                        "stake": stake,
+                        "code": Code.THROW_FAILED,
+                    }
+                )
+                changes["penalties"] = st.penalties + signed
+                if stake:
+                    sp = list(st.stake_penalties)
+                    sp[seat % 2] += 1
+                    changes["stake_penalties"] = (sp[0], sp[1])
+        changes["lead"] = lead
+        changes["leader"] = seat
+    else:
+        assert st.lead is not None
+        lead = st.lead
+        check_follow(ctx, lead, hand, cards)
+    hands = list(st.hands)
+    hands[seat] = _remove(hand, cards)
+    trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted, blocked_by, penalty))
+    events.append({"type": "play", "seat": seat, "cards": format_cards(cards)})
+    changes["hands"] = tuple(hands)
+    if len(trick) < 4:
+        changes["trick"] = trick
+        changes["to_act"] = (seat + 1) % 4
+        return evolve(st, **changes)
+    return _finish_trick(st, lead, trick, changes, events)
+
+
+def _finish_trick(
+    st: GameState,
+    lead: Lead,
+    plays: tuple[TrickPlay, ...],
+    changes: dict[str, Any],
+    events: list[Event],
+) -> GameState:
+    idx = trick_winner(st.ctx, [p.cards for p in plays], lead)
+    winner = plays[idx].seat
+    pts = sum([c.pts for p in plays for c in p.cards])
+    trick = Trick(plays, winner, pts)
+    collectors = not st.is_banker_side(winner)
+    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
+    st = evolve(
+        st,
+        **changes,
+        tricks=(*st.tricks, trick),
+        trick=(),
+        lead=None,
+        trick_points=st.trick_points + (pts if collectors else 0),
+        to_act=winner,
+        leader=winner,
+    )
+    if not st.hands[0]:
+        return _finish_hand(st, lead, trick, events)
+    return st
+
+
+def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
+    opts = st.options
+    banker = st.banker
+    assert banker is not None
+    win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
+    score = score_hand(
+        opts,
+        st.ctx,
+        banker,
+        st.levels,
+        st.trick_points,
+        st.penalties,
+        st.kitty,
+        lead,
+        last.winner,
+        win_cards,
+        last.points,
+    )
+    mult, total, outcome = score.kitty_multiplier, score.points, score.outcome
+    bteam = banker % 2
+    levels, progress, over, winner_team = team_standing(
+        opts, bteam, outcome, st.progress, st.hand_number
+    )
+    stake = hand_stake(opts, st.declare.counters)
+    win_team = bteam if outcome.side == "banker" else 1 - bteam
+    change = settle_coins(opts, stake, win_team, st.stake_penalties)
+    coins = [st.coins[0] + change[0], st.coins[1] + change[1]]
+    result = HandResult(
+        number=st.hand_number,
+        banker=banker,
+        level=st.level,
+        trump=trump_text(st.declare.trump),
+        trick_points=st.trick_points,
+        kitty_points=points(st.kitty),
+        kitty_multiplier=mult,
+        penalties=st.penalties,
+        points=total,
+        outcome=outcome,
+        counters=st.declare.counters,
+        stake=stake,
+        coins=change,
+        kitty=st.kitty,
+    )
+    events.append(
+        {
+            "type": "hand_over",
+            "kitty": format_cards(st.kitty),
+            "kitty_multiplier": mult,
+            "points": total,
+            "levels": [rank_text(v) for v in levels],
+            "next_banker": outcome.next_banker,
+            "winner": outcome.winner,
+            "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
+        }
+    )
+    st = evolve(
+        st,
+        levels=levels,
+        progress=progress,
+        coins=(coins[0], coins[1]),
+        results=(*st.results, result),
+        phase="match_over" if over else "hand_over",
+        to_act=None,
+        winner=winner_team,
+    )
+    if over:
+        events.append({"type": "match_over", "winner": winner_team})
+    return st
+
+
+def _next_hand(st: GameState, events: list[Event]) -> GameState:
+    last = st.results[-1]
+    banker = last.outcome.next_banker
+    st = evolve(st, hand_number=st.hand_number + 1)
+    events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
+    return _start_hand(st, banker=banker, level=st.levels[banker % 2], redeals=0)
+
+
+# -- automatic steps ------------------------------------------------------------------------
+
+
+def _advance(st: GameState, events: list[Event]) -> GameState:
+    """Run automatic steps (dealing, skipping seats with nothing to show, fallbacks) until
+    a seat must decide or the hand is over."""
+    while st.to_act is None and st.phase in DECLARING_PHASES:
+        if st.phase == "deal":
+            st = _deal_until_choice(st, events)
+        elif st.phase == "before_kitty":
+            st = _window_step(st, events)
+        else:
+            st = _after_burial_step(st, events)
+    return st
+
+
+def _dealt_hands(
+    before: tuple[tuple[Card, ...], ...], hands: list[list[Card]]
+) -> tuple[tuple[Card, ...], ...]:
+    """The hands after a deal step: a hand dealt nothing stays the same object (views
+    of it are kept while it is)."""
+    return tuple(
+        old if len(old) == len(new) else tuple(new) for old, new in zip(before, hands, strict=True)
+    )
+
+
+def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
+    total = 4 * st.options.hand_size
+    hands = [list(h) for h in st.hands]
+    level = st.level
+    shows = [dict(_show_counts(h, level)) for h in hands]
+    # Whether each seat has a legal show: nothing else changes during this loop, so it is
+    # worked out again only when the seat draws a level card or a joker.
+    can: list[bool | None] = [None] * 4
+    dealt = st.dealt
+    while dealt < total:
+        seat = (st.start_seat + dealt) % 4
+        card = st.deck_order[dealt]
+        hands[seat].append(card)
+        dealt += 1
+        mine = shows[seat]
+        if card.rank == level or card.is_joker:
+            mine[card] = mine.get(card, 0) + 1
+            can[seat] = None
+        if can[seat] is None:
+            counts = tuple(sorted(mine.items(), key=lambda cn: cn[0].index))
+            can[seat] = bool(mine) and bool(
+                _shows_for(st.options, level, st.declare, seat, counts, "deal")
+            )
+        # A level card may be shown at any time during the deal (随时): the seat is asked at
+        # each of its draws while it has a legal show, not only when it draws one.
+        if can[seat]:
+            events.append({"type": "deal", "count": dealt})
+            return evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt, to_act=seat)
+    events.append({"type": "deal", "count": dealt})
+    st = evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt)
+    order = tuple((st.start_seat + i) % 4 for i in range(4))
+    return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
+
+
+def _window_step(st: GameState, events: list[Event]) -> GameState:
+    """Offer the next seat in the window a show; close after four passes in a row."""
+    while st.passes < 4:
+        seat = st.window_order[st.window_pos % 4]
+        if legal_shows(st, seat):
+            return evolve(st, to_act=seat)
+        st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+    return _close_declaring(st, events)
+
+
+def _close_declaring(st: GameState, events: list[Event]) -> GameState:
+    opts = st.options
+    if not st.declare.declared:
+        mode = opts.no_declaration
+        # Seeds 000/004 turn the 3rd kitty card only after the first hand; seed 003's 4th
+        # kitty card is turned in the first hand too (the dealer seat is then banker).
+        redeal = mode == "redeal" or (st.declare.first_hand and mode == "kitty_card_3")
+        if redeal and st.redeals < _MAX_REDEALS:
+            events.append({"type": "redeal"})
+            return _start_hand(st, st.declare.banker, st.level, st.redeals + 1)
+        trump: Suit | None = None
+        if redeal or mode == "no_trump":
+            events.append({"type": "no_declaration", "trump": "NT"})
+        else:
+            card = st.kitty[2 if mode == "kitty_card_3" else 3]
+            trump = card.suit
+            events.append({"type": "kitty_card", "card": card.text, "trump": trump_text(trump)})
+        seat = st.start_seat if st.declare.banker is None else st.declare.banker
+        declare = dataclasses.replace(flipped_state(st.declare, trump), banker=seat)
+        st = evolve(st, declare=declare, ctx=trump_context(st.options, st.level, trump))
+    banker = st.banker
+    assert banker is not None
+    hands = list(st.hands)
+    hands[banker] = hands[banker] + st.kitty
+    events.append(
+        {"type": "take_kitty", "seat": banker, "private": {banker: format_cards(st.kitty)}}
+    )
+    log = (*st.kitty_log, (banker, "picked_up", st.kitty))
+    return evolve(
+        st, hands=tuple(hands), kitty=(), phase="bury", to_act=banker, leader=banker, kitty_log=log
+    )
+
+
+def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
+    """Offer counter-declarations in turn from the banker until four seats in a row pass."""
+    while st.passes < 4:
+        seat = st.window_order[st.window_pos % 4]
+        if legal_shows(st, seat):
+            return evolve(st, to_act=seat)
+        st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
+    return _begin_play(st)
