@@ -203,6 +203,8 @@ class KernelObserver:
         self._events = 0
         self._shows = 0
         self._kitty_log = 0
+        #: The seats that saw a kitty this hand, as bits.
+        self._kitty_seats = 0
 
     def _sync(self) -> KHand:
         """Catch up with the match: a new hand, new shows, kitty moves and plays."""
@@ -213,7 +215,7 @@ class KernelObserver:
             self._play = None
             self.parts.fill(0)
             self.kitty_seen.fill(0)
-            self._events = self._shows = self._kitty_log = 0
+            self._events = self._shows = self._kitty_log = self._kitty_seats = 0
         shows = h.decl.shows
         if len(shows) > self._shows:
             shown = self.parts[2]
@@ -226,6 +228,7 @@ class KernelObserver:
             for i in range(self._kitty_log, len(log), 3):
                 end = log[i + 5] if i + 3 < len(log) else len(cards)
                 row = self.kitty_seen[log[i], log[i + 1]]
+                self._kitty_seats |= 1 << log[i]
                 row.fill(0)
                 for c in cards[log[i + 2] : end]:
                     row[c] += 1
@@ -258,7 +261,7 @@ class KernelObserver:
         out[_HAND:_HAND_END] = np.frombuffer(bytes(h.hands[seat]), dtype=np.uint8)
         if self._events or self._shows:
             out[_PLAYED:_PICKED] = self.parts.reshape(-1)[_ROWS[seat]]
-        if self._kitty_log:
+        if self._kitty_seats >> seat & 1:
             out[_PICKED:_KITTY] = self.kitty_seen[seat].reshape(-1)
         ks = h.play
         d = h.decl
