@@ -8,8 +8,9 @@ action is built from 54 card kinds (:attr:`~shengji.cards.Card.index`) and ``DON
 most 55 moves a step, at most ``len(cards) + 1`` steps an action, for every decision of
 every phase. A card is allowed when the selection with it can still be completed to an
 action ``apply`` accepts; ``DONE`` only when the selection is one (on an empty selection
-it means pass, where passing is legal). The RL environments (:mod:`shengji.env`) mask
-their actions with it; a search or a bot in another language can use it the same way.
+it means pass, where passing is legal). The RL environments (:mod:`shengji.env`) give the
+same masks from the kernel's state (:mod:`shengji.env.masks`); a search or a bot in
+another language can use it the same way.
 Everything is worked out from what the seat may see
 (:func:`~shengji.views.seat_view`) by the rules modules, without listing burials or
 follows:

@@ -2,11 +2,18 @@
 preset, choosing every action card by card (see :mod:`shengji.moves`).
 
 Each step is one action index: a card kind (0..53) added to the acting seat's selection,
-or ``DONE`` (54), which applies the selection to the game (:func:`shengji.game.apply`).
-The same agent keeps acting until its action is done. When a hand ends, every agent is
-rewarded at once, in levels (the team that went up gets ``+levels``, the other
-``-levels``), and the next hand is dealt. The match ends (terminations) at
-``match_over``; ``max_hands`` ends it earlier (truncations).
+or ``DONE`` (54), which applies the selection to the game. The same agent keeps acting
+until its action is done. When a hand ends, every agent is rewarded at once, in levels
+(the team that went up gets ``+levels``, the other ``-levels``), and the next hand is
+dealt. The match ends (terminations) at ``match_over``; ``max_hands`` ends it earlier
+(truncations).
+
+The match runs on the kernel (:class:`~shengji.kernel.match.KMatch`): masks come from
+:mod:`shengji.env.masks` and observations from
+:class:`~shengji.env.observation.KernelObserver`, both equal to what the object engine's
+``moves.Decision`` and ``encode(seat_view(...))`` give for the same game. :attr:`raw_env.game`
+is the same match as a :class:`~shengji.game.GameState`, rebuilt on request by applying the
+match's decisions with :func:`shengji.game.apply`.
 """
 
 from __future__ import annotations
@@ -19,15 +26,18 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import Action, ActionError, Continue
+from ..actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
 from ..cards import ALL_CARDS, Card, format_cards, rank_text
 from ..errors import Code, OptionError
 from ..game import GameState, apply, new_match
-from ..moves import DONE, N_ACTIONS, Decision
+from ..kernel._core import ACT_BURY, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
+from ..kernel.match import KMatch
+from ..moves import DONE, N_ACTIONS
 from ..options import RuleOptions
+from ..phases import Phase
 from ..presets import load_preset
-from ..views import seat_view
-from .observation import OBS_SIZE, encode
+from .masks import BURY, DECLARE, KDecision
+from .observation import LAYOUT, OBS_SIZE, PHASES, KernelObserver
 
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 Observation = dict[str, npt.NDArray[Any]]
@@ -84,12 +94,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         )
         self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
+        self._match: KMatch | None = None
+        self._observer: KernelObserver | None = None
+        self._game_seed = 0
+        #: Decisions of the hands before this one (``KHand.log`` entries) and a
+        #: ``[_CONTINUE]`` between hands: what :attr:`game` replays.
+        self._log: list[list[int]] = []
         self._game: GameState | None = None
+        self._game_at = 0
         self.selection: list[Card] = []
-        self._decision: Decision | None = None
+        self._decision: KDecision | None = None
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._rng = np.random.default_rng()
         self.hands_played = 0
+        self._rewarded = False
+        #: Observation vectors (empty selection) by seat, kept until the next decision.
+        self._vectors: dict[int, npt.NDArray[np.float32]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same Dict space for every agent: ``observation`` and ``action_mask``."""
@@ -100,11 +120,39 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         return self.action_spaces[agent]
 
     @property
-    def game(self) -> GameState:
-        """The whole game state (every hand: for bots and referees, not for agents)."""
-        if self._game is None:
+    def match(self) -> KMatch:
+        """The match on the kernel (mutable: for reading, not for changing)."""
+        if self._match is None:
             raise ActionError("call reset() first", code=Code.ILLEGAL_ACTION)
-        return self._game
+        return self._match
+
+    @property
+    def game(self) -> GameState:
+        """The whole game state (every hand: for bots and referees, not for agents), the
+        same match as :attr:`match`: built by applying its decisions with
+        :func:`shengji.game.apply`, from where the last call left off."""
+        m = self.match
+        log = self._log
+        current = m.hand.log
+        total = len(log) + len(current)
+        st = self._game
+        if st is None:
+            st = new_match(self.options, self._game_seed)
+            self._game_at = 0
+        at = self._game_at
+        while at < total:
+            st = _replay(st, log[at] if at < len(log) else current[at - len(log)])
+            at += 1
+        self._game, self._game_at = st, at
+        return st
+
+    @property
+    def phase(self) -> Phase:
+        """The game's phase now (as :attr:`game`'s, without building it)."""
+        h = self.match.hand
+        if h.phase == PH_OVER:
+            return "match_over" if self.match.over else "hand_over"
+        return PHASES[h.phase]
 
     # -- PettingZoo API -------------------------------------------------------------------
 
@@ -121,15 +169,29 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.hands_played = 0
-        self._game = new_match(self.options, game_seed)
-        self._new_decision()
+        self._rewarded = False
+        self._game_seed = game_seed
+        self._match = KMatch(self.options, game_seed)
+        self._observer = KernelObserver(self._match)
+        self._log = []
+        self._game = None
+        self._advance()
 
     def observe(self, agent: str) -> Observation:
         """What ``agent``'s seat may see, its selection and (when it acts) its mask."""
-        seat = AGENTS.index(agent)
-        acting = agent == self.agent_selection and self._decision is not None
-        obs = encode(seat_view(self.game, seat), self.selection if acting else ())
-        mask = self._mask.copy() if acting else np.zeros(N_ACTIONS, dtype=np.int8)
+        seat = _SEATS[agent]
+        vec = self._vectors.get(seat)
+        if vec is None:
+            if self._observer is None:
+                raise ActionError("call reset() first", code=Code.ILLEGAL_ACTION)
+            vec = self._vectors[seat] = self._observer.vector(seat)
+        obs = vec.copy()
+        if agent == self.agent_selection and self._decision is not None:
+            for c in self._decision.cards:
+                obs[_SELECTION + c] += 1
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -138,29 +200,33 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self._decision is not None
+        d = self._decision
+        assert d is not None
         if action is None or not 0 <= int(action) < N_ACTIONS or not self._mask[int(action)]:
             raise ActionError(
                 f"action {action!r} is not allowed by the action mask of {agent}",
-                params={"phase": self.game.phase},
+                params={"phase": self.phase},
             )
         index = int(action)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards come only at the end of a hand: most steps skip this
+            self._clear_rewards()
+            self._rewarded = False
         if index == DONE:
-            self._apply(self._decision.action(self.selection))
+            self._apply(d)
+            if self._rewarded:
+                self._accumulate_rewards()
         else:
             self.selection.append(ALL_CARDS[index])
-            self._mask = np.array(self._decision.mask(self.selection), dtype=np.int8)
-        self._accumulate_rewards()
+            self._mask = d.add(index)
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""
-        if self.render_mode is None or self._game is None:
+        if self.render_mode is None or self._match is None:
             return None
-        st = self._game
+        st = self.game
         trump = st.trump or "?"
         lines = [
             f"hand {st.hand_number + 1} 第{st.hand_number + 1}副 · {st.phase} · "
@@ -187,36 +253,86 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
 
     # -- internals --------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
-        st = self.game
-        assert st.to_act is not None
-        st, _ = apply(st, st.to_act, action)
-        if st.phase in ("hand_over", "match_over"):
-            self._reward(st)
+    def _apply(self, d: KDecision) -> None:
+        """Take the decision ``d`` with its selection, then run the match to the next one."""
+        h = self.match.hand
+        cards = d.cards
+        kind = d.kind
+        if kind == DECLARE:
+            if cards:
+                h.declare(cards[0], len(cards))
+            else:
+                h.pass_turn()
+        elif kind == BURY:
+            h.bury(cards)
+        else:
+            h.play_cards(cards)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Run what needs no decision (deals, redeals, the end of a hand and the next
+        hand) until a seat must decide or the episode ends; then set up that decision."""
+        m = self.match
+        self._vectors = {}
+        while True:
+            h = m.hand
+            h.advance()
+            if h.phase == PH_REDEAL:
+                self._log.extend(h.log)
+                m.redeal()
+                continue
+            if h.phase != PH_OVER:
+                break
+            m.finish_hand()
+            self._reward(m)
             self.hands_played += 1
-            if st.phase == "match_over":
+            if m.over:
                 self.terminations = dict.fromkeys(self.agents, True)
             elif self.max_hands is not None and self.hands_played >= self.max_hands:
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
-                st, _ = apply(st, 0, Continue())
-        self._game = st
-        self._new_decision()
+                self._log.extend(h.log)
+                self._log.append([_CONTINUE])
+                m.next_hand()
+                continue
+            break
+        self.selection = []
+        h = m.hand
+        if h.phase == PH_OVER:
+            self._decision = None
+            self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
+            return
+        self._decision = KDecision(h, m.core)
+        self._mask = self._decision.mask
+        self.agent_selection = AGENTS[h.to_act]
 
-    def _reward(self, st: GameState) -> None:
-        outcome = st.results[-1].outcome
+    def _reward(self, m: KMatch) -> None:
+        outcome = m.results[-1].outcome
         banker_team = outcome.banker_seat % 2
         up = banker_team if outcome.side == "banker" else 1 - banker_team
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] = float(outcome.moved if seat % 2 == up else -outcome.moved)
+        self._rewarded = True
 
-    def _new_decision(self) -> None:
-        self.selection = []
-        st = self.game
-        if st.to_act is None or st.phase in ("hand_over", "match_over"):
-            self._decision = None
-            self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
-            return
-        self._decision = Decision(seat_view(st, st.to_act))
-        self._mask = np.array(self._decision.mask(()), dtype=np.int8)
-        self.agent_selection = AGENTS[st.to_act]
+
+_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
+_SELECTION = dict(LAYOUT)["hand"]  # the ``selection`` part comes right after the hand
+#: The ``continue`` between two hands in the replayed log.
+_CONTINUE = -1
+
+
+def _replay(st: GameState, entry: list[int]) -> GameState:
+    """``st`` after one decision of a kernel log (``[kind, seat, card...]``)."""
+    kind = entry[0]
+    if kind == _CONTINUE:
+        return apply(st, 0, Continue())[0]
+    seat = entry[1]
+    action: Action
+    if kind == ACT_DECLARE:
+        action = Declare((ALL_CARDS[entry[2]],) * entry[3])
+    elif kind == ACT_PASS:
+        action = Pass()
+    else:
+        cards = tuple(ALL_CARDS[c] for c in entry[2:])
+        action = Bury(cards) if kind == ACT_BURY else Play(cards)
+    return apply(st, seat, action)[0]

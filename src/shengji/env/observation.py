@@ -1,5 +1,9 @@
 """Fixed-shape numpy observations of exactly what :func:`~shengji.views.seat_view` shows.
 
+:func:`encode` builds the vector from a seat's view (objects); :class:`KernelObserver`
+builds the same vector from a match on the kernel (:class:`~shengji.kernel.match.KMatch`),
+as the RL environments do.
+
 Seats are relative: row 0 is the observing seat, row 1 the next seat to act after it
 (its right-hand opponent), row 2 its partner, row 3 the seat before it. The
 ``observation`` vector is the concatenation of the parts of :data:`LAYOUT` (card
@@ -14,13 +18,19 @@ counts are indexed by :attr:`~shengji.cards.Card.index`, 0..53):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
+from ..kernel._core import EV_PLAY, EV_TRICK, PH_AFTER_BURIAL, PH_BURY, PH_OVER
 from ..phases import Phase
 from ..views import SeatView
+
+if TYPE_CHECKING:
+    from ..kernel._core import KHand, KState
+    from ..kernel.match import KMatch
 
 PHASES: tuple[Phase, ...] = (
     "deal",
@@ -129,3 +139,172 @@ def encode(view: SeatView, selection: Sequence[Card] = ()) -> npt.NDArray[np.flo
     values += [float(view.options.decks), float(view.options.kitty_size)]
     out[_OFFSET["scalars"] :] = values
     return out
+
+
+# -- the same vector from the kernel ---------------------------------------------------------
+
+_HAND = _OFFSET["hand"]
+_HAND_END = _OFFSET["selection"]
+_PLAYED = _OFFSET["played"]
+_TRICK = _OFFSET["trick"]
+_SHOWN = _OFFSET["shown"]
+_PICKED = _OFFSET["picked_up"]
+_BURIED = _OFFSET["buried"]
+_KITTY = _OFFSET["kitty"]
+_SCALARS = _OFFSET["scalars"]
+_S = {name: i for i, name in enumerate(SCALARS)}
+_TRUMP = _S["trump_S"]
+_TRUMP_NT = _S["trump_NT"]
+_TRUMP_UNKNOWN = _S["trump_unknown"]
+_BANKER = _S["banker_0"]
+_BANKER_UNKNOWN = _S["banker_unknown"]
+_TO_ACT = _S["to_act_0"]
+_LEADER = _S["leader_0"]
+_SIZES = _S["hand_size_0"]
+_LEVEL = _S["level"]
+_POINTS = _S["collector_points"]
+_DEALT = _S["dealt"]
+_LEAD_SIZE = _S["lead_size"]
+_DECKS = _S["decks"]
+#: For each observing seat, where each entry of the ``played``, ``trick`` and ``shown``
+#: parts (rows of 54 by relative seat: itself, then the seats after it) is in a
+#: ``(3, 4, 54)`` array of those parts by absolute seat, flattened.
+_ROWS = [
+    np.array(
+        [
+            (part * 4 + (seat + i) % 4) * 54 + c
+            for part in range(3)
+            for i in range(4)
+            for c in range(54)
+        ]
+    )
+    for seat in range(4)
+]
+
+
+class KernelObserver:
+    """The observation vectors of a match on the kernel, equal to
+    ``encode(seat_view(game, seat))`` for the game state of the same decisions.
+
+    It reads the kernel's state (hands, declarations, the kitty log, scores) and the play
+    events of :attr:`KHand.record <shengji.kernel._core.KHand.record>` hands, which it
+    turns on (so observe a match from the start of its hands): the cards each seat played
+    this hand and in the current trick are kept here, as numpy counts."""
+
+    def __init__(self, match: KMatch) -> None:
+        self.match = match
+        match.hand.record = True
+        self._hand: KHand | None = None
+        self._play: KState | None = None
+        #: ``played``, ``trick`` and ``shown`` counts by absolute seat.
+        self.parts = np.zeros((3, 4, 54), dtype=np.float32)
+        #: The last kitty each seat picked up, then the last one it buried.
+        self.kitty_seen = np.zeros((4, 2, 54), dtype=np.float32)
+        self._events = 0
+        self._shows = 0
+        self._kitty_log = 0
+        #: The seats that saw a kitty this hand, as bits.
+        self._kitty_seats = 0
+
+    def _sync(self) -> KHand:
+        """Catch up with the match: a new hand, new shows, kitty moves and plays."""
+        h = self.match.hand
+        if h is not self._hand:
+            h.record = True
+            self._hand = h
+            self._play = None
+            self.parts.fill(0)
+            self.kitty_seen.fill(0)
+            self._events = self._shows = self._kitty_log = self._kitty_seats = 0
+        shows = h.decl.shows
+        if len(shows) > self._shows:
+            shown = self.parts[2]
+            for i in range(self._shows, len(shows), 3):
+                shown[shows[i], shows[i + 1]] += shows[i + 2]
+            self._shows = len(shows)
+        log = h.kitty_log
+        if len(log) > self._kitty_log:
+            cards = h.kitty_cards
+            for i in range(self._kitty_log, len(log), 3):
+                end = log[i + 5] if i + 3 < len(log) else len(cards)
+                row = self.kitty_seen[log[i], log[i + 1]]
+                self._kitty_seats |= 1 << log[i]
+                row.fill(0)
+                for c in cards[log[i + 2] : end]:
+                    row[c] += 1
+            self._kitty_log = len(log)
+        ks = h.play
+        if ks is not None:
+            if ks is not self._play:
+                self._play = ks
+                self._events = 0
+            events = ks.events
+            if len(events) > self._events:
+                played, trick = self.parts[0], self.parts[1]
+                for i in range(self._events, len(events)):
+                    ev = events[i]
+                    if ev.kind == EV_PLAY:
+                        row, now = played[ev.seat], trick[ev.seat]
+                        for c in ev.cards:
+                            row[c] += 1
+                            now[c] += 1
+                    elif ev.kind == EV_TRICK:
+                        trick.fill(0)
+                self._events = len(events)
+        return h
+
+    def vector(self, seat: int) -> npt.NDArray[np.float32]:
+        """The observation vector of ``seat`` with an empty selection (a new array)."""
+        h = self._sync()
+        m = self.match
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out[_HAND:_HAND_END] = np.frombuffer(bytes(h.hands[seat]), dtype=np.uint8)
+        if self._events or self._shows:
+            out[_PLAYED:_PICKED] = self.parts.reshape(-1)[_ROWS[seat]]
+        if self._kitty_seats >> seat & 1:
+            out[_PICKED:_KITTY] = self.kitty_seen[seat].reshape(-1)
+        ks = h.play
+        d = h.decl
+        ph = h.phase
+        sc = [0.0] * len(SCALARS)
+        if ks is not None:
+            leader = ks.leader
+            sc[_POINTS] = float(ks.trick_points)
+            sc[_POINTS + 1] = float(ks.penalties)
+            if ks.plays:
+                sc[_LEAD_SIZE] = float(ks.n)
+        elif ph in (PH_BURY, PH_AFTER_BURIAL):
+            leader = d.banker
+        else:
+            leader = h.start_seat
+        if ph == PH_OVER:
+            for c in h.kitty:
+                out[_KITTY + c] += 1
+            sc[6 if m.over else 5] = 1.0
+        else:  # the kernel's phases PH_DEAL .. PH_PLAY are PHASES[0..4]
+            sc[ph] = 1.0
+        if d.declared:
+            sc[_TRUMP_NT if d.trump < 0 else _TRUMP + d.trump] = 1.0
+        else:
+            sc[_TRUMP_UNKNOWN] = 1.0
+        if d.banker >= 0:
+            sc[_BANKER + (d.banker - seat) % 4] = 1.0
+        else:
+            sc[_BANKER_UNKNOWN] = 1.0
+        if h.to_act >= 0:
+            sc[_TO_ACT + (h.to_act - seat) % 4] = 1.0
+        sc[_LEADER + (leader - seat) % 4] = 1.0
+        sizes = h.sizes
+        sc[_SIZES : _SIZES + 4] = sizes[seat:] + sizes[:seat]
+        team = seat % 2
+        levels = m.levels
+        sc[_LEVEL] = float(h.level)
+        sc[_LEVEL + 1] = float(levels[team])
+        sc[_LEVEL + 2] = float(levels[1 - team])
+        sc[_POINTS + 2] = float(d.counters)
+        sc[_DEALT] = float(h.dealt)
+        sc[_DEALT + 1] = float(m.hand_number)
+        sc[_DECKS] = float(m.options.decks)
+        sc[_DECKS + 1] = float(m.options.kitty_size)
+        out[_SCALARS:] = sc
+        return out

@@ -1,0 +1,154 @@
+"""The RL environment runs on the kernel (``KMatch``): its action masks and observations
+must be exactly what the object engine gives for the same game, ``moves.Decision`` and
+``observation.encode`` of the seat's ``seat_view`` (mid-selection included), along random
+games of every preset, and every selection reachable at a decision must be the same."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from shengji.cards import ALL_CARDS
+from shengji.env import DONE, Decision, encode, raw_env
+from shengji.env.masks import KDecision
+from shengji.presets import preset_names
+from shengji.views import seat_view
+
+#: How each hand of a test match declares (by hand number): passing nearly always
+#: (redeals, kitty-card trumps), showing when it can (counter-declarations, 炒底/反底), or
+#: uniformly random masked actions.
+POLICIES = ("pass", "show", "uniform")
+
+
+def _choose(raw: Any, mask: np.ndarray, rng: np.random.Generator) -> int:
+    hand_number = raw.match.hand_number
+    policy = POLICIES[hand_number % len(POLICIES)]
+    declaring = raw.phase in ("deal", "before_kitty", "after_burial")
+    if declaring and not raw.selection:
+        if policy == "pass" and rng.random() < 0.97:
+            return DONE
+        if policy == "show" and mask[:DONE].any() and rng.random() < 0.9:
+            return int(rng.choice(np.flatnonzero(mask[:DONE])))
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def _same_as_object_engine(raw: Any, agent: str, obs: dict[str, Any]) -> str:
+    """Check ``obs`` (what ``agent`` got) and, at the start of a decision, every seat's
+    observation against the object engine's; the phase."""
+    st = raw.game
+    assert raw.phase == st.phase
+    acting = agent == raw.agent_selection and st.to_act is not None
+    selection = raw.selection if acting else []
+    want = encode(seat_view(st, int(agent[-1])), selection)
+    assert np.array_equal(obs["observation"], want), np.flatnonzero(obs["observation"] != want)
+    if not selection:
+        for seat in range(4):
+            got = raw.observe(f"seat_{seat}")["observation"]
+            want = encode(seat_view(st, seat), [])
+            assert np.array_equal(got, want), (seat, np.flatnonzero(got != want))
+    if acting:
+        d = Decision(seat_view(st, st.to_act))
+        assert list(obs["action_mask"].astype(bool)) == d.mask(selection), (
+            d.kind,
+            [c.text for c in selection],
+        )
+    else:
+        assert not obs["action_mask"].any()
+    return str(st.phase)
+
+
+def _play(preset: str, seed: int, max_hands: int, overrides: Any = None) -> tuple[Any, Counter]:
+    raw = raw_env(preset, max_hands=max_hands, overrides=overrides)
+    raw.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen: Counter[str] = Counter()
+    deals = set()
+    for agent in raw.agent_iter():
+        obs, _, term, trunc, _ = raw.last()
+        phase = _same_as_object_engine(raw, agent, obs)
+        seen[phase] += 1
+        deals.add((raw.match.hand_number, raw.match.hand.redeals))
+        seen["burials"] += phase == "bury" and not raw.selection
+        if term or trunc:
+            raw.step(None)
+            continue
+        raw.step(_choose(raw, obs["action_mask"], rng))
+    st = raw.game
+    seen["throw_failed"] += sum(1 for t in st.tricks for p in t.plays if p.attempted)
+    seen["redeal"] += len(deals) - raw.hands_played
+    return raw, seen
+
+
+_TOTALS: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_masks_and_observations_are_the_object_engines(preset: str) -> None:
+    raw, seen = _play(preset, 2, max_hands=3)
+    assert raw.hands_played == 3 and len(raw.game.results) == 3
+    assert {"deal", "bury", "play", "hand_over"} <= set(seen)
+    _TOTALS.update(seen)
+    _TOTALS["hands"] += 3
+
+
+def test_the_games_above_cover_redeals_counter_burials_and_failed_throws() -> None:
+    if _TOTALS["hands"] < 3 * len(preset_names()):
+        for preset in preset_names():
+            _TOTALS.update(_play(preset, 2, max_hands=3)[1])
+            _TOTALS["hands"] += 3
+    assert _TOTALS["redeal"] > 0
+    assert _TOTALS["burials"] > _TOTALS["hands"]  # some hand buried twice (炒底/反底)
+    assert _TOTALS["throw_failed"] > 0 and _TOTALS["after_burial"] > 0
+
+
+def test_the_end_of_a_match_is_the_object_engines() -> None:
+    overrides = {"match_end": "wrap", "match_hands": 2}
+    raw, seen = _play("shuangsheng", 4, max_hands=5, overrides=overrides)
+    assert raw.game.phase == "match_over" and raw.phase == "match_over"
+    assert all(raw.terminations.values()) and raw.hands_played == 2
+    assert seen["match_over"] > 0
+
+
+def _every_selection_agrees(raw: Any, budget: int) -> str:
+    """Walk the selections reachable at the current decision (each multiset once, up to
+    ``budget``) and compare the kernel's mask with ``moves.Decision`` at each; the kind
+    of decision."""
+    h = raw.match.hand
+    st = raw.game
+    ref = Decision(seat_view(st, st.to_act))
+    stack: list[list[int]] = [[]]
+    nodes = 0
+    while stack and nodes < budget:
+        prefix = stack.pop()
+        d = KDecision(h, raw.match.core)
+        for c in prefix:
+            d.add(c)
+        assert d.kind_name == ref.kind
+        want = ref.mask([ALL_CARDS[c] for c in prefix])
+        assert list(d.mask.astype(bool)) == want, (ref.kind, prefix)
+        nodes += 1
+        low = prefix[-1] if prefix else 0
+        stack.extend([*prefix, int(c)] for c in np.flatnonzero(d.mask[:DONE]) if c >= low)
+    return ref.kind
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_reachable_selection_is_allowed_alike(preset: str) -> None:
+    raw = raw_env(preset, max_hands=1)
+    raw.reset(seed=2)
+    rng = np.random.default_rng(2)
+    kinds: Counter[str] = Counter()
+    for _agent in raw.agent_iter():
+        obs, _, term, trunc, _ = raw.last()
+        if term or trunc:
+            raw.step(None)
+            continue
+        if not raw.selection:
+            kinds[_every_selection_agrees(raw, 30)] += 1
+        raw.step(_choose(raw, obs["action_mask"], rng))
+    assert set(kinds) == {"declare", "bury", "lead", "follow"}
