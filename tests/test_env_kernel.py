@@ -62,7 +62,9 @@ def _same_as_object_engine(raw: Any, agent: str, obs: dict[str, Any]) -> str:
     return str(st.phase)
 
 
-def _play(preset: str, seed: int, max_hands: int, overrides: Any = None) -> tuple[Any, Counter[str]]:
+def _play(
+    preset: str, seed: int, max_hands: int, overrides: Any = None
+) -> tuple[Any, Counter[str]]:
     raw = raw_env(preset, max_hands=max_hands, overrides=overrides)
     raw.reset(seed=seed)
     rng = np.random.default_rng(seed)

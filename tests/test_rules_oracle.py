@@ -19,7 +19,7 @@ from oracle import throws as o_throws
 from oracle import tricks as o_tricks
 from oracle import units as o_units
 from shengji import follow, leads, throws, tricks, units
-from shengji.cards import Card, deck
+from shengji.cards import Card, Suit, deck
 from shengji.errors import ShengjiError
 from shengji.presets import load_preset, preset_names
 from shengji.trump import TrumpContext
@@ -144,3 +144,39 @@ def test_throws_and_tricks_agree(seed: int, preset: str) -> None:
     assert answer(tricks.trick_winner, ctx, plays, lead) == answer(
         o_tricks.trick_winner, ctx, plays, lead
     )
+
+
+@settings(max_examples=examples(300))
+@given(
+    seed=st.integers(0, 10**9),
+    preset=st.sampled_from(preset_names()),
+    takes=st.booleans(),
+)
+def test_declaring_agrees(seed: int, preset: str, takes: bool) -> None:
+    """Random shows (legal or not) in random phases, from a random start: the kernel's
+    ``KDeclare`` (through ``declaring.apply_show``) and the oracle's agree on every state
+    and refusal, words included."""
+    from oracle import declaring as o_declaring
+    from shengji import declaring
+    from shengji.cards import ALL_CARDS
+
+    opts = load_preset(preset).with_overrides({"counter_takes_banker": takes})
+    rng = random.Random(seed)
+    level = rng.randrange(2, 15)
+    first = rng.random() < 0.5
+    state = declaring.start_state(first, None if first else rng.randrange(4))
+    if not first and rng.random() < 0.3:
+        state = declaring.flipped_state(state, rng.choice([None, *Suit]))
+    shows = [c for c in ALL_CARDS if c.rank == level or c.is_joker]
+    for _ in range(12):
+        seat = rng.randrange(4)
+        card = rng.choice(shows) if rng.random() < 0.9 else rng.choice(ALL_CARDS)
+        cards: tuple[Card, ...] = (card,) * rng.randint(1, 4)
+        if rng.random() < 0.05:
+            cards = (card, rng.choice(ALL_CARDS))
+        phase = rng.choice(["deal", "before_kitty", "after_burial", None])
+        args = (opts, level, state, seat, cards, phase)
+        mine = answer(declaring.apply_show, *args)
+        assert mine == answer(o_declaring.apply_show, *args)
+        if isinstance(mine, declaring.DeclareState):
+            state = mine

@@ -220,3 +220,21 @@ def test_level_accepts_text() -> None:
     assert ctx_for("shuangsheng", "J", "S").level == 11
     assert ctx_for("shuangsheng", "10", "S").level == 10
     assert ctx_for("shuangsheng", "T", "S").level == 10
+
+
+def test_a_context_pickles_without_its_kernel_tables() -> None:
+    """Views travel to worker processes (hints, reviews): a context whose kernel tables
+    were built pickles as its arguments and works where it lands."""
+    import pickle
+
+    from shengji.cards import parse_cards
+    from shengji.presets import load_preset
+    from shengji.trump import trump_context
+    from shengji.units import classify_lead
+
+    ctx = trump_context(load_preset("shuangsheng"), 5, None)
+    classify_lead(ctx, parse_cards("S9 S9 S10 S10"))  # builds the tables
+    assert ctx.kernel_tables is not None
+    back = pickle.loads(pickle.dumps(ctx))
+    assert (back.options, back.level, back.trump) == (ctx.options, ctx.level, ctx.trump)
+    assert classify_lead(back, parse_cards("S9 S9 S10 S10")).kind == "tractor"

@@ -1,5 +1,6 @@
 """Declaring trump (报主/亮主), reinforcing (上保险/自保/定主) and counter-declaring
-(反主/反底) as pure functions (§7), one rule set per ``declaring`` option.
+(反主/反底) (§7), one rule set per ``declaring`` option, decided by the kernel's
+``KDeclare`` and worded here.
 
 A :class:`DeclareState` is folded over accepted shows; :func:`apply_show` validates the
 next one for a phase (``deal``, ``before_kitty``, ``after_burial``) and returns the new
@@ -26,6 +27,7 @@ from typing import Any
 from .cards import BIG_JOKER, Card, Suit, parse_cards, rank_text  # noqa: F401  (doctests)
 from .errors import DeclarationError
 from .immutable import evolve
+from .kernel import access
 from .options import RuleOptions
 from .phases import DeclaringPhase as Phase
 from .trump import trump_text
@@ -142,7 +144,8 @@ def apply_show(
     phase: Phase | None,
 ) -> DeclareState:
     """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
-    and return the state after it. Raises DeclarationError when it is not allowed."""
+    and return the state after it. Raises DeclarationError when it is not allowed (the
+    kernel's ``KDeclare`` decides; the reason is worded here)."""
     if not 0 <= seat <= 3:
         raise _fail(f"seat must be 0..3, not {seat}", "bad_seat")
     show = parse_show(level, cards)
@@ -153,227 +156,120 @@ def apply_show(
             count=show.count,
             decks=options.decks,
         )
-    style = options.declaring
-    if style == "classic":
-        new = _classic(options, state, seat, show, phase)
-    elif style == "tuolaji":
-        new = _tuolaji(options, state, seat, show, phase)
-    elif style == "shuangkou":
-        new = _shuangkou(state, seat, show, phase)
-    elif style == "botzone":
-        new = _botzone(options, state, seat, show, phase)
-    else:
-        new = _shuangsheng(state, seat, show, phase)
-    return evolve(new, shows=(*state.shows, (seat, tuple(cards))))
+    core = access.core()
+    k = kernel_declare(state)
+    why = k._show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
+    if why:
+        raise _fail(refusal_text(options.declaring, why, phase), why)
+    del core
+    return evolve(from_kernel(k, state), shows=(*state.shows, (seat, tuple(cards))))
 
 
-def _initial(
-    state: DeclareState,
-    seat: int,
-    show: Show,
-    phase: Phase | None,
-    jokers_ok: bool,
-    after_deal: bool = False,
-) -> DeclareState:
-    if phase not in (None, "deal") and not (after_deal and phase == "before_kitty"):
-        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
-    if show.is_joker and not jokers_ok:
-        raise _fail(
-            "jokers cannot declare; a joker pair can only counter-declare (反主)",
-            "jokers_counter_only",
-        )
-    return evolve(
-        state,
-        declared=True,
-        trump=show.trump,
-        holder=seat,
-        first_declarer=seat,
-        rung=show.rung,
-        priority=show.priority if show.count >= 2 else -1,
-        banker=seat if state.first_hand else state.banker,
-        pair_seats=state.pair_seats | ({seat} if show.count >= 2 else set()),
-        locked=show.count >= 2,
+#: Declaring phases as the kernel's numbers (None: unknown, as when replaying shows).
+_PHASE: dict[str | None, int] = {None: -1, "deal": 0, "before_kitty": 1, "after_burial": 3}
+_STYLE = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
+_NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
+
+
+def hand_rules(options: RuleOptions) -> Any:
+    """The kernel's ``HandRules`` of ``options`` (four seats, fixed partnerships)."""
+    return access.core().HandRules(
+        options.decks,
+        options.hand_size,
+        options.kitty_size,
+        _STYLE[options.declaring],
+        options.counter_takes_banker,
+        _NO_DECLARATION[options.no_declaration],
+        [0, 1, 0, 1],
     )
 
 
-def _is_reinforcement(state: DeclareState, seat: int, show: Show) -> bool:
-    return (
-        seat == state.holder
-        and not show.is_joker
-        and show.trump == state.trump
-        and show.count == 2
-        and state.rung == 1
+def kernel_declare(state: DeclareState) -> Any:
+    """A :class:`DeclareState` as the kernel's ``KDeclare`` (without its shows)."""
+    k = access.core().KDeclare(state.first_hand, -1)
+    k.banker = -1 if state.banker is None else state.banker
+    k.declared = state.declared
+    k.trump = -1 if state.trump is None else int(state.trump)
+    k.holder = -1 if state.holder is None else state.holder
+    k.first_declarer = -1 if state.first_declarer is None else state.first_declarer
+    k.rung = state.rung
+    k.priority = state.priority
+    k.counters = state.counters
+    k.pair_seats = sum(1 << s for s in state.pair_seats)
+    k.locked = state.locked
+    k.flipped = state.flipped
+    return k
+
+
+def from_kernel(k: Any, before: DeclareState) -> DeclareState:
+    """The :class:`DeclareState` a kernel ``KDeclare`` stands for (shows from ``before``)."""
+    return DeclareState(
+        first_hand=k.first_hand,
+        banker=None if k.banker < 0 else k.banker,
+        declared=k.declared,
+        trump=None if k.trump < 0 else Suit(k.trump),
+        holder=None if k.holder < 0 else k.holder,
+        first_declarer=None if k.first_declarer < 0 else k.first_declarer,
+        rung=k.rung,
+        priority=k.priority,
+        counters=k.counters,
+        pair_seats=frozenset(s for s in range(4) if k.pair_seats >> s & 1),
+        locked=k.locked,
+        flipped=k.flipped,
+        shows=before.shows,
     )
 
 
-def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
-    if phase == "after_burial":
-        raise _fail("too late to reinforce (上保险): the kitty is already buried", "late_reinforce")
-    return evolve(
-        state, rung=2, priority=show.priority, locked=True, pair_seats=state.pair_seats | {seat}
-    )
+_PRIORITY = (
+    "a counter-declaration must be an identical pair that outranks the current trump "
+    "(BJ > LJ > S > H > C > D); any pair beats an unbacked single declaration"
+)
+#: Each refusal's words, by reason (and, where systems word one differently, by system).
+_REFUSALS: dict[str, str] = {
+    "only_while_dealing": "trump can only be declared while the cards are dealt",
+    "jokers_counter_only": "jokers cannot declare; a joker pair can only counter-declare (反主)",
+    "late_reinforce": "too late to reinforce (上保险): the kitty is already buried",
+    "counter_needs_pair": (
+        "trump is already declared; a counter-declaration (反主) needs an identical pair"
+    ),
+    "own_declaration": "you hold the current declaration and cannot counter it yourself",
+    "first_hand_no_counter": "in the first hand no counter-declaring once the kitty is taken",
+    "counter_after_burial": (
+        "in later hands counter-declaring (反主炒底) comes after the kitty is buried"
+    ),
+    "outranked": _PRIORITY,
+    "flipped_jokers": "the trump came from the kitty card: only joker pairs may counter now",
+    "banker": "the banker buried the kitty: 反底 is for the other players",
+    "once_each": "each player may 反底 once, and not after a 定主 of their own",
+    "fix_while_dealing": "定主 is made while the cards are dealt; after burying comes 反底",
+    "after_burial": "no declaring once the kitty is buried",
+    "stronger_needed": (
+        "only a stronger show is accepted: single < pair < joker pair (NT) < triple "
+        "< three jokers (NT)"
+    ),
+    "already_nt": "trump is already no-trump",
+    "locked": "trump is locked by a pair (自保); only a joker pair can change it",
+    "single_first": "the first declaration is one level card",
+    "once_only": "trump was already overridden by a pair; it cannot change again",
+}
+_NEEDS_PAIR = {
+    "shuangkou": "trump is already declared; only a pair can change it (定主/反底)",
+    "tuolaji": "trump is already declared; a single level card cannot override it",
+    "botzone": "trump is already declared: only a pair can change it",
+}
 
 
-def _outranks(state: DeclareState, show: Show) -> bool:
-    """A pair beats an unbacked single declaration, or a pair of lower priority."""
-    return show.count >= 2 and (state.rung <= 1 or show.priority > state.priority)
-
-
-def _standing_priority(state: DeclareState) -> int:
-    """The priority of the current trump (``BJ > LJ > S > H > C > D`` as 5..0), whether a
-    pair or a single card declared it."""
-    if state.priority >= 0:
-        return state.priority
-    return -1 if state.trump is None else 3 - int(state.trump)
-
-
-def _countered(
-    state: DeclareState, seat: int, show: Show, takes_banker: bool, *, counts: bool = True
-) -> DeclareState:
-    return evolve(
-        state,
-        trump=show.trump,
-        holder=seat,
-        rung=max(2, show.rung),
-        priority=show.priority,
-        counters=state.counters + (1 if counts else 0),
-        banker=seat if takes_banker else state.banker,
-        pair_seats=state.pair_seats | {seat},
-        locked=True,
-    )
-
-
-def _shuangsheng(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
-    if not state.declared:
-        return _initial(state, seat, show, phase, jokers_ok=False)
-    if _is_reinforcement(state, seat, show):
-        return _reinforce(state, seat, show, phase)
-    if show.count < 2:
-        raise _fail(
-            "trump is already declared; a counter-declaration (反主) needs an identical pair",
-            "counter_needs_pair",
+def refusal_text(style: str, reason: str, phase: Phase | None) -> str:
+    """The words of a refused show (English; :func:`shengji.i18n.error_text` words the
+    ``reason`` in both languages)."""
+    if reason == "needs_pair":
+        return _NEEDS_PAIR[style]
+    if reason == "outranked" and style == "shuangkou" and phase == "after_burial":
+        return (
+            "after the kitty is buried only a higher pair may 反底 "
+            "(BJ > LJ > S > H > C > D), whatever backs the current trump"
         )
-    if seat == state.holder:
-        # also covers seed 000's "the declarer may 反主 only after another player has"
-        raise _fail(
-            "you hold the current declaration and cannot counter it yourself", "own_declaration"
-        )
-    if state.first_hand and phase == "after_burial":
-        raise _fail(
-            "in the first hand no counter-declaring once the kitty is taken",
-            "first_hand_no_counter",
-        )
-    if not state.first_hand and phase in ("deal", "before_kitty"):
-        raise _fail(
-            "in later hands counter-declaring (反主炒底) comes after the kitty is buried",
-            "counter_after_burial",
-        )
-    if not _outranks(state, show):
-        raise _fail(_priority_msg(), "outranked")
-    return _countered(state, seat, show, takes_banker=state.first_hand)
-
-
-def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
-    if not state.declared:
-        return _initial(state, seat, show, phase, jokers_ok=False)
-    if show.count < 2:
-        raise _fail(
-            "trump is already declared; only a pair can change it (定主/反底)", "needs_pair"
-        )
-    if state.flipped and not show.is_joker:
-        raise _fail(
-            "the trump came from the kitty card: only joker pairs may counter now", "flipped_jokers"
-        )
-    if phase == "after_burial":
-        # seed 002: 其他玩傢 … 高級可以反低級,低級不能反高級 — the others, and only a higher
-        # suit than the standing trump, even when that was shown by a single card.
-        if seat == state.banker:
-            raise _fail("the banker buried the kitty: 反底 is for the other players", "banker")
-        if seat in state.pair_seats:
-            raise _fail("each player may 反底 once, and not after a 定主 of their own", "once_each")
-        if show.priority <= _standing_priority(state):
-            raise _fail(
-                "after the kitty is buried only a higher pair may 反底 "
-                "(BJ > LJ > S > H > C > D), whatever backs the current trump",
-                "outranked",
-            )
-        return _countered(state, seat, show, takes_banker=False)
-    if phase == "before_kitty":
-        raise _fail(
-            "定主 is made while the cards are dealt; after burying comes 反底", "fix_while_dealing"
-        )
-    if _is_reinforcement(state, seat, show):
-        return _reinforce(state, seat, show, phase)
-    if not _outranks(state, show):
-        raise _fail(_priority_msg(), "outranked")
-    return _countered(state, seat, show, takes_banker=state.first_hand)
-
-
-def _classic(
-    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
-) -> DeclareState:
-    if not state.declared:
-        # seed 001: 在发牌结束后,每方都可以根据牌情翻出级牌 — also after the deal
-        return _initial(state, seat, show, phase, jokers_ok=True, after_deal=True)
-    if phase == "after_burial":
-        raise _fail("no declaring once the kitty is buried", "after_burial")
-    if show.rung <= state.rung:
-        raise _fail(
-            "only a stronger show is accepted: single < pair < joker pair (NT) < triple "
-            "< three jokers (NT)",
-            "stronger_needed",
-        )
-    takes = state.first_hand and options.counter_takes_banker
-    return _countered(state, seat, show, takes_banker=takes, counts=seat != state.holder)
-
-
-def _tuolaji(
-    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
-) -> DeclareState:
-    if not state.declared:
-        return _initial(state, seat, show, phase, jokers_ok=True)
-    if phase == "after_burial":
-        raise _fail("no declaring once the kitty is buried", "after_burial")
-    if show.count < 2:
-        raise _fail(
-            "trump is already declared; a single level card cannot override it", "needs_pair"
-        )
-    takes = state.first_hand and options.counter_takes_banker
-    if show.is_joker:
-        if state.trump is None:
-            raise _fail("trump is already no-trump", "already_nt")
-        return _countered(state, seat, show, takes_banker=takes)
-    if state.locked:
-        raise _fail("trump is locked by a pair (自保); only a joker pair can change it", "locked")
-    if show.trump == state.trump:
-        return _reinforce(state, seat, show, phase)
-    return _countered(state, seat, show, takes_banker=takes)
-
-
-def _botzone(
-    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
-) -> DeclareState:
-    """Botzone's Tractor: one single level card declares, then one pair (level cards of any
-    suit, or jokers: NT) by any seat overrides it; only while the cards are dealt."""
-    if phase not in (None, "deal"):
-        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
-    if not state.declared:
-        if show.count != 1:
-            raise _fail("the first declaration is one level card", "single_first")
-        return _initial(state, seat, show, phase, jokers_ok=False)
-    if show.count != 2:
-        raise _fail("trump is already declared: only a pair can change it", "needs_pair")
-    if state.counters:
-        raise _fail("trump was already overridden by a pair; it cannot change again", "once_only")
-    takes = state.first_hand and options.counter_takes_banker
-    return _countered(state, seat, show, takes_banker=takes)
-
-
-def _priority_msg() -> str:
-    return (
-        "a counter-declaration must be an identical pair that outranks the current trump "
-        "(BJ > LJ > S > H > C > D); any pair beats an unbacked single declaration"
-    )
+    return _REFUSALS.get(reason, reason)
 
 
 def replay_shows(

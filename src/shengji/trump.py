@@ -123,6 +123,10 @@ class TrumpContext:
         #: The kernel's tables of this context, built on first use (``shengji.rules``).
         self.kernel_tables: object = None
 
+    def __reduce__(self) -> tuple[object, tuple[RuleOptions, int, Suit | None]]:
+        """Pickled as its arguments (the kernel's tables are rebuilt where it lands)."""
+        return (trump_context, (self.options, self.level, self.trump))
+
     def __repr__(self) -> str:
         return (
             f"TrumpContext({self.options.name!r}, level={rank_text(self.level)}, "

@@ -24,7 +24,7 @@ from typing import Any
 
 from shengji.actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
 from shengji.cards import Card, Suit, deck, format_cards, points, rank_text
-from shengji.declaring import DeclareState, apply_show, flipped_state, start_state
+from shengji.declaring import DeclareState
 from shengji.errors import Code, PlayError, ShengjiError
 from shengji.game import Event, GameState, HandResult, Table, Trick, TrickPlay
 from shengji.immutable import evolve
@@ -40,6 +40,7 @@ from shengji.scoring import (
 from shengji.shuffle import shuffled
 from shengji.trump import trump_context, trump_text
 
+from .declaring import apply_show, flipped_state, start_state
 from .follow import check_follow, legal_follows
 from .leads import check_lead, unit_leads
 from .throws import check_throw

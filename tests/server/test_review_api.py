@@ -24,7 +24,19 @@ from .client import Client, play_to_end
 from .conftest import FAST_CLIENTS
 
 LIMITS = FAST_CLIENTS.with_overrides(["review_rollouts=60"])
-KEYS = {"index", "view", "hand", "trick", "played", "better", "gain", "se", "deals", "text"}
+KEYS = {
+    "index",
+    "view",
+    "hand",
+    "trick",
+    "order",
+    "played",
+    "better",
+    "gain",
+    "se",
+    "deals",
+    "text",
+}
 
 
 def _reviewer(http: TestClient) -> Reviewer:

@@ -1137,6 +1137,8 @@ PH_AFTER_BURIAL: Final = 3
 PH_PLAY: Final = 4
 PH_OVER: Final = 5
 PH_REDEAL: Final = 6
+#: A show's phase when it is not known (shows replayed from a record).
+PH_ANY: Final = -1
 #: ``declaring`` systems.
 DECL_SHUANGSHENG: Final = 0
 DECL_SHUANGKOU: Final = 1
@@ -1237,7 +1239,7 @@ class KDeclare:
     def _initial(
         self, seat: int, card: int, count: int, phase: int, jokers_ok: bool, after_deal: bool
     ) -> str:
-        if phase != PH_DEAL and not (after_deal and phase == PH_BEFORE_KITTY):
+        if phase not in (PH_DEAL, PH_ANY) and not (after_deal and phase == PH_BEFORE_KITTY):
             return "only_while_dealing"
         if card >= 52 and not jokers_ok:
             return "jokers_counter_only"
@@ -1294,29 +1296,14 @@ class KDeclare:
         return ""
 
     def show(self, r: HandRules, level: int, seat: int, card: int, count: int, phase: int) -> str:
-        """Apply a show of ``count`` cards ``card`` by ``seat`` in ``phase``: "" when it is
-        accepted (the state changed), else the refusal's reason (the ``reason`` parameter
-        of ``shengji.declaring``'s errors; the state is unchanged)."""
-        before = self.copy()
+        """Apply a show of ``count`` cards ``card`` by ``seat`` in ``phase`` (``PH_ANY``:
+        accepted earlier, phase unknown): "" when it is accepted (the state changed), else
+        the refusal's reason (the ``reason`` parameter of ``shengji.declaring``'s errors;
+        the state is unchanged: every rule is checked before anything changes)."""
         why = self._show(r, level, seat, card, count, phase)
-        if why:
-            self._restore(before)
-        else:
+        if not why:
             self.shows.extend((seat, card, count))
         return why
-
-    def _restore(self, d: KDeclare) -> None:
-        self.banker = d.banker
-        self.declared = d.declared
-        self.trump = d.trump
-        self.holder = d.holder
-        self.first_declarer = d.first_declarer
-        self.rung = d.rung
-        self.priority = d.priority
-        self.counters = d.counters
-        self.pair_seats = d.pair_seats
-        self.locked = d.locked
-        self.flipped = d.flipped
 
     def _show(self, r: HandRules, level: int, seat: int, card: int, count: int, phase: int) -> str:
         if count < 1:
@@ -1407,7 +1394,7 @@ class KDeclare:
         return self._countered(seat, card, count, takes, True)
 
     def _botzone(self, r: HandRules, seat: int, card: int, count: int, phase: int) -> str:
-        if phase != PH_DEAL:
+        if phase not in (PH_DEAL, PH_ANY):
             return "only_while_dealing"
         if not self.declared:
             if count != 1:
@@ -1548,8 +1535,7 @@ class KHand:
     def declare(self, card: int, count: int) -> None:
         """The seat to act shows ``count`` x ``card`` (legal: :meth:`show_error`)."""
         seat = self.to_act
-        self.decl._show(self.r, self.level, seat, card, count, self.phase)
-        self.decl.shows.extend((seat, card, count))
+        self.decl.show(self.r, self.level, seat, card, count, self.phase)
         self.decisions += 1
         if self.record:
             self.log.append([ACT_DECLARE, seat, card, count])

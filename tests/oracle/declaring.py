@@ -1,0 +1,336 @@
+"""The oracle's declaring of trump (报主/亮主), reinforcing (上保险/自保/定主) and counter-declaring
+(反主/反底) as pure functions (§7), one rule set per ``declaring`` option.
+
+A :class:`DeclareState` is folded over accepted shows; :func:`apply_show` validates the
+next one for a phase (``deal``, ``before_kitty``, ``after_burial``) and returns the new
+state or raises :class:`~shengji.errors.DeclarationError`.
+
+>>> from shengji.presets import load_preset
+>>> opts = load_preset("shuangsheng")
+>>> st = start_state(first_hand=True, banker=None)
+>>> st = apply_show(opts, 2, st, 2, parse_cards("H2"), "deal")
+>>> st.trump_text, st.banker
+('H', 2)
+>>> apply_show(opts, 2, st, 1, parse_cards("S2"), "deal")
+Traceback (most recent call last):
+...
+shengji.errors.DeclarationError: ILLEGAL_DECLARATION: trump is already declared; a ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shengji.cards import BIG_JOKER, Card, Suit, parse_cards, rank_text  # noqa: F401  (doctests)
+from shengji.declaring import DeclareState, Show  # the data types are the product's
+from shengji.errors import DeclarationError
+from shengji.immutable import evolve
+from shengji.options import RuleOptions
+from shengji.phases import DeclaringPhase as Phase
+
+
+def start_state(first_hand: bool, banker: int | None) -> DeclareState:
+    """The state before any show of a hand (``banker`` is None in a first hand)."""
+    return DeclareState(first_hand=first_hand, banker=None if first_hand else banker)
+
+
+def flipped_state(state: DeclareState, trump: Suit | None) -> DeclareState:
+    """Nobody declared: trump comes from a turned-up kitty card (or NT), unbacked."""
+    return evolve(state, declared=True, trump=trump, flipped=True, rung=1)
+
+
+def kitty_card_trump(card: Card) -> Suit | None:
+    """The trump a turned-up kitty card gives: its suit, NT for a joker."""
+    return card.suit
+
+
+def parse_show(level: int, cards: Sequence[Card]) -> Show:
+    """Check that ``cards`` are identical level cards or identical jokers."""
+    if not cards:
+        raise DeclarationError("a show needs at least one card", params={"reason": "empty"})
+    first = cards[0]
+    if any(c is not first for c in cards):
+        raise DeclarationError(
+            "a show must be identical cards: one level card, or a pair (same suit) of "
+            "level cards or jokers; two suits' level cards are not a pair",
+            params={"reason": "not_identical"},
+        )
+    if not first.is_joker and first.rank != level:
+        raise DeclarationError(
+            f"{first.text} is not a level card; only cards of the level rank (or joker pairs) "
+            "can be shown",
+            params={"reason": "not_level", "card": first.text, "level": rank_text(level)},
+        )
+    if first.is_joker and len(cards) < 2:
+        raise DeclarationError(
+            "a single joker never declares; a joker pair declares NT",
+            params={"reason": "single_joker"},
+        )
+    return Show(first, len(cards))
+
+
+def _fail(msg: str, reason: str, **params: Any) -> DeclarationError:
+    """A refused show; ``reason`` names the rule for :func:`shengji.i18n.error_text`."""
+    return DeclarationError(msg, params={"reason": reason, **params})
+
+
+def apply_show(
+    options: RuleOptions,
+    level: int,
+    state: DeclareState,
+    seat: int,
+    cards: Sequence[Card],
+    phase: Phase | None,
+) -> DeclareState:
+    """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
+    and return the state after it. Raises DeclarationError when it is not allowed."""
+    if not 0 <= seat <= 3:
+        raise _fail(f"seat must be 0..3, not {seat}", "bad_seat")
+    show = parse_show(level, cards)
+    if show.count > options.decks:
+        raise _fail(
+            f"{show.count} identical cards need more than {options.decks} deck(s)",
+            "too_many",
+            count=show.count,
+            decks=options.decks,
+        )
+    style = options.declaring
+    if style == "classic":
+        new = _classic(options, state, seat, show, phase)
+    elif style == "tuolaji":
+        new = _tuolaji(options, state, seat, show, phase)
+    elif style == "shuangkou":
+        new = _shuangkou(state, seat, show, phase)
+    elif style == "botzone":
+        new = _botzone(options, state, seat, show, phase)
+    else:
+        new = _shuangsheng(state, seat, show, phase)
+    return evolve(new, shows=(*state.shows, (seat, tuple(cards))))
+
+
+def _initial(
+    state: DeclareState,
+    seat: int,
+    show: Show,
+    phase: Phase | None,
+    jokers_ok: bool,
+    after_deal: bool = False,
+) -> DeclareState:
+    if phase not in (None, "deal") and not (after_deal and phase == "before_kitty"):
+        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
+    if show.is_joker and not jokers_ok:
+        raise _fail(
+            "jokers cannot declare; a joker pair can only counter-declare (反主)",
+            "jokers_counter_only",
+        )
+    return evolve(
+        state,
+        declared=True,
+        trump=show.trump,
+        holder=seat,
+        first_declarer=seat,
+        rung=show.rung,
+        priority=show.priority if show.count >= 2 else -1,
+        banker=seat if state.first_hand else state.banker,
+        pair_seats=state.pair_seats | ({seat} if show.count >= 2 else set()),
+        locked=show.count >= 2,
+    )
+
+
+def _is_reinforcement(state: DeclareState, seat: int, show: Show) -> bool:
+    return (
+        seat == state.holder
+        and not show.is_joker
+        and show.trump == state.trump
+        and show.count == 2
+        and state.rung == 1
+    )
+
+
+def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
+    if phase == "after_burial":
+        raise _fail("too late to reinforce (上保险): the kitty is already buried", "late_reinforce")
+    return evolve(
+        state, rung=2, priority=show.priority, locked=True, pair_seats=state.pair_seats | {seat}
+    )
+
+
+def _outranks(state: DeclareState, show: Show) -> bool:
+    """A pair beats an unbacked single declaration, or a pair of lower priority."""
+    return show.count >= 2 and (state.rung <= 1 or show.priority > state.priority)
+
+
+def _standing_priority(state: DeclareState) -> int:
+    """The priority of the current trump (``BJ > LJ > S > H > C > D`` as 5..0), whether a
+    pair or a single card declared it."""
+    if state.priority >= 0:
+        return state.priority
+    return -1 if state.trump is None else 3 - int(state.trump)
+
+
+def _countered(
+    state: DeclareState, seat: int, show: Show, takes_banker: bool, *, counts: bool = True
+) -> DeclareState:
+    return evolve(
+        state,
+        trump=show.trump,
+        holder=seat,
+        rung=max(2, show.rung),
+        priority=show.priority,
+        counters=state.counters + (1 if counts else 0),
+        banker=seat if takes_banker else state.banker,
+        pair_seats=state.pair_seats | {seat},
+        locked=True,
+    )
+
+
+def _shuangsheng(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=False)
+    if _is_reinforcement(state, seat, show):
+        return _reinforce(state, seat, show, phase)
+    if show.count < 2:
+        raise _fail(
+            "trump is already declared; a counter-declaration (反主) needs an identical pair",
+            "counter_needs_pair",
+        )
+    if seat == state.holder:
+        # also covers seed 000's "the declarer may 反主 only after another player has"
+        raise _fail(
+            "you hold the current declaration and cannot counter it yourself", "own_declaration"
+        )
+    if state.first_hand and phase == "after_burial":
+        raise _fail(
+            "in the first hand no counter-declaring once the kitty is taken",
+            "first_hand_no_counter",
+        )
+    if not state.first_hand and phase in ("deal", "before_kitty"):
+        raise _fail(
+            "in later hands counter-declaring (反主炒底) comes after the kitty is buried",
+            "counter_after_burial",
+        )
+    if not _outranks(state, show):
+        raise _fail(_priority_msg(), "outranked")
+    return _countered(state, seat, show, takes_banker=state.first_hand)
+
+
+def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=False)
+    if show.count < 2:
+        raise _fail(
+            "trump is already declared; only a pair can change it (定主/反底)", "needs_pair"
+        )
+    if state.flipped and not show.is_joker:
+        raise _fail(
+            "the trump came from the kitty card: only joker pairs may counter now", "flipped_jokers"
+        )
+    if phase == "after_burial":
+        # seed 002: 其他玩傢 … 高級可以反低級,低級不能反高級 — the others, and only a higher
+        # suit than the standing trump, even when that was shown by a single card.
+        if seat == state.banker:
+            raise _fail("the banker buried the kitty: 反底 is for the other players", "banker")
+        if seat in state.pair_seats:
+            raise _fail("each player may 反底 once, and not after a 定主 of their own", "once_each")
+        if show.priority <= _standing_priority(state):
+            raise _fail(
+                "after the kitty is buried only a higher pair may 反底 "
+                "(BJ > LJ > S > H > C > D), whatever backs the current trump",
+                "outranked",
+            )
+        return _countered(state, seat, show, takes_banker=False)
+    if phase == "before_kitty":
+        raise _fail(
+            "定主 is made while the cards are dealt; after burying comes 反底", "fix_while_dealing"
+        )
+    if _is_reinforcement(state, seat, show):
+        return _reinforce(state, seat, show, phase)
+    if not _outranks(state, show):
+        raise _fail(_priority_msg(), "outranked")
+    return _countered(state, seat, show, takes_banker=state.first_hand)
+
+
+def _classic(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    if not state.declared:
+        # seed 001: 在发牌结束后,每方都可以根据牌情翻出级牌 — also after the deal
+        return _initial(state, seat, show, phase, jokers_ok=True, after_deal=True)
+    if phase == "after_burial":
+        raise _fail("no declaring once the kitty is buried", "after_burial")
+    if show.rung <= state.rung:
+        raise _fail(
+            "only a stronger show is accepted: single < pair < joker pair (NT) < triple "
+            "< three jokers (NT)",
+            "stronger_needed",
+        )
+    takes = state.first_hand and options.counter_takes_banker
+    return _countered(state, seat, show, takes_banker=takes, counts=seat != state.holder)
+
+
+def _tuolaji(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    if not state.declared:
+        return _initial(state, seat, show, phase, jokers_ok=True)
+    if phase == "after_burial":
+        raise _fail("no declaring once the kitty is buried", "after_burial")
+    if show.count < 2:
+        raise _fail(
+            "trump is already declared; a single level card cannot override it", "needs_pair"
+        )
+    takes = state.first_hand and options.counter_takes_banker
+    if show.is_joker:
+        if state.trump is None:
+            raise _fail("trump is already no-trump", "already_nt")
+        return _countered(state, seat, show, takes_banker=takes)
+    if state.locked:
+        raise _fail("trump is locked by a pair (自保); only a joker pair can change it", "locked")
+    if show.trump == state.trump:
+        return _reinforce(state, seat, show, phase)
+    return _countered(state, seat, show, takes_banker=takes)
+
+
+def _botzone(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    """Botzone's Tractor: one single level card declares, then one pair (level cards of any
+    suit, or jokers: NT) by any seat overrides it; only while the cards are dealt."""
+    if phase not in (None, "deal"):
+        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
+    if not state.declared:
+        if show.count != 1:
+            raise _fail("the first declaration is one level card", "single_first")
+        return _initial(state, seat, show, phase, jokers_ok=False)
+    if show.count != 2:
+        raise _fail("trump is already declared: only a pair can change it", "needs_pair")
+    if state.counters:
+        raise _fail("trump was already overridden by a pair; it cannot change again", "once_only")
+    takes = state.first_hand and options.counter_takes_banker
+    return _countered(state, seat, show, takes_banker=takes)
+
+
+def _priority_msg() -> str:
+    return (
+        "a counter-declaration must be an identical pair that outranks the current trump "
+        "(BJ > LJ > S > H > C > D); any pair beats an unbacked single declaration"
+    )
+
+
+def replay_shows(
+    options: RuleOptions,
+    level: int,
+    first_hand: bool,
+    banker: int | None,
+    history: Sequence[tuple[int, Sequence[Card]]],
+    flipped: bool = False,
+) -> DeclareState:
+    """Fold accepted shows (phases unknown) into a state. ``flipped``: nobody declared and
+    a kitty card set an (unknown) trump before these shows."""
+    state = start_state(first_hand, banker)
+    if flipped:
+        state = flipped_state(state, None)
+    for seat, cards in history:
+        state = apply_show(options, level, state, seat, cards, None)
+    return state
