@@ -294,7 +294,7 @@ def test_referee_tells_each_seat_its_position() -> None:
                 "requests": [{"stage": "play", "history": [[], [], 0, 0], "global": {}}],
                 "responses": [],
             },
-            "no cards left",
+            "after 0 of its 25 cards",
         ),
     ],
 )
@@ -367,3 +367,106 @@ def test_a_session_starts_with_a_whole_input() -> None:
     with pytest.raises(ShengjiError) as e:
         Session().turn(json.dumps({"stage": "deal", "deliver": [4]}))
     assert e.value.code == "BAD_MESSAGE"
+
+
+def _play(history: list[Any], **extra: Any) -> dict[str, Any]:
+    banking = {"banker": 0, "called": 0, "snatched": -1, "major": "s"}
+    glob = {"level": "2", "banking": banking, "total_score": 0}
+    return {"stage": "play", "history": history, "global": glob} | extra
+
+
+def _dealt_25(first_extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """25 deal requests to seat 1: ids 54..78 (second copies)."""
+    reqs = [_deal([54 + i]) for i in range(25)]
+    reqs[0] |= first_extra or {"playerpos": 1}
+    return reqs
+
+
+def _history(*requests: dict[str, Any]) -> dict[str, Any]:
+    reqs = [*_dealt_25(), *requests]
+    return {"requests": reqs, "responses": [[] for _ in reqs[:-1]]}
+
+
+def test_a_possible_play_history_is_read() -> None:
+    k = read_input(_history(_play([[], [[0]], 0, 0])))
+    assert (k.seat, len(k.held), [p.seat for p in k.trick]) == (1, 25, [0])
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        # another seat plays a card this seat was dealt (and still holds)
+        (_history(_play([[], [[54]], 0, 0])), "this seat holds"),
+        # the same card in two tricks
+        (
+            {
+                "requests": [
+                    *_dealt_25(),
+                    _play([[], [[0]], 0, 0]),
+                    _play([[[0], [54], [2], [3]], [[0]], 0, 0]),
+                ],
+                "responses": [*([[]] * 25), [54]],
+            },
+            "played twice",
+        ),
+        # the same card twice in one trick
+        (_history(_play([[], [[5, 5]], 0, 0])), "played twice"),
+        # a follow of another length than the lead
+        (_history(_play([[], [[0, 4], [1, 5, 9]], 3, 3])), "as many cards as the lead"),
+        # a 26th card dealt to one seat
+        ({"requests": [*_dealt_25(), _deal([0])], "responses": [[]] * 25}, "more than 25"),
+        # asked to play before the deal is over
+        (
+            {"requests": [_deal([54], playerpos=1), _play([[], [[0]], 0, 0])], "responses": [[]]},
+            "1 of its 25 cards",
+        ),
+        # a deal request after the play began
+        (
+            {
+                "requests": [*_dealt_25(), _play([[], [[0]], 0, 0]), _deal([1])],
+                "responses": [*([[]] * 25), [54]],
+            },
+            "deal request after the play stage",
+        ),
+        # a kitty of 7 cards
+        (
+            {
+                "requests": [
+                    *_dealt_25({"playerpos": 0}),
+                    {
+                        "stage": "cover",
+                        "deliver": [0, 1, 2, 3, 4, 5, 6],
+                        "global": {"level": "2", "banking": {"banker": 0, "major": "s"}},
+                    },
+                ],
+                "responses": [[]] * 25,
+            },
+            "8 kitty cards",
+        ),
+        # a show of a card the bot does not hold, in its own earlier answer
+        ({"requests": [_deal([54], playerpos=1), _deal([55])], "responses": [[4]]}, "not hold"),
+    ],
+)
+def test_more_impossible_histories_are_refused(data: Any, why: str) -> None:
+    with pytest.raises(ShengjiError) as e:
+        read_input(data)
+    assert e.value.code == "BAD_MESSAGE" and why in e.value.message, e.value.message
+
+
+def test_an_empty_hand_asked_to_play_is_refused() -> None:
+    """Seat 1 plays its 25 cards (ids 54..78) in 25 tricks led by seat 0, then is asked
+    to play a 26th time."""
+    plays = []
+    for j in range(26):
+        prev = [[j - 1], [53 + j], [25 + j], [78 + j]] if j else []
+        plays.append(_play([prev, [[j]], 0, 0]))
+    data: dict[str, list[Any]] = {
+        "requests": [*_dealt_25(), *plays],
+        "responses": [*([[]] * 25), *([54 + j] for j in range(25))],
+    }
+    with pytest.raises(ShengjiError) as e:
+        read_input(data)
+    assert e.value.code == "BAD_MESSAGE" and "no cards left" in e.value.message
+    data["requests"].pop()
+    data["responses"].pop()
+    assert read_input(data).held == (78,)
