@@ -343,15 +343,21 @@ def test_fixed_level_option_values() -> None:
     assert e.value.code == "BAD_OPTION_VALUE"
 
 
-def test_keep_running_answers_each_new_request_as_the_whole_input_would() -> None:
+ENTRIES = {"cli": ["shengji.cli", "botzone"], "module": ["shengji.botzone"]}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+@pytest.mark.parametrize("seat", range(4))
+def test_keep_running_answers_a_whole_game_as_the_whole_inputs_would(entry: str, seat: int) -> None:
     import subprocess
     import sys
 
-    log = referee(4)["logs"][1]
+    game = referee(4)
+    log = game["logs"][seat]
     first = json.dumps({"requests": log["requests"][:1], "responses": []})
     lines = [first, *(json.dumps(r) for r in log["requests"][1:])]
     run = subprocess.run(
-        [sys.executable, "-m", "shengji.cli", "botzone", "--keep-running"],
+        [sys.executable, "-m", *ENTRIES[entry], "--keep-running"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
@@ -361,6 +367,29 @@ def test_keep_running_answers_each_new_request_as_the_whole_input_would() -> Non
     out = run.stdout.splitlines()
     assert out[1::2] == [KEEP_RUNNING] * len(lines)
     assert [json.loads(x)["response"] for x in out[0::2]] == log["responses"]
+    stages = {r["stage"] for r in log["requests"]}
+    assert stages == (
+        {"deal", "cover", "play"} if seat == game["result"]["banker"] else {"deal", "play"}
+    )
+
+
+def test_the_module_entry_answers_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from shengji.botzone import main as bot_main
+
+    line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
+    for argv in ([], ["--player", "random", "--seed", "3"], ["--player=random", "--seed=-1"]):
+        monkeypatch.setattr("sys.stdin", io.StringIO(line))
+        assert bot_main(argv) == 0
+        assert json.loads(capsys.readouterr().out) == {"response": [1]}
+    for argv in (["--seed", "x"], ["--player"], ["--referee", "3"], ["--keep-running=yes"]):
+        assert bot_main(argv) == 2
+        assert "usage: python -m shengji.botzone" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
+    assert bot_main([]) == 2
+    assert "BAD_MESSAGE" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO(line))
+    assert bot_main(["--player", "nobody"]) == 2
+    assert "UNKNOWN_BOT" in capsys.readouterr().err
 
 
 def test_a_session_starts_with_a_whole_input() -> None:
@@ -470,3 +499,58 @@ def test_an_empty_hand_asked_to_play_is_refused() -> None:
     data["requests"].pop()
     data["responses"].pop()
     assert read_input(data).held == (78,)
+
+
+# -- a cold turn: Botzone starts the bot once per turn ---------------------------------------
+
+#: Modules a turn does not need; each used to be imported by every turn (the registry's
+#: other bots, the compiled kernel, the terminal's texts, the version's metadata, the
+#: presets' resource reader and TOML parser, the keyed shuffle's hashes, argparse's
+#: terminal width).
+UNNEEDED = {
+    "shengji.bots.search",
+    "shengji.bots.belief",
+    "shengji.bots.random_bot",
+    "shengji.bots.heuristic_v1",
+    "shengji.kernel",
+    "shengji.players",
+    "shengji.record",
+    "shengji.i18n",
+    "shengji.option_help",
+    "importlib.metadata",
+    "importlib.resources",
+    "hashlib",
+    "pathlib",
+    "shutil",
+    "zipfile",
+    "tomllib",
+}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+@pytest.mark.parametrize("stage", ["deal", "play"])
+def test_a_cold_turn_imports_only_what_its_answer_needs(entry: str, stage: str) -> None:
+    import subprocess
+    import sys
+
+    if stage == "play":
+        line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
+    else:
+        line = json.dumps(_partner_called(2))
+    module, *args = ENTRIES[entry]
+    code = (
+        "import sys\n"
+        f"from {module} import main\n"
+        f"status = main({args!r})\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+        "sys.exit(status)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], input=line, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["response"] == ([1] if stage == "play" else [])
+    loaded = set(run.stderr.split())
+    assert "shengji.bots.heuristic" in loaded
+    unneeded = UNNEEDED | ({"argparse", "shengji.cli"} if entry == "module" else set())
+    assert not loaded & unneeded, sorted(loaded & unneeded)

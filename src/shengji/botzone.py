@@ -35,10 +35,11 @@ seat's Botzone history (the recorded games in the tests).
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from .actions import Action, Bury, Declare, Pass, Play
 from .bots.registry import make_player
@@ -516,6 +517,56 @@ class Session:
         return json.dumps({"response": got}, separators=(",", ":"))
 
 
+def serve(
+    stdin: TextIO,
+    stdout: TextIO,
+    spec: str = "heuristic",
+    seed: int = 0,
+    keep_running: bool = False,
+) -> None:
+    """Answer Botzone's input on ``stdin``: its one line, or with ``keep_running`` every
+    line until the input ends, each answer followed by :data:`KEEP_RUNNING` (raises
+    ShengjiError ``BAD_MESSAGE`` on an input that cannot be answered)."""
+    if not keep_running:
+        print(answer_line(stdin.readline(), spec, seed), file=stdout, flush=True)
+        return
+    session = Session(spec, seed)
+    for line in stdin:
+        if line.strip():
+            print(session.turn(line), KEEP_RUNNING, sep="\n", file=stdout, flush=True)
+
+
+USAGE = "usage: python -m shengji.botzone [--player SPEC] [--seed N] [--keep-running]"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The bot as Botzone starts it: ``python -m shengji.botzone [--player SPEC] [--seed N]
+    [--keep-running]`` is ``shengji botzone`` without the command line's parser (and its
+    imports), the lightest start for a process started every turn. Exit status 2, the
+    error on stderr, for bad arguments or an input that cannot be answered."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    spec, seed, keep = "heuristic", "0", False
+    while args:
+        flag, _, value = args.pop(0).partition("=")
+        if flag == "--keep-running" and not value:
+            keep = True
+        elif flag in ("--player", "--seed") and (value or args):
+            value = value or args.pop(0)
+            spec, seed = (value, seed) if flag == "--player" else (spec, value)
+        else:
+            print(f"{USAGE}\nerror: {flag!r} is not understood", file=sys.stderr)
+            return 2
+    if not seed.lstrip("-").isdigit():
+        print(f"{USAGE}\nerror: --seed takes an integer, not {seed!r}", file=sys.stderr)
+        return 2
+    try:
+        serve(sys.stdin, sys.stdout, spec, int(seed), keep)
+    except ShengjiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 # -- a local judge ---------------------------------------------------------------------------
 
 
@@ -619,3 +670,7 @@ def referee(
             "gain": result.outcome.gain,
         },
     }
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m shengji.botzone
+    sys.exit(main())
