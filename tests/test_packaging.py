@@ -188,8 +188,11 @@ def test_a_part_without_its_extra_names_the_extra(package: str, module: str, ext
         "    print(e, '|', e.name)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert f"needs the '{extra}' extra ({module} missing)" in out.stdout
-    assert f"pip install 'shengji[{extra}]' | {module}" in out.stdout
+    en, zh = out.stdout.splitlines()  # in both languages, as the command line says it
+    assert en.startswith(f"{package} needs the '{extra}' extra ({module} missing)")
+    assert en.endswith(f"pip install 'shengji[{extra}]'")
+    install = f"pip install 'shengji[{extra}]'"
+    assert zh == f"{package} 需要附加组件 '{extra}' (缺少 {module}): {install} | {module}"
 
 
 #: What each extra enables, run where the package and that extra alone are installed:
