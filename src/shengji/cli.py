@@ -283,6 +283,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
+    from .bots.external import BotLimits, BotProcess
     from .server.app import create_app
     from .server.limits import Limits
     from .server.serving import serve, trusted_proxies
@@ -290,6 +291,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     limits = Limits().with_overrides(args.limit or [])
     trusted_proxies(args.forwarded_allow_ips)  # a bad address is refused before the start
+    bots = _bot_pairs(args.bot or [], "--bot")
+    for command in bots.values():  # a program that cannot start stops the start, not a room
+        BotProcess(command, BotLimits(decision=args.bot_time)).close()
     url = args.db or sqlite_url("var/shengji.db")
     print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
     app = create_app(
@@ -297,7 +301,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         limits=limits,
         api_docs=args.api_docs,
-        bots=_bot_pairs(args.bot or [], "--bot"),
+        bots=bots,
         bot_time=args.bot_time,
     )
     serve(app, args.host, args.port, args.log_level, limits, args.forwarded_allow_ips)
