@@ -310,3 +310,30 @@ def test_a_bot_that_cannot_start_stops_the_run_at_once() -> None:
         timeout=60,
     )
     assert run.returncode != 0 and "BOT_CRASHED" in run.stderr
+
+
+def test_a_server_bot_that_cannot_start_stops_the_server_at_start(tmp_path: Path) -> None:
+    for command, code in [
+        ("/nonexistent/bot", "BOT_CRASHED"),
+        (f"{PY} -c 'print(1)'", "BOT_PROTOCOL"),
+    ]:
+        db = f"sqlite:///{tmp_path / 'rooms.db'}"
+        run = subprocess.run(
+            [
+                PY,
+                "-m",
+                "shengji.cli",
+                "serve",
+                "--port",
+                "0",
+                "--db",
+                db,
+                "--bot",
+                f"mine={command}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert run.returncode == 2 and code in run.stderr, run.stderr
+        assert "shengji server on" not in run.stdout

@@ -294,7 +294,7 @@ def test_referee_tells_each_seat_its_position() -> None:
                 "requests": [{"stage": "play", "history": [[], [], 0, 0], "global": {}}],
                 "responses": [],
             },
-            "no cards left",
+            "after 0 of its 25 cards",
         ),
     ],
 )
@@ -343,15 +343,21 @@ def test_fixed_level_option_values() -> None:
     assert e.value.code == "BAD_OPTION_VALUE"
 
 
-def test_keep_running_answers_each_new_request_as_the_whole_input_would() -> None:
+ENTRIES = {"cli": ["shengji.cli", "botzone"], "module": ["shengji.botzone"]}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+@pytest.mark.parametrize("seat", range(4))
+def test_keep_running_answers_a_whole_game_as_the_whole_inputs_would(entry: str, seat: int) -> None:
     import subprocess
     import sys
 
-    log = referee(4)["logs"][1]
+    game = referee(4)
+    log = game["logs"][seat]
     first = json.dumps({"requests": log["requests"][:1], "responses": []})
     lines = [first, *(json.dumps(r) for r in log["requests"][1:])]
     run = subprocess.run(
-        [sys.executable, "-m", "shengji.cli", "botzone", "--keep-running"],
+        [sys.executable, "-m", *ENTRIES[entry], "--keep-running"],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
@@ -361,9 +367,190 @@ def test_keep_running_answers_each_new_request_as_the_whole_input_would() -> Non
     out = run.stdout.splitlines()
     assert out[1::2] == [KEEP_RUNNING] * len(lines)
     assert [json.loads(x)["response"] for x in out[0::2]] == log["responses"]
+    stages = {r["stage"] for r in log["requests"]}
+    assert stages == (
+        {"deal", "cover", "play"} if seat == game["result"]["banker"] else {"deal", "play"}
+    )
+
+
+def test_the_module_entry_answers_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from shengji.botzone import main as bot_main
+
+    line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
+    for argv in ([], ["--player", "random", "--seed", "3"], ["--player=random", "--seed=-1"]):
+        monkeypatch.setattr("sys.stdin", io.StringIO(line))
+        assert bot_main(argv) == 0
+        assert json.loads(capsys.readouterr().out) == {"response": [1]}
+    for argv in (["--seed", "x"], ["--player"], ["--referee", "3"], ["--keep-running=yes"]):
+        assert bot_main(argv) == 2
+        assert "usage: python -m shengji.botzone" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
+    assert bot_main([]) == 2
+    assert "BAD_MESSAGE" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO(line))
+    assert bot_main(["--player", "nobody"]) == 2
+    assert "UNKNOWN_BOT" in capsys.readouterr().err
 
 
 def test_a_session_starts_with_a_whole_input() -> None:
     with pytest.raises(ShengjiError) as e:
         Session().turn(json.dumps({"stage": "deal", "deliver": [4]}))
     assert e.value.code == "BAD_MESSAGE"
+
+
+def _play(history: list[Any], **extra: Any) -> dict[str, Any]:
+    banking = {"banker": 0, "called": 0, "snatched": -1, "major": "s"}
+    glob = {"level": "2", "banking": banking, "total_score": 0}
+    return {"stage": "play", "history": history, "global": glob} | extra
+
+
+def _dealt_25(first_extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """25 deal requests to seat 1: ids 54..78 (second copies)."""
+    reqs = [_deal([54 + i]) for i in range(25)]
+    reqs[0] |= first_extra or {"playerpos": 1}
+    return reqs
+
+
+def _history(*requests: dict[str, Any]) -> dict[str, Any]:
+    reqs = [*_dealt_25(), *requests]
+    return {"requests": reqs, "responses": [[] for _ in reqs[:-1]]}
+
+
+def test_a_possible_play_history_is_read() -> None:
+    k = read_input(_history(_play([[], [[0]], 0, 0])))
+    assert (k.seat, len(k.held), [p.seat for p in k.trick]) == (1, 25, [0])
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        # another seat plays a card this seat was dealt (and still holds)
+        (_history(_play([[], [[54]], 0, 0])), "this seat holds"),
+        # the same card in two tricks
+        (
+            {
+                "requests": [
+                    *_dealt_25(),
+                    _play([[], [[0]], 0, 0]),
+                    _play([[[0], [54], [2], [3]], [[0]], 0, 0]),
+                ],
+                "responses": [*([[]] * 25), [54]],
+            },
+            "played twice",
+        ),
+        # the same card twice in one trick
+        (_history(_play([[], [[5, 5]], 0, 0])), "played twice"),
+        # a follow of another length than the lead
+        (_history(_play([[], [[0, 4], [1, 5, 9]], 3, 3])), "as many cards as the lead"),
+        # a 26th card dealt to one seat
+        ({"requests": [*_dealt_25(), _deal([0])], "responses": [[]] * 25}, "more than 25"),
+        # asked to play before the deal is over
+        (
+            {"requests": [_deal([54], playerpos=1), _play([[], [[0]], 0, 0])], "responses": [[]]},
+            "1 of its 25 cards",
+        ),
+        # a deal request after the play began
+        (
+            {
+                "requests": [*_dealt_25(), _play([[], [[0]], 0, 0]), _deal([1])],
+                "responses": [*([[]] * 25), [54]],
+            },
+            "deal request after the play stage",
+        ),
+        # a kitty of 7 cards
+        (
+            {
+                "requests": [
+                    *_dealt_25({"playerpos": 0}),
+                    {
+                        "stage": "cover",
+                        "deliver": [0, 1, 2, 3, 4, 5, 6],
+                        "global": {"level": "2", "banking": {"banker": 0, "major": "s"}},
+                    },
+                ],
+                "responses": [[]] * 25,
+            },
+            "8 kitty cards",
+        ),
+        # a show of a card the bot does not hold, in its own earlier answer
+        ({"requests": [_deal([54], playerpos=1), _deal([55])], "responses": [[4]]}, "not hold"),
+    ],
+)
+def test_more_impossible_histories_are_refused(data: Any, why: str) -> None:
+    with pytest.raises(ShengjiError) as e:
+        read_input(data)
+    assert e.value.code == "BAD_MESSAGE" and why in e.value.message, e.value.message
+
+
+def test_an_empty_hand_asked_to_play_is_refused() -> None:
+    """Seat 1 plays its 25 cards (ids 54..78) in 25 tricks led by seat 0, then is asked
+    to play a 26th time."""
+    plays = []
+    for j in range(26):
+        prev = [[j - 1], [53 + j], [25 + j], [78 + j]] if j else []
+        plays.append(_play([prev, [[j]], 0, 0]))
+    data: dict[str, list[Any]] = {
+        "requests": [*_dealt_25(), *plays],
+        "responses": [*([[]] * 25), *([54 + j] for j in range(25))],
+    }
+    with pytest.raises(ShengjiError) as e:
+        read_input(data)
+    assert e.value.code == "BAD_MESSAGE" and "no cards left" in e.value.message
+    data["requests"].pop()
+    data["responses"].pop()
+    assert read_input(data).held == (78,)
+
+
+# -- a cold turn: Botzone starts the bot once per turn ---------------------------------------
+
+#: Modules a turn does not need; each used to be imported by every turn (the registry's
+#: other bots, the compiled kernel, the terminal's texts, the version's metadata, the
+#: presets' resource reader and TOML parser, the keyed shuffle's hashes, argparse's
+#: terminal width).
+UNNEEDED = {
+    "shengji.bots.search",
+    "shengji.bots.belief",
+    "shengji.bots.random_bot",
+    "shengji.bots.heuristic_v1",
+    "shengji.kernel",
+    "shengji.players",
+    "shengji.record",
+    "shengji.i18n",
+    "shengji.option_help",
+    "importlib.metadata",
+    "importlib.resources",
+    "hashlib",
+    "pathlib",
+    "shutil",
+    "zipfile",
+    "tomllib",
+}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+@pytest.mark.parametrize("stage", ["deal", "play"])
+def test_a_cold_turn_imports_only_what_its_answer_needs(entry: str, stage: str) -> None:
+    import subprocess
+    import sys
+
+    if stage == "play":
+        line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
+    else:
+        line = json.dumps(_partner_called(2))
+    module, *args = ENTRIES[entry]
+    code = (
+        "import sys\n"
+        f"from {module} import main\n"
+        f"status = main({args!r})\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+        "sys.exit(status)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], input=line, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["response"] == ([1] if stage == "play" else [])
+    loaded = set(run.stderr.split())
+    assert "shengji.bots.heuristic" in loaded
+    unneeded = UNNEEDED | ({"argparse", "shengji.cli"} if entry == "module" else set())
+    assert not loaded & unneeded, sorted(loaded & unneeded)

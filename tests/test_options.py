@@ -360,12 +360,45 @@ def test_bad_value_in_constructor() -> None:
     assert exc.value.code == "BAD_OPTION_VALUE"
 
 
-@pytest.mark.parametrize("name", ["bridge", "", "Shuangsheng", "classic-2deck"])
+@pytest.mark.parametrize(
+    "name", ["bridge", "", "Shuangsheng", "classic-2deck", "../presets/botzone", "botzone.toml"]
+)
 def test_unknown_preset(name: str) -> None:
     with pytest.raises(OptionError) as exc:
         load_preset(name)
     assert exc.value.code == "UNKNOWN_PRESET"
     assert "shuangsheng" in exc.value.message  # lists the known presets
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_a_preset_file_reads_the_same_without_tomllib(name: str) -> None:
+    import tomllib
+
+    from shengji.presets import _preset_text, read_flat
+
+    text = _preset_text(name)
+    assert text is not None
+    assert read_flat(text) == tomllib.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = NaN",  # JSON's constant, not TOML
+        'a = {"x": 1}',  # JSON's object, not TOML's inline table
+        'a = "x"\na = "y"',  # a key twice
+        "a = [1,]",  # TOML's trailing comma
+        "[table]\na = 1",
+        "a.b = 1",  # a dotted key
+        "a = 1_000",
+        "a = 1  # a comment after the value",
+        "a = 'literal'",
+    ],
+)
+def test_other_toml_is_left_to_tomllib(text: str) -> None:
+    from shengji.presets import read_flat
+
+    assert read_flat(text) is None
 
 
 def test_rule_options_are_frozen() -> None:

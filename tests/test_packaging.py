@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -67,10 +68,12 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     return done.stdout
 
 
-@pytest.mark.slow  # 6-20 s: a venv, a wheel build and an install
-def test_core_installs_and_plays_with_no_third_party_package(tmp_path: Path) -> None:
-    # build a wheel from a copy of the tree (no build output left in the working tree)
-    proj = tmp_path / "proj"
+@pytest.fixture(scope="module")
+def pure_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of the package, pure Python, built from a copy of the tree (no build output
+    left in the working tree)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    proj = tmp / "proj"
     proj.mkdir()
     for name in ("pyproject.toml", "README.md", "setup.py"):
         if (ROOT / name).exists():
@@ -78,11 +81,18 @@ def test_core_installs_and_plays_with_no_third_party_package(tmp_path: Path) -> 
     junk = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info", "*.sha256")
     shutil.copytree(ROOT / "src", proj / "src", ignore=junk)
     build_env = dict(os.environ, SHENGJI_PURE="1")
-    wheels = tmp_path / "wheels"
+    wheels = tmp / "wheels"
     build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
     _run([*build, "-w", str(wheels), str(proj)], proj, build_env)
     (wheel,) = wheels.glob("shengji-*.whl")
+    return wheel
 
+
+@pytest.mark.slow  # 6-20 s: a venv, a wheel build and an install
+def test_core_installs_and_plays_with_no_third_party_package(
+    tmp_path: Path, pure_wheel: Path
+) -> None:
+    wheel = pure_wheel
     # a clean venv; no index: any runtime dependency would fail to install
     venv = tmp_path / "venv"
     env = _clean_env()
@@ -178,5 +188,73 @@ def test_a_part_without_its_extra_names_the_extra(package: str, module: str, ext
         "    print(e, '|', e.name)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert f"needs the '{extra}' extra ({module} missing)" in out.stdout
-    assert f"pip install 'shengji[{extra}]' | {module}" in out.stdout
+    en, zh = out.stdout.splitlines()  # in both languages, as the command line says it
+    assert en.startswith(f"{package} needs the '{extra}' extra ({module} missing)")
+    assert en.endswith(f"pip install 'shengji[{extra}]'")
+    install = f"pip install 'shengji[{extra}]'"
+    assert zh == f"{package} 需要附加组件 '{extra}' (缺少 {module}): {install} | {module}"
+
+
+#: What each extra enables, run where the package and that extra alone are installed:
+#: commands (``shengji`` or ``python`` of that environment) with their standard input, and
+#: modules of other extras that must not have come with it.
+EXTRA_RUNS: dict[str, tuple[list[tuple[str, str]], tuple[str, ...]]] = {
+    "plot": (
+        [("shengji simulate --players random,random --hands 4 --plot p.png", "")],
+        ("ray", "textual", "fastapi"),
+    ),
+    "ray": (
+        [("shengji simulate --backend ray --players heuristic,random --hands 4 --quiet", "")],
+        ("rich", "matplotlib", "textual", "fastapi"),
+    ),
+    "rl": ([("python -c 'import shengji.env'", "")], ("rich", "matplotlib", "ray")),
+    "tui": (
+        [
+            ("python -c 'import shengji.tui.app'", ""),
+            ("shengji play --plain --lang en --preset classic-1deck", "quit\n"),
+        ],
+        ("matplotlib", "ray", "fastapi", "uvicorn"),
+    ),
+    "server": (
+        [("shengji loadtest --rooms 2 --duration 2 --think 0.2", "")],
+        ("rich", "matplotlib", "ray", "textual"),
+    ),
+}
+
+
+def test_each_extra_has_its_commands_to_run_alone() -> None:
+    extras = set(PYPROJECT["project"]["optional-dependencies"]) - {"dev"}
+    assert sorted(EXTRA_RUNS) == sorted(extras)
+
+
+@pytest.mark.slow  # 30-90 s each: a venv, the extra installed, its commands run
+@pytest.mark.parametrize("extra", sorted(EXTRA_RUNS))
+def test_each_extra_alone_runs_the_commands_it_enables(
+    extra: str, tmp_path: Path, pure_wheel: Path
+) -> None:
+    """The package with one extra in a fresh virtual environment, installed from where
+    pip is set up to install from (an index, or the machine's wheel cache); skipped when
+    pip cannot get the extra's packages there (offline, no cache)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], tmp_path, env)
+    py = str(venv / "bin" / "python")
+    target = f"{pure_wheel}[{extra}]"
+    pip = [py, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    trial = subprocess.run(
+        [*pip, "--dry-run", target], capture_output=True, text=True, env=env, timeout=600
+    )
+    if trial.returncode != 0:
+        why = (trial.stderr.strip().splitlines() or ["?"])[-1]
+        pytest.skip(f"pip cannot get the {extra!r} extra's packages here: {why}")
+    _run([*pip, target], tmp_path, env)
+    commands, absent = EXTRA_RUNS[extra]
+    probe = f"import importlib.util as u; print(*[m for m in {absent!r} if u.find_spec(m)])"
+    assert _run([py, "-c", probe], tmp_path, env).split() == []  # the extra alone
+    for command, stdin in commands:
+        argv = shlex.split(command)
+        cmd = [str(venv / "bin" / argv[0]), *argv[1:]]
+        done = subprocess.run(
+            cmd, cwd=tmp_path, env=env, input=stdin, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, (argv, done.stdout[-2000:], done.stderr[-2000:])

@@ -1,9 +1,10 @@
 """shengji: an exact rules engine for 升级 / 拖拉机 (Shengji, Tractor) and its variants.
 
 The public rules API and the game flow are re-exported here; see ``docs/api.md`` for
-worked examples. The game flow (``new_match``, ``apply``, ``legal_actions``, ``observe``,
-the actions, the move model) and ``__version__`` load when first used, so that
-``import shengji`` stays cheap for programs started once per move.
+worked examples. Every name (the rules API, the game flow, the move model,
+``__version__``) loads its module when first used, so that ``import shengji`` and any
+``shengji.<module>`` import only what they use: programs started once per move (a Botzone
+turn) stay cheap.
 
 >>> import shengji
 >>> st = shengji.new_match(shengji.load_preset("shuangsheng"), seed=1)
@@ -16,52 +17,51 @@ the actions, the move model) and ``__version__`` load when first used, so that
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .cards import ALL_CARDS, Card, Suit, deck, format_cards, parse_card, parse_cards, points
-from .declaring import DeclareState, apply_show, replay_shows, start_state
-from .errors import CardError, DeclarationError, OptionError, PlayError, ShengjiError
-from .follow import (
-    check_follow,
-    count_legal_follows,
-    is_legal_follow,
-    legal_follows,
-    random_legal_follow,
-)
-from .leads import check_lead, count_unit_leads, unit_leads
-from .options import RuleOptions
-from .presets import load_preset, preset_names
-from .scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
-from .throws import ThrowResult, check_throw
-from .tricks import trick_winner
-from .trump import TRUMP, TrumpContext
-from .units import Lead, Unit, classify_lead, decompose, lead_kind
-
 if TYPE_CHECKING:  # what the lazy names are, for type checkers
     from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+    from .cards import ALL_CARDS, Card, Suit, deck, format_cards, parse_card, parse_cards, points
+    from .declaring import DeclareState, apply_show, replay_shows, start_state
+    from .errors import CardError, DeclarationError, OptionError, PlayError, ShengjiError
+    from .follow import (
+        check_follow,
+        count_legal_follows,
+        is_legal_follow,
+        legal_follows,
+        random_legal_follow,
+    )
     from .game import GameState, apply, legal_actions, legal_shows, new_match
+    from .leads import check_lead, count_unit_leads, unit_leads
     from .moves import DONE, Decision, action_indexes
+    from .options import RuleOptions
+    from .presets import load_preset, preset_names
+    from .scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
+    from .throws import ThrowResult, check_throw
+    from .tricks import trick_winner
+    from .trump import TRUMP, TrumpContext
+    from .units import Lead, Unit, classify_lead, decompose, lead_kind
     from .views import SeatView, observe, seat_view
 
-#: Names loaded on first use: the game flow, the move model and the version.
-_LAZY = {
-    "Action": "actions",
-    "ActionError": "actions",
-    "Bury": "actions",
-    "Continue": "actions",
-    "Declare": "actions",
-    "Pass": "actions",
-    "Play": "actions",
-    "GameState": "game",
-    "apply": "game",
-    "legal_actions": "game",
-    "legal_shows": "game",
-    "new_match": "game",
-    "SeatView": "views",
-    "observe": "views",
-    "seat_view": "views",
-    "DONE": "moves",
-    "Decision": "moves",
-    "action_indexes": "moves",
+#: Every public name and the module it comes from, loaded on first use: a program started
+#: once per move (a Botzone turn) imports only the modules it needs.
+_MODULES = {
+    "actions": "Action ActionError Bury Continue Declare Pass Play",
+    "cards": "ALL_CARDS Card Suit deck format_cards parse_card parse_cards points",
+    "declaring": "DeclareState apply_show replay_shows start_state",
+    "errors": "CardError DeclarationError OptionError PlayError ShengjiError",
+    "follow": "check_follow count_legal_follows is_legal_follow legal_follows random_legal_follow",
+    "game": "GameState apply legal_actions legal_shows new_match",
+    "leads": "check_lead count_unit_leads unit_leads",
+    "moves": "DONE Decision action_indexes",
+    "options": "RuleOptions",
+    "presets": "load_preset preset_names",
+    "scoring": "hand_outcome kitty_bonus kitty_multiplier level_change",
+    "throws": "ThrowResult check_throw",
+    "tricks": "trick_winner",
+    "trump": "TRUMP TrumpContext",
+    "units": "Lead Unit classify_lead decompose lead_kind",
+    "views": "SeatView observe seat_view",
 }
+_LAZY = {name: module for module, names in _MODULES.items() for name in names.split()}
 
 
 def __getattr__(name: str) -> Any:
@@ -107,7 +107,6 @@ __all__ = [
     "ThrowResult",
     "TrumpContext",
     "Unit",
-    "__version__",
     "__version__",
     "action_indexes",
     "apply",

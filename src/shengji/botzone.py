@@ -35,9 +35,11 @@ seat's Botzone history (the recorded games in the tests).
 from __future__ import annotations
 
 import json
+import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from .actions import Action, Bury, Declare, Pass, Play
 from .bots.registry import make_player
@@ -56,6 +58,9 @@ RANK_TEXT = "A234567890JQK"
 SUIT_TEXT = "shcd"
 _SUITS = (Suit.S, Suit.H, Suit.C, Suit.D)
 _PHASES: dict[str, Phase] = {"deal": "deal", "cover": "bury", "play": "play"}
+_STAGES = ("deal", "cover", "play")
+#: Botzone's game: two decks (ids 0–107) among four seats, 25 cards each and 8 in the kitty.
+HAND_SIZE, KITTY_SIZE = 25, 8
 _RANK_OF = {"A": 14, "0": 10, "J": 11, "Q": 12, "K": 13} | {str(r): r for r in range(2, 10)}
 
 
@@ -212,10 +217,18 @@ def read_input(data: Any) -> Knowledge:
     told: int | None = None  # the seat the judge's playerpos gives
     shown = 0  # cards this seat showed in its last deal answer
     first_banking: Banking | None = None
-    dealt: set[int] = set()
+    given: set[int] = set()  # every id this seat was given: dealt, and the kitty
+    dealt = 0  # cards dealt to this seat (the kitty not counted)
+    played: set[int] = set()  # every id of the finished tricks
+    answered: list[int] | None = None  # this seat's answer to its last play request
+    stage_no = 0  # deal, cover, play: the stages come in this order
     for i, req in enumerate(requests):
-        if not isinstance(req, Mapping) or req.get("stage") not in ("deal", "cover", "play"):
+        if not isinstance(req, Mapping) or req.get("stage") not in _STAGES:
             raise _bad(f"request {i} must have a stage deal, cover or play")
+        stage = req["stage"]
+        if _STAGES.index(stage) < stage_no:
+            raise _bad(f"request {i} is a {stage} request after the {_STAGES[stage_no]} stage")
+        stage_no = _STAGES.index(stage)
         glob = req.get("global")
         pos = _playerpos(req, glob)
         if pos is not None:
@@ -229,36 +242,61 @@ def read_input(data: Any) -> Knowledge:
         shown = 0
         last = i == len(requests) - 1
         reply = None if last else _ids(responses[i], f"response {i}")
-        stage = req["stage"]
         if stage in ("deal", "cover"):
             delivered = _ids(req.get("deliver"), "deliver")
-            again = dealt.intersection(delivered)
+            again = given.intersection(delivered)
             if again or len(set(delivered)) < len(delivered):
                 raise _bad(f"card id {min(again or delivered)} is dealt twice")
-            dealt.update(delivered)
+            given.update(delivered)
             held += delivered
-        if stage == "deal" and reply:
-            shown = len(reply)
+        if stage == "deal":
+            dealt += len(delivered)
+            if dealt > HAND_SIZE:
+                raise _bad(f"more than {HAND_SIZE} cards are dealt to this seat")
+            for n in reply or ():
+                if n not in held:
+                    raise _bad(f"response {i} shows card id {n}, which this seat does not hold")
+            shown = len(reply or ())
         if stage == "cover":
+            if kitty:
+                raise _bad(f"request {i} delivers the kitty a second time")
+            if dealt != HAND_SIZE or len(delivered) != KITTY_SIZE:
+                raise _bad(
+                    f"the {KITTY_SIZE} kitty cards come after the {HAND_SIZE} dealt, "
+                    f"not {len(delivered)} after {dealt}"
+                )
             if told is not None and banking.banker != told:
                 raise _bad(f"the kitty goes to seat {banking.banker}, not to this seat {told}")
             seat = banking.banker
-            kitty = tuple(req["deliver"])
+            kitty = tuple(delivered)
             if reply is not None:
+                if len(reply) != KITTY_SIZE:
+                    raise _bad(f"response {i} buries {len(reply)} cards, not {KITTY_SIZE}")
                 buried = tuple(reply)
                 _take(held, reply)
         if stage == "play":
             h = _history(req)
-            seat = (h[3] + len(h[1])) % 4
-            if told is not None and seat != told:
-                raise _bad(f"the history asks seat {seat} to play, but this bot is seat {told}")
+            seat = me = (h[3] + len(h[1])) % 4
+            if told is not None and me != told:
+                raise _bad(f"the history asks seat {me} to play, but this bot is seat {told}")
+            if dealt != HAND_SIZE:
+                raise _bad(f"this seat is asked to play after {dealt} of its {HAND_SIZE} cards")
+            if answered is not None and not h[0]:
+                raise _bad("history[0] must hold the previous trick, which this seat played in")
             if h[0]:
-                plays = _plays(h, 0, h[2])
-                if len(plays) != 4:
+                if len(h[0]) != 4:
                     raise _bad("history[0] must hold the four plays of the previous trick")
+                _check_trick(h[0], h[2], me, given, held, played)
+                mine = h[0][(me - h[2]) % 4]
+                if answered is not None and Counter(mine) - Counter(answered):
+                    raise _bad("history[0] shows this seat playing cards it did not answer")
+                plays = _plays(h, 0, h[2])
                 pts = points(c for p in plays for c in p.cards)
                 tricks.append(Trick(plays, h[3], pts))
-                _take(held, h[0][(seat - h[2]) % 4])
+                _take(held, mine)
+                played.update(n for p in h[0] for n in p)
+            _check_trick(h[1], h[3], me, given, held, played)
+            answered = reply
     req = requests[-1]
     glob = req.get("global")
     assert first_banking is not None
@@ -284,6 +322,27 @@ def read_input(data: Any) -> Knowledge:
         trick=trick,
         leader=leader,
     )
+
+
+def _check_trick(
+    trick: list[Any], leader: int, me: int, given: set[int], held: list[int], played: set[int]
+) -> None:
+    """Refuse a trick (plays in order from ``leader``; this seat is ``me``) that cannot be:
+    a play of another size than the lead, a card played twice (in it, or in an earlier
+    trick), another seat playing a card this seat was given."""
+    seen: set[int] = set()
+    for k, play in enumerate(trick):
+        who = (leader + k) % 4
+        ids = _ids(play, "a play")
+        if not ids or len(ids) != len(trick[0]):
+            raise _bad("every play of a trick has as many cards as the lead, and at least one")
+        for n in ids:
+            if n in seen or n in played:
+                raise _bad(f"card id {n} is played twice")
+            seen.add(n)
+            if who != me and n in given:
+                where = "holds" if n in held else "was given"
+                raise _bad(f"seat {who} plays card id {n}, which this seat {where}")
 
 
 def _playerpos(req: Mapping[str, Any], glob: Any) -> int | None:
@@ -458,6 +517,56 @@ class Session:
         return json.dumps({"response": got}, separators=(",", ":"))
 
 
+def serve(
+    stdin: TextIO,
+    stdout: TextIO,
+    spec: str = "heuristic",
+    seed: int = 0,
+    keep_running: bool = False,
+) -> None:
+    """Answer Botzone's input on ``stdin``: its one line, or with ``keep_running`` every
+    line until the input ends, each answer followed by :data:`KEEP_RUNNING` (raises
+    ShengjiError ``BAD_MESSAGE`` on an input that cannot be answered)."""
+    if not keep_running:
+        print(answer_line(stdin.readline(), spec, seed), file=stdout, flush=True)
+        return
+    session = Session(spec, seed)
+    for line in stdin:
+        if line.strip():
+            print(session.turn(line), KEEP_RUNNING, sep="\n", file=stdout, flush=True)
+
+
+USAGE = "usage: python -m shengji.botzone [--player SPEC] [--seed N] [--keep-running]"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The bot as Botzone starts it: ``python -m shengji.botzone [--player SPEC] [--seed N]
+    [--keep-running]`` is ``shengji botzone`` without the command line's parser (and its
+    imports), the lightest start for a process started every turn. Exit status 2, the
+    error on stderr, for bad arguments or an input that cannot be answered."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    spec, seed, keep = "heuristic", "0", False
+    while args:
+        flag, _, value = args.pop(0).partition("=")
+        if flag == "--keep-running" and not value:
+            keep = True
+        elif flag in ("--player", "--seed") and (value or args):
+            value = value or args.pop(0)
+            spec, seed = (value, seed) if flag == "--player" else (spec, value)
+        else:
+            print(f"{USAGE}\nerror: {flag!r} is not understood", file=sys.stderr)
+            return 2
+    if not seed.lstrip("-").isdigit():
+        print(f"{USAGE}\nerror: --seed takes an integer, not {seed!r}", file=sys.stderr)
+        return 2
+    try:
+        serve(sys.stdin, sys.stdout, spec, int(seed), keep)
+    except ShengjiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 # -- a local judge ---------------------------------------------------------------------------
 
 
@@ -561,3 +670,7 @@ def referee(
             "gain": result.outcome.gain,
         },
     }
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m shengji.botzone
+    sys.exit(main())

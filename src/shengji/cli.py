@@ -6,23 +6,29 @@ them."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .bots.registry import bot_kinds
 from .errors import Code, ShengjiError
-from .i18n import t
-from .option_help import option_label
-from .options import RuleOptions, load_overrides_file, parse_override
 from .presets import DEFAULT_PRESET, load_preset, preset_description, preset_names
+
+if TYPE_CHECKING:
+    from .options import RuleOptions
+
+# Each command imports what it needs when it runs (``shengji botzone`` is started once per
+# turn by Botzone: its start-up is the turn's cost).
 
 
 def need_extra(extra: str, *modules: str) -> None:
     """Raise ``MISSING_EXTRA`` (in English and Chinese, naming the extra to install) if a
     module that the ``extra`` of the package brings is not installed."""
+    import importlib.util
+
+    from .i18n import t
+
     missing = ", ".join(m for m in modules if importlib.util.find_spec(m) is None)
     if missing:
         text = "\n".join(
@@ -35,6 +41,8 @@ def need_extra(extra: str, *modules: str) -> None:
 
 def options_from_args(preset: str, sets: Sequence[str], files: Sequence[str]) -> RuleOptions:
     """Preset plus overrides from TOML files and ``key=value`` pairs (later wins)."""
+    from .options import load_overrides_file, parse_override
+
     overrides: dict[str, Any] = {}
     for f in files:
         overrides.update(load_overrides_file(f))
@@ -46,6 +54,8 @@ def options_from_args(preset: str, sets: Sequence[str], files: Sequence[str]) ->
 
 def format_options(opts: RuleOptions) -> str:
     """A readable two-language table of every option."""
+    from .option_help import option_label
+
     rows = [("option", "选项", "value", "meaning")]
     for key, value in opts.to_dict().items():
         if key == "name":
@@ -87,16 +97,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _cmd_botzone(args: argparse.Namespace) -> int:
     import json
 
-    from .botzone import KEEP_RUNNING, Session, answer_line, referee
+    from .botzone import referee, serve
 
-    if args.referee is None and args.keep_running:
-        session = Session(args.player, args.seed)
-        for line in sys.stdin:
-            if line.strip():
-                print(session.turn(line), KEEP_RUNNING, sep="\n", flush=True)
-        return 0
     if args.referee is None:
-        print(answer_line(sys.stdin.readline(), args.player, args.seed))
+        serve(sys.stdin, sys.stdout, args.player, args.seed, args.keep_running)
         return 0
     specs = args.players.split(",") if args.players else [args.player] * 4
     if len(specs) != 4:
@@ -113,6 +117,8 @@ def _cmd_botzone(args: argparse.Namespace) -> int:
 
 
 def _cmd_bots(args: argparse.Namespace) -> int:
+    from .bots.registry import bot_kinds
+
     for kind in bot_kinds():
         level = kind.difficulty or "-"
         arg = f"  [:{kind.argument}]" if kind.argument else ""
@@ -290,6 +296,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
+    from .bots.external import BotLimits, BotProcess
     from .server.app import create_app
     from .server.limits import Limits
     from .server.serving import serve, trusted_proxies
@@ -297,6 +304,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     limits = Limits().with_overrides(args.limit or [])
     trusted_proxies(args.forwarded_allow_ips)  # a bad address is refused before the start
+    bots = _bot_pairs(args.bot or [], "--bot")
+    for command in bots.values():  # a program that cannot start stops the start, not a room
+        BotProcess(command, BotLimits(decision=args.bot_time)).close()
     url = args.db or sqlite_url("var/shengji.db")
     print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
     app = create_app(
@@ -304,7 +314,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         limits=limits,
         api_docs=args.api_docs,
-        bots=_bot_pairs(args.bot or [], "--bot"),
+        bots=bots,
         bot_time=args.bot_time,
     )
     serve(app, args.host, args.port, args.log_level, limits, args.forwarded_allow_ips)
@@ -367,19 +377,64 @@ def _turn_seconds(text: str) -> float:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``shengji`` command."""
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, the terminal's width read as ``shutil.get_terminal_size``
+    does, without importing shutil (and its compression modules): argparse makes a
+    formatter for every argument it is given, so that import was part of every start."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Unused(argparse.ArgumentParser):
+    """Stands for the parser of a command that is not being run: takes its arguments and
+    builds nothing (argparse checks every argument it is given, which costs start-up)."""
+
+    def __init__(self) -> None:  # no super().__init__: nothing of a parser is needed
+        pass
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> Any:
+        """Nothing."""
+
+    def set_defaults(self, **kwargs: Any) -> None:
+        """Nothing."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``shengji`` command; with ``only``, of that subcommand
+    alone (what ``main`` runs: a command started once per Botzone turn builds no other)."""
     parser = argparse.ArgumentParser(
-        prog="shengji", description="升级 / 拖拉机 (Shengji, Tractor): rules engine and game"
+        prog="shengji",
+        description="升级 / 拖拉机 (Shengji, Tractor): rules engine and game",
+        formatter_class=_Formatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("rules", help="show a preset's options (规则)")
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        if only not in (None, name):
+            return _Unused()
+        return sub.add_parser(name, help=text, formatter_class=_Formatter)
+
+    p = command("rules", "show a preset's options (规则)")
     _add_rule_args(p, positional=True)
     p.add_argument("--list", action="store_true", help="list the presets")
     p.set_defaults(func=_cmd_rules)
-    p = sub.add_parser("bots", help="list the bots a player spec can name (机器人)")
+    p = command("bots", "list the bots a player spec can name (机器人)")
     p.set_defaults(func=_cmd_bots)
-    p = sub.add_parser("botzone", help="answer one Botzone Tractor (双升) turn read from stdin")
+    p = command("botzone", "answer one Botzone Tractor (双升) turn read from stdin")
     p.add_argument("--player", default="heuristic", help="the bot that answers")
     p.add_argument("--seed", type=int, default=0, help="the bot's random seed")
     p.add_argument(
@@ -391,13 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", metavar="A,B,C,D", help="the four bots of --referee")
     p.add_argument("--record", metavar="FILE.json", help="write the --referee histories here")
     p.set_defaults(func=_cmd_botzone)
-    p = sub.add_parser("bot", help="be a bot speaking the bot protocol on stdin/stdout")
+    p = command("bot", "be a bot speaking the bot protocol on stdin/stdout")
     p.add_argument("--player", default="heuristic", help="the registry bot that plays")
     p.set_defaults(func=_cmd_bot)
-    p = sub.add_parser("conformance", help="answer rule conformance case files")
+    p = command("conformance", "answer rule conformance case files")
     p.add_argument("files", nargs="+", help="case files ({'cases': [...]})")
     p.set_defaults(func=_cmd_conformance)
-    p = sub.add_parser("demo", help="play a whole match between four random bots")
+    p = command("demo", "play a whole match between four random bots")
     _add_rule_args(p)
     p.add_argument("--seed", type=int, default=1, help="random seed (same seed, same game)")
     p.add_argument("--record", metavar="FILE.json", help="write the match record here")
@@ -405,29 +460,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
     p.add_argument("--quiet", action="store_true", help="do not print the match")
     p.set_defaults(func=_cmd_demo)
-    p = sub.add_parser("replay", help="print a match record hand by hand, trick by trick")
+    p = command("replay", "print a match record hand by hand, trick by trick")
     p.add_argument("record", help="record file (JSON)")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
     p.set_defaults(func=_cmd_replay)
-    p = sub.add_parser("verify", help="re-play a record and check every action and result")
+    p = command("verify", "re-play a record and check every action and result")
     p.add_argument("record", help="record file (JSON)")
     p.set_defaults(func=_cmd_verify)
-    p = sub.add_parser("review", help="mark a seat's plays the search bot finds clearly worse")
+    p = command("review", "mark a seat's plays the search bot finds clearly worse")
     p.add_argument("record", help="record file (JSON)")
     p.add_argument("--seat", type=int, required=True, help="the seat to review (0-3)")
     p.add_argument("--budget", default="300it", help="search budget per play (300it, 1s)")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
     p.set_defaults(func=_cmd_review)
-    p = sub.add_parser(
-        "hint", help="the hint for the seat to act after action N of a record, and why"
-    )
+    p = command("hint", "the hint for the seat to act after action N of a record, and why")
     p.add_argument("record", help="record file (JSON)")
     p.add_argument("--at", type=int, required=True, help="after this many actions (0 = start)")
     p.add_argument("--seed", type=int, default=None, help="the bot's seed (default: hand number)")
     p.add_argument("--budget", default="800ms", help="search budget (800ms as at a table, 2000it)")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="en")
     p.set_defaults(func=_cmd_hint)
-    p = sub.add_parser("simulate", help="play many hands or matches between bots")
+    p = command("simulate", "play many hands or matches between bots")
     _add_rule_args(p)
     p.add_argument("--hands", type=int, help="number of hands (independent deals)")
     p.add_argument("--matches", type=int, help="number of whole matches")
@@ -455,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--address", help="--backend ray: the cluster (default: a local Ray)")
     p.set_defaults(func=_cmd_simulate)
-    p = sub.add_parser("serve", help="run the multiplayer web server")
+    p = command("serve", "run the multiplayer web server")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", help="database URL (default: SQLite in ./var/shengji.db)")
@@ -483,7 +536,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--bot-time", type=float, default=5.0, help="seconds per external decision")
     p.set_defaults(func=_cmd_serve)
-    p = sub.add_parser("play", help="play in the terminal against bots or on a server")
+    p = command("play", "play in the terminal against bots or on a server")
     _add_rule_args(p)
     p.add_argument("--seed", type=int, help="random seed (default: random)")
     p.add_argument("--seat", type=int, choices=range(4), help="your seat (default 0; online: any)")
@@ -519,7 +572,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true", help="line mode: text out, commands in")
     p.add_argument("--lang", choices=["zh", "en"], help="language (default: from the locale)")
     p.set_defaults(func=_cmd_play)
-    p = sub.add_parser("loadtest", help="drive many simulated players against a server")
+    p = command("loadtest", "drive many simulated players against a server")
     p.add_argument("--rooms", type=int, default=200)
     p.add_argument("--duration", type=float, default=20.0, help="seconds measured")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
@@ -532,23 +585,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the figures into README.md and docs/server.md (run from the checkout)",
     )
     p.set_defaults(func=_cmd_loadtest)
-    p = sub.add_parser("bench", help="print benchmark figures")
+    p = command("bench", "print benchmark figures")
     p.add_argument("what", nargs="?", default="all", help="all, rules or kernel")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
     p.add_argument("--hands", type=int, default=300, help="random hands per timing run")
     p.add_argument(
         "--write-docs",
         action="store_true",
-        help="write the figures into README.md (all) or docs/kernel.md (kernel); run from "
-        "the checkout",
+        help="write the figures (all) into README.md and docs/kernel.md; run from the checkout",
     )
     p.set_defaults(func=_cmd_bench)
+    if only is not None and only not in sub.choices:  # not a command: say which there are
+        return build_parser()
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``shengji`` command."""
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(given[0] if given else None).parse_args(given)
     try:
         code: int = args.func(args)
     except ShengjiError as e:

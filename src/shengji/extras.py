@@ -14,8 +14,17 @@ def require(part: str, extra: str, *modules: str) -> None:
 
 
 def missing_extra(part: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
-    """The error for ``part`` when importing a module of ``extra`` failed with ``error``."""
-    return ModuleNotFoundError(
-        f"{part} needs the '{extra}' extra ({error.name} missing): pip install 'shengji[{extra}]'",
-        name=error.name,
+    """The error for ``part`` when importing a module of ``extra`` failed with ``error``:
+    in English, then in Chinese, each naming the extra and how to install it.
+
+    >>> print(missing_extra("shengji.server", "server", ModuleNotFoundError(name="fastapi")))
+    shengji.server needs the 'server' extra (fastapi missing): pip install 'shengji[server]'
+    shengji.server 需要附加组件 'server' (缺少 fastapi): pip install 'shengji[server]'
+    """
+    from .i18n import t
+
+    text = "\n".join(
+        t("extras.missing", lang, part=part, extra=extra, missing=error.name)
+        for lang in ("en", "zh")
     )
+    return ModuleNotFoundError(text, name=error.name)

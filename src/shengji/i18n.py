@@ -732,6 +732,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "pip install 'shengji[{extra}]'",
         "zh": "这个命令需要附加组件 '{extra}' (缺少 {missing}): pip install 'shengji[{extra}]'",
     },
+    "extras.missing": {
+        "en": "{part} needs the '{extra}' extra ({missing} missing): "
+        "pip install 'shengji[{extra}]'",
+        "zh": "{part} 需要附加组件 '{extra}' (缺少 {missing}): pip install 'shengji[{extra}]'",
+    },
     "cli.lost": {
         "en": "lost the connection to {where} and could not get it back",
         "zh": "和 {where} 的连接断了, 重连没有成功",

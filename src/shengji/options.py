@@ -15,14 +15,15 @@ shengji.errors.OptionError: BAD_OPTION_VALUE: option 'decks' must be an integer 
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .cards import kitty_size, parse_rank, rank_text
 from .errors import CardError, Code, OptionError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 KittyMultiplier = Literal["linear", "doubling", "widest", "card_count"]
 ThrowPenalty = Literal["none", "per_card", "per_attempt", "stake", "flat_per_card"]
@@ -221,6 +222,8 @@ def parse_override(text: str) -> tuple[str, Any]:
     """Parse one ``key=value`` override (value as TOML if it parses, else as text)."""
     if "=" not in text:
         raise OptionError(f"override {text!r} must look like key=value", code=Code.BAD_OPTION_VALUE)
+    import tomllib
+
     key, raw = (s.strip() for s in text.split("=", 1))
     try:
         value: Any = tomllib.loads(f"v = {raw}")["v"]
@@ -231,6 +234,9 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 def load_overrides_file(path: str | Path) -> dict[str, Any]:
     """Read overrides from a TOML file (top-level ``key = value`` lines)."""
+    import tomllib
+    from pathlib import Path
+
     p = Path(path)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))

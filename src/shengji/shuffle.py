@@ -20,10 +20,7 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
-import secrets
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -35,6 +32,8 @@ SECRET_SEED_BITS = 256
 
 def secret_seed() -> int:
     """A fresh 256-bit secret seed (top bit set so it is never read as a research seed)."""
+    import secrets  # here and below: only secret seeds need them, and they cost start-up
+
     return secrets.randbits(SECRET_SEED_BITS) | (1 << (SECRET_SEED_BITS - 1))
 
 
@@ -52,6 +51,9 @@ class _KeyedStream:
     """HMAC-SHA256 in counter mode: a deterministic bit stream keyed by a secret."""
 
     def __init__(self, key: bytes, label: str) -> None:
+        import hashlib
+        import hmac
+
         self._mac = hmac.new(key, label.encode(), hashlib.sha256)
         self._counter = 0
         self._pool = 0
@@ -97,5 +99,8 @@ def derived_seed(seed: int, label: str) -> int:
     way from ``seed`` so it tells nothing about the deals."""
     if not is_secret(seed):
         return seed
+    import hashlib
+    import hmac
+
     key = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
     return int.from_bytes(hmac.new(key, label.encode(), hashlib.sha256).digest()[:8], "big")

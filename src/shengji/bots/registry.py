@@ -20,19 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import Code, ShengjiError
-from ..players import Player
-from .heuristic import HeuristicBot
-from .heuristic_v1 import HeuristicV1Bot
-from .random_bot import RandomBot
-from .search import make_search_bot
+
+if TYPE_CHECKING:
+    from ..players import Player
 
 Difficulty = Literal["easy", "normal", "strong"]
 
-BotFactory = Callable[[int, int, str | None], Player]
-"""Builds a player from (seat, seed, argument after the ``:`` or None)."""
+BotFactory = Callable[[int, int, str | None], "Player"]
+"""Builds a player from (seat, seed, argument after the ``:`` or None). The factories of
+the bots below import their module when first called: a program that plays one bot (a
+Botzone turn) loads that bot alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +140,34 @@ def check_spec(spec: str) -> str:
     return spec
 
 
+def _random(seat: int, seed: int, _arg: str | None) -> Player:
+    from .random_bot import RandomBot
+
+    return RandomBot(seat, seed)
+
+
+def _heuristic(seat: int, seed: int, _arg: str | None) -> Player:
+    from .heuristic import HeuristicBot
+
+    return HeuristicBot(seat, seed)
+
+
+def _heuristic_v1(seat: int, seed: int, _arg: str | None) -> Player:
+    from .heuristic_v1 import HeuristicV1Bot
+
+    return HeuristicV1Bot(seat, seed)
+
+
+def _search(seat: int, seed: int, arg: str | None) -> Player:
+    from .search import make_search_bot
+
+    return make_search_bot(seat, seed, arg)
+
+
 register(
     BotKind(
         "random",
-        lambda seat, seed, _arg: RandomBot(seat, seed),
+        _random,
         "random bot: any legal play",
         "随机机器人:任意合法出牌",
         difficulty="easy",
@@ -153,7 +177,7 @@ register(
 register(
     BotKind(
         "heuristic",
-        lambda seat, seed, _arg: HeuristicBot(seat, seed),
+        _heuristic,
         "heuristic bot: rule-of-thumb play, instant",
         "智能机器人:经验打法,即时出牌",
         difficulty="normal",
@@ -163,7 +187,7 @@ register(
 register(
     BotKind(
         "heuristic-v1",
-        lambda seat, seed, _arg: HeuristicV1Bot(seat, seed),
+        _heuristic_v1,
         "first heuristic bot, kept as a baseline",
         "第一版智能机器人,留作对照",
         label_zh="机器人(智能第一版)",
@@ -172,7 +196,7 @@ register(
 register(
     BotKind(
         "search",
-        make_search_bot,
+        _search,
         "search bot: samples the hidden cards and plays each candidate out, about 0.2 s a play",
         "搜索机器人:抽样暗牌并推演每种出法,每步约 0.2 秒",
         difficulty="strong",
