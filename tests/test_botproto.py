@@ -315,7 +315,8 @@ def test_a_bot_that_cannot_start_stops_the_run_at_once() -> None:
 def test_a_server_bot_that_cannot_start_stops_the_server_at_start(tmp_path: Path) -> None:
     for command, code in [
         ("/nonexistent/bot", "BOT_CRASHED"),
-        (f"{PY} -c 'print(1)'", "BOT_PROTOCOL"),
+        # alive, but not speaking the protocol (stays up, so the answer is read, not the exit)
+        (f"{PY} -c 'import time; print(1, flush=True); time.sleep(30)'", "BOT_PROTOCOL"),
     ]:
         db = f"sqlite:///{tmp_path / 'rooms.db'}"
         run = subprocess.run(

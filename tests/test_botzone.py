@@ -504,22 +504,23 @@ def test_an_empty_hand_asked_to_play_is_refused() -> None:
 # -- a cold turn: Botzone starts the bot once per turn ---------------------------------------
 
 #: Modules a turn does not need; each used to be imported by every turn (the registry's
-#: other bots, the compiled kernel, the terminal's texts, the version's metadata, the
-#: presets' resource reader and TOML parser, the keyed shuffle's hashes, argparse's
-#: terminal width).
+#: other bots, the kernel's rollout and match layers, the terminal's texts, the version's
+#: metadata, the presets' resource reader and TOML parser, argparse's terminal width). The
+#: kernel's core is needed: the rules API answers from it (and ``hashlib`` checks that the
+#: compiled core is not stale).
 UNNEEDED = {
     "shengji.bots.search",
     "shengji.bots.belief",
     "shengji.bots.random_bot",
     "shengji.bots.heuristic_v1",
-    "shengji.kernel",
+    "shengji.kernel.rollout",
+    "shengji.kernel.match",
     "shengji.players",
     "shengji.record",
     "shengji.i18n",
     "shengji.option_help",
     "importlib.metadata",
     "importlib.resources",
-    "hashlib",
     "pathlib",
     "shutil",
     "zipfile",

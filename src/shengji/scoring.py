@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .cards import Card, points, rank_text
 from .options import RuleOptions
 from .trump import TrumpContext
-from .units import Lead, Shape
+
+if TYPE_CHECKING:  # the rules API sits above scoring (the kernel scores with it)
+    from .units import Lead, Shape
 
 Side = Literal["banker", "collectors"]
 

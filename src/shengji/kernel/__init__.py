@@ -11,16 +11,40 @@ core it was ported from).
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .loader import compiled, load_core
-from .rollout import (
-    Kernel,
-    RolloutResult,
-    default_kernel,
-    from_table,
-    kernel_events,
-    play_out,
-    score,
-)
+
+if TYPE_CHECKING:  # loaded on first use: the rules API imports ``access`` alone, cheaply
+    from .rollout import (
+        Kernel,
+        RolloutResult,
+        default_kernel,
+        from_table,
+        kernel_events,
+        play_out,
+        score,
+    )
+
+_LAZY = {
+    "Kernel",
+    "RolloutResult",
+    "default_kernel",
+    "from_table",
+    "kernel_events",
+    "play_out",
+    "score",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'shengji.kernel' has no attribute {name!r}")
+    value = getattr(import_module(".rollout", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Kernel",

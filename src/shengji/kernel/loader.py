@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import sys
-from pathlib import Path
 from types import ModuleType
 
 _PURE_NAME = "shengji.kernel._core_pure"
@@ -23,17 +21,20 @@ def compiled() -> bool:
     ``_core.py`` beside it (a stale build, after the source changed, is not used)."""
     from . import _core
 
-    path = Path(str(getattr(_core, "__file__", "")))
-    if path.suffix == ".py":
+    path = str(getattr(_core, "__file__", ""))
+    if path.endswith(".py"):
         return False
-    source = path.with_name("_core.py")
-    stamp = path.with_name("_core.sha256")
-    if not source.exists():
+    folder = os.path.dirname(path)
+    source = os.path.join(folder, "_core.py")
+    stamp = os.path.join(folder, "_core.sha256")
+    if not os.path.exists(source):
         return True
-    if not stamp.exists():
+    if not os.path.exists(stamp):
         return False
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()
-    return stamp.read_text(encoding="ascii").strip() == digest
+    with open(source, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    with open(stamp, encoding="ascii") as f:
+        return f.read().strip() == digest
 
 
 def load_core(pure: bool | None = None) -> ModuleType:
@@ -44,7 +45,7 @@ def load_core(pure: bool | None = None) -> ModuleType:
         pure = pure_forced()
     from . import _core
 
-    if Path(str(getattr(_core, "__file__", ""))).suffix == ".py":
+    if str(getattr(_core, "__file__", "")).endswith(".py"):
         return _core  # nothing compiled: the source is what was imported
     if not pure and compiled():
         return _core
@@ -52,7 +53,10 @@ def load_core(pure: bool | None = None) -> ModuleType:
     hit = sys.modules.get(_PURE_NAME)
     if hit is not None:
         return hit
-    spec = importlib.util.spec_from_file_location(_PURE_NAME, Path(__file__).with_name("_core.py"))
+    import importlib.util
+
+    source = os.path.join(os.path.dirname(__file__), "_core.py")
+    spec = importlib.util.spec_from_file_location(_PURE_NAME, source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[_PURE_NAME] = module
