@@ -5,13 +5,14 @@ better than a bad rule of thumb)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
-from shengji.actions import Action, Bury, Play
+from shengji.actions import Action, Bury, Declare, Pass, Play
 from shengji.bots.heuristic import HeuristicBot
-from shengji.bots.random_bot import RandomBot
+from shengji.bots.random_bot import RandomBot, random_action
 from shengji.bots.registry import by_difficulty, make_player
 from shengji.bots.search import (
     MAX_BURIALS,
@@ -23,6 +24,7 @@ from shengji.bots.search import (
     finished,
     hand_value,
 )
+from shengji.cards import parse_cards, rank_text
 from shengji.errors import ShengjiError
 from shengji.game import GameState, apply, legal_actions, new_match
 from shengji.players import run_match
@@ -279,3 +281,70 @@ def test_burial_search_with_apply_rollouts() -> None:
     action = bot.act(view)
     assert isinstance(action, Bury) and bot.evaluations
     apply(st, seat, action)
+
+
+def _at_counter_window(strong: bool) -> tuple[GameState, int]:
+    """A later shuangsheng hand: the banker's partner declares hearts with one level card
+    and the banker's side holds the long hearts and spades; the next seat (an opponent)
+    holds, when ``strong``, both joker pairs, six level cards and six aces, else only a
+    pair of spade level cards. Returned at the moment that opponent may counter after the
+    burial (反主炒底)."""
+    from helpers import later_hand
+
+    opts = load_preset("shuangsheng")
+    base = later_hand(opts, {})
+    b = base.results[-1].outcome.next_banker
+    o = (b + 1) % 4
+    lv = rank_text(base.level)
+    if strong:
+        mine = f"BJ BJ LJ LJ S{lv} S{lv} C{lv} C{lv} D{lv} D{lv} SA SA CA CA DA DA"
+    else:  # the whole hand: the spade pair and low clubs and diamonds
+        low = [r for r in ("4", "5", "6", "7", "8", "9", "10") if r != lv]
+        pairs = [f"{s}{r} {s}{r}" for s in "CD" for r in low]
+        mine = " ".join(" ".join([f"S{lv} S{lv}", *pairs]).split()[: opts.hand_size])
+    wants = {
+        (b + 2) % 4: f"H{lv} HA HA HK HK HQ HQ HJ SK SK SQ SQ SJ",
+        b: "HJ H10 H10 H9 H9 H8 H8 H7 H7 SJ S10 S10 S9 S9",
+        o: mine,
+    }
+    st = later_hand(opts, wants)
+    rng = random.Random(1)
+    while not (st.phase == "after_burial" and st.to_act == o):
+        seat = st.to_act
+        assert seat is not None and st.phase not in ("play", "hand_over")
+        if st.phase == "deal" and seat == (b + 2) % 4 and not st.declare.declared:
+            action: Action = Declare(parse_cards(f"H{lv}"))
+        elif st.phase == "bury":
+            action = random_action(st, seat, rng)
+        else:
+            action = Pass()
+        st, _ = apply(st, seat, action)
+    return st, o
+
+
+def test_a_counter_after_the_burial_is_searched_and_made_when_it_clearly_pays() -> None:
+    """Holding both joker pairs, the level cards and the aces against a side that holds
+    the long hearts, the search bot counter-declares to no-trump after the burial (反主
+    炒底) and buries again keeping its trumps and aces."""
+    st, seat = _at_counter_window(strong=True)
+    bot = SearchBot(seat, 1, Budget(rollouts=240))
+    action = bot.act(seat_view(st, seat))
+    assert isinstance(action, Declare), bot.reason
+    assert {e.play for e in bot.evaluations} >= {(), action.cards}
+    assert bot.reason[0].startswith("search: counter-declare") or bot.evaluations
+    st, _ = apply(st, seat, action)
+    assert st.phase == "bury" and st.to_act == seat  # took the kitty
+    burial = bot.act(seat_view(st, seat))
+    assert isinstance(burial, Bury)
+    ctx = st.ctx
+    assert not any(ctx.is_trump(c) or c.rank == 14 for c in burial.cards), burial.cards
+    apply(st, seat, burial)
+
+
+def test_no_counter_that_hands_trumps_to_the_other_side() -> None:
+    """A spade pair would make spades trump, the suit the banker's side holds long: the
+    search bot passes."""
+    st, seat = _at_counter_window(strong=False)
+    bot = SearchBot(seat, 1, Budget(rollouts=240))
+    action = bot.act(seat_view(st, seat))
+    assert isinstance(action, Pass), bot.reason

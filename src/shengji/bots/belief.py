@@ -124,7 +124,7 @@ class Belief:
         self.capacity: dict[int, int] = {
             s: view.hand_sizes[s] for s in range(4) if s != seat and view.hand_sizes[s]
         }
-        if self.kitty is None and view.phase == "play":
+        if self.kitty is None and view.phase in ("play", "after_burial"):
             self.capacity[KITTY] = view.options.kitty_size
         for h in list(self.forced):
             if h not in self.capacity:

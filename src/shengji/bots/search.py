@@ -14,8 +14,10 @@ way: the heuristic's burial and a few variants of it (:func:`burial_candidates`:
 each short side suit, point cards counted by rank only, pairs not kept, ...) are each
 played out from the start of the play phase on the same deals of the other three hands
 (:meth:`~shengji.bots.belief.Belief.after_burial`; a counter window after the burial is
-taken as passed). ``noburysearch`` buries as the heuristic does. Declaring, reinforcing
-and counter-declaring follow the heuristic bot.
+taken as passed). After the burial (反主炒底 / 反底), passing and each legal counter are
+searched the same way (:meth:`SearchBot.counter`: a counter takes the kitty and buries
+again as the heuristic would). ``noburysearch`` buries and counters as the heuristic
+does. Declaring and reinforcing during the deal follow the heuristic bot.
 
 The budget is a wall-clock time (``search:100ms``, ``search:1s``) or a number of rollouts
 (``search:2000it``); with a rollout budget the bot is deterministic for a given seed.
@@ -35,18 +37,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..actions import Action, Bury, Play
+from ..actions import Action, Bury, Declare, Pass, Play
 from ..cards import Card, Suit
 from ..errors import Code, ShengjiError
 from ..follow import random_legal_follow
-from ..game import GameState, apply
+from ..game import GameState, apply, legal_shows
+from ..i18n import cards_label
+from ..immutable import evolve
 from ..leads import unit_lead_list
 from ..scoring import HandOutcome
 from ..trump import TRUMP, TrumpContext
 from ..units import Lead
-from ..views import SeatView
+from ..views import SeatView, seat_view
 from .belief import Belief
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, choose_burial
 
 #: Candidate plays searched per decision (the heuristic's best ones).
 MAX_CANDIDATES = 6
@@ -279,6 +283,8 @@ class SearchBot:
         self.evaluations = []
         if view.phase == "bury" and isinstance(action, Bury) and self.bury_search:
             return self.bury(view, action.cards)
+        if view.phase == "after_burial" and self.bury_search:
+            return self.counter(view, action)
         if view.phase != "play" or not isinstance(action, Play):
             return action
         cands = self.candidates(action.cards)
@@ -360,6 +366,68 @@ class SearchBot:
             )
         self.reason = (f"search: {en} ({tail[0]})", f"搜索: {zh} ({tail[1]})")
         return Bury(chosen)
+
+    def counter(self, view: SeatView, chosen: Action) -> Action:
+        """After the burial (反主炒底 / 反底): pass or counter-declare with each legal show,
+        each played out on the same sampled deals (a counter takes the kitty and buries
+        again as the heuristic bot would; the other seats are taken to pass). The
+        heuristic's choice stands unless another is clearly better."""
+        assert view.seat is not None
+        seat = view.seat
+        shows = legal_shows(view, seat)
+        if not shows:
+            return chosen
+        mine = chosen.cards if isinstance(chosen, Declare) else ()
+        cands: list[tuple[Card, ...]] = [mine, *(s for s in shows if s != mine)]
+        if mine:
+            cands.append(())  # passing
+
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+            base = belief.state(deal)
+            out = []
+            for show in cands:
+                st = base
+                if show:
+                    st, _ = apply(base, seat, Declare(show))  # takes the kitty
+                    burial = choose_burial(seat_view(st, seat))
+                    st, _ = apply(st, seat, Bury(burial))
+                banker = st.declare.banker
+                assert banker is not None
+                out.append(
+                    evolve(st, phase="play", to_act=banker, leader=banker, trick=(), lead=None)
+                )
+            return out
+
+        evals = self._search(
+            view,
+            cands,
+            starts,
+            f"search-counter:{self.seed}:{seat}:{view.hand_number}:{len(view.declare.shows)}",
+            free=True,
+        )
+        if not evals:
+            return chosen
+        self.evaluations = evals
+        best = evals[0]
+        if best.play == mine or not best.clearly_better:
+            return chosen
+        gain = f"{best.diff:+.2f} ± {best.diff_se:.2f}"
+        if best.play:
+            en_cards = cards_label([c.text for c in best.play], "en")
+            zh_cards = cards_label([c.text for c in best.play], "zh")
+            self.reason = (
+                f"search: counter-declare (反主) with {en_cards}, take the kitty and bury "
+                f"again; worth {gain} levels over "
+                f"{'passing' if not mine else 'the rule of thumb'} in {best.n} sampled deals",
+                f"搜索: 用 {zh_cards} 反主, 拿底重新扣; 在 {best.n} 次抽样中平均多得 {gain} 级",
+            )
+            return Declare(best.play)
+        self.reason = (
+            f"search: pass; countering is worth {-best.diff:+.2f} levels less in "
+            f"{best.n} sampled deals",
+            f"搜索: 不反; 在 {best.n} 次抽样中反主平均少得 {-best.diff:+.2f} 级",
+        )
+        return Pass()
 
     def evaluate(self, view: SeatView, cands: list[tuple[Card, ...]]) -> list[Evaluation]:
         """Roll every candidate play out on the same sampled deals within the budget; the
