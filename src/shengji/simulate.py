@@ -33,8 +33,8 @@ from .bots.external import (
     command_line_player,
 )
 from .errors import Code, ShengjiError
-from .game import GameState, new_match
-from .kernel.match import KMatch, random_streams
+from .game import GameState, HandResult, new_match
+from .kernel.match import KMatch, KResult, random_streams
 from .options import RuleOptions
 from .players import Player, run_match
 from .record import save_record
@@ -213,12 +213,7 @@ def run_job(settings: Settings, job: Job) -> JobResult:
         for p in players:
             if isinstance(p, ExternalBot):
                 p.close()
-    hands = []
-    for r in st.results:
-        o = r.outcome
-        bteam = r.banker % 2
-        up_team = bteam if o.side == "banker" else 1 - bteam
-        hands.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
+    hands = hand_facts(st.results, a_team)
     if forfeit is not None:
         failed = forfeit.seat % 2
         banker = st.banker % 2 if st.banker is not None else failed
@@ -241,18 +236,24 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     )
 
 
+def hand_facts(results: Sequence[HandResult | KResult], a_team: int) -> list[HandFacts]:
+    """Each finished hand from the point of view of bot A's team ``a_team``."""
+    out = []
+    for r in results:
+        o = r.outcome
+        bteam = r.banker % 2
+        up_team = bteam if o.side == "banker" else 1 - bteam
+        out.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
+    return out
+
+
 def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
     """:func:`run_job` for four random players, on :class:`~shengji.kernel.match.KMatch`."""
     m = KMatch(settings.options, seed)
     max_hands = 1 if settings.matches is None else settings.max_hands_per_match
     m.play_random(random_streams(seed), max_hands=max_hands)
     a_team = 1 if job.mirrored else 0
-    hands = []
-    for r in m.results:
-        o = r.outcome
-        bteam = r.banker % 2
-        up_team = bteam if o.side == "banker" else 1 - bteam
-        hands.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
+    hands = hand_facts(m.results, a_team)
     won = None
     if settings.matches is not None and m.winner is not None:
         won = m.winner == a_team

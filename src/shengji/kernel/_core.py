@@ -476,32 +476,7 @@ def count_follows(t: Tables, units: list[Unit], n: int, hand: list[int]) -> int:
 
 def is_legal_follow(t: Tables, units: list[Unit], n: int, hand: list[int], play: list[int]) -> bool:
     """True if ``play`` is a legal follow from ``hand`` (which includes it)."""
-    if len(play) != n:
-        return False
-    pc = [0] * 54
-    distinct: list[int] = []
-    for c in play:
-        if pc[c] == 0:
-            distinct.append(c)
-        pc[c] += 1
-        if pc[c] > hand[c]:
-            return False
-    x = units[0].suit
-    suit_of = t.suit_of
-    held = 0
-    for c in t.suit_cards[x]:
-        held += hand[c]
-    in_x = 0
-    for c in play:
-        if suit_of[c] == x:
-            in_x += 1
-    if held < n:
-        return in_x == held
-    if in_x != n:
-        return False
-    source = [c for c in t.suit_cards[x] if hand[c]]
-    req = follow_requirement(t, units, hand, source)
-    return not req or can_host(t, pc, distinct, req)
+    return follow_fault(t, units, n, hand, play)[0] == FOLLOW_OK
 
 
 #: :func:`follow_fault` answers: legal, wrong count, cards not held, suit not followed,
