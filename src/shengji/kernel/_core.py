@@ -828,7 +828,7 @@ def trick_winner(t: Tables, units: list[Unit], plays: list[list[int]]) -> int:
     return best
 
 
-# -- the game engine's entry points (cards as ``shengji.cards.Card``) -----------------------
+# -- card objects as ints (``shengji.cards.Card``) --------------------------------------------
 
 
 class HasIndex(Protocol):
@@ -839,58 +839,16 @@ class HasIndex(Protocol):
 
 
 def card_ints(cards: Sequence[HasIndex]) -> list[int]:
-    """The ints of rules-core cards."""
+    """The ints of card objects."""
     return [c.index for c in cards]
 
 
 def hand_counts(cards: Sequence[HasIndex]) -> list[int]:
-    """Rules-core cards as 54 counts."""
+    """Card objects as 54 counts."""
     out = [0] * 54
     for c in cards:
         out[c.index] += 1
     return out
-
-
-def follow_is_legal(
-    t: Tables, lead: Sequence[HasIndex], hand: Sequence[HasIndex], play: Sequence[HasIndex]
-) -> bool:
-    """True if ``play`` is a legal follow to ``lead`` from ``hand`` (which includes it)
-    (:func:`shengji.follow.is_legal_follow` on rules-core cards)."""
-    n = len(lead)
-    if len(play) != n:
-        return False
-    if n == 1:
-        suit_of = t.suit_of
-        c = play[0].index
-        x = suit_of[lead[0].index]
-        held = False
-        has_x = False
-        for h in hand:
-            i = h.index
-            if i == c:
-                held = True
-            if suit_of[i] == x:
-                has_x = True
-        return held and (suit_of[c] == x or not has_x)
-    units = lead_units(t, card_ints(lead))
-    return is_legal_follow(t, units, n, hand_counts(hand), card_ints(play))
-
-
-def throw_of(
-    t: Tables, cards: Sequence[HasIndex], others: Sequence[Sequence[HasIndex]], banker_side: bool
-) -> ThrowCheck | None:
-    """:func:`check_throw` for a lead of rules-core cards against the other hands (next
-    seat first); None when the throw stands."""
-    units = lead_units(t, card_ints(cards))
-    if len(units) < 2:
-        return None
-    return check_throw(t, units, [hand_counts(h) for h in others], banker_side)
-
-
-def winner_of(t: Tables, plays: Sequence[Sequence[HasIndex]]) -> int:
-    """:func:`trick_winner` for plays of rules-core cards, the lead first."""
-    ints = [card_ints(p) for p in plays]
-    return trick_winner(t, lead_units(t, ints[0]), ints)
 
 
 # -- the state ------------------------------------------------------------------------------

@@ -57,12 +57,11 @@ def tables(ctx: TrumpContext) -> Tables:
 
 def ints(cards: Any) -> list[int]:
     """Card objects as the kernel's ints."""
-    return [c.index for c in cards]
+    result: list[int] = core().card_ints(cards)
+    return result
 
 
 def counts(cards: Any) -> list[int]:
     """Card objects as 54 counts."""
-    out = [0] * 54
-    for c in cards:
-        out[c.index] += 1
-    return out
+    result: list[int] = core().hand_counts(cards)
+    return result
