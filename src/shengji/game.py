@@ -38,6 +38,7 @@ from .scoring import (
     settle_coins,
     team_standing,
 )
+from .seats import FIXED_TEAMS
 from .shuffle import shuffled
 from .throws import check_throw
 from .tricks import trick_winner
@@ -110,7 +111,7 @@ class TableFacts:
     def is_banker_side(self, seat: int) -> bool:
         """True if ``seat`` is on the banker's team this hand."""
         banker = self.declare.banker
-        return banker is not None and seat % 2 == banker % 2
+        return banker is not None and FIXED_TEAMS[seat] == FIXED_TEAMS[banker]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -550,7 +551,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
                 changes["penalties"] = st.penalties + signed
                 if stake:
                     sp = list(st.stake_penalties)
-                    sp[seat % 2] += 1
+                    sp[FIXED_TEAMS[seat]] += 1
                     changes["stake_penalties"] = (sp[0], sp[1])
         changes["lead"] = lead
         changes["leader"] = seat
@@ -617,7 +618,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
         last.points,
     )
     mult, total, outcome = score.kitty_multiplier, score.points, score.outcome
-    bteam = banker % 2
+    bteam = FIXED_TEAMS[banker]
     levels, progress, over, winner_team = team_standing(
         opts, bteam, outcome, st.progress, st.hand_number
     )
@@ -673,7 +674,7 @@ def _next_hand(st: GameState, events: list[Event]) -> GameState:
     banker = last.outcome.next_banker
     st = evolve(st, hand_number=st.hand_number + 1)
     events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
-    return _start_hand(st, banker=banker, level=st.levels[banker % 2], redeals=0)
+    return _start_hand(st, banker=banker, level=st.levels[FIXED_TEAMS[banker]], redeals=0)
 
 
 # -- automatic steps ------------------------------------------------------------------------

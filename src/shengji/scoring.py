@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .cards import Card, points, rank_text
 from .options import RuleOptions
+from .seats import FIXED_TEAMS, next_on_side
 from .trump import TrumpContext
 
 if TYPE_CHECKING:  # the rules API sits above scoring (the kernel scores with it)
@@ -231,12 +232,14 @@ def hand_outcome(
     trick_points: int | None = None,
     last_trick_collectors: bool = False,
     hook_width: int | None = None,
+    teams: Sequence[int] = FIXED_TEAMS,
 ) -> HandOutcome:
     """Apply the level table, ``max_gain``, must-play levels, the J hook, rotation and the
     match end to a finished hand.
 
     ``hook_width``: when the collectors won the last trick with a J as the top card of the
-    winning play, 1 for a single J and 2 or more for a pair (or longer) of Js.
+    winning play, 1 for a single J and 2 or more for a pair (or longer) of Js. ``teams``:
+    each seat's side; the next banker is the winning side's first seat after the banker.
     """
     res = level_change(options, points, last_trick_collectors)
     gain = res.gain
@@ -244,12 +247,13 @@ def hand_outcome(
     if capped:
         gain = options.max_gain or 0
     new_b, new_c = banker_level, collector_level
+    bteam = teams[banker_seat]
     if res.side == "banker":
         new_b, moved, stop = climb(options, banker_level, gain, as_winning_banker=True)
-        next_banker = (banker_seat + 2) % 4
+        next_banker = next_on_side(banker_seat, bteam, teams)
     else:
         new_c, moved, stop = climb(options, collector_level, gain, as_winning_banker=False)
-        next_banker = (banker_seat + 1) % 4
+        next_banker = next_on_side(banker_seat, 1 - bteam, teams)
     hook = None
     tp = points if trick_points is None else trick_points
     if (
@@ -311,6 +315,7 @@ def score_hand(
     last_winner: int,
     last_winning_play: Sequence[Card],
     last_trick_points: int = 0,
+    teams: Sequence[int] = FIXED_TEAMS,
 ) -> HandScore:
     """Score a finished hand: kitty bonus (扣底) when the collectors won the last trick,
     the J hook, the level table and the match end (the game and the kernel both end a
@@ -318,7 +323,7 @@ def score_hand(
 
     With ``level_table = "classic-1deck-45"`` the points of the last trick and the kitty
     do not count (seed 001: "除最后1手牌外"): winning that trick is a win of its own."""
-    collectors_last = last_winner % 2 != banker % 2
+    collectors_last = teams[last_winner] != teams[banker]
     mult, bonus = 0, 0
     width = None
     if collectors_last:
@@ -327,7 +332,7 @@ def score_hand(
     total = trick_points + bonus + penalties
     if options.level_table == "classic-1deck-45":
         total = trick_points - (last_trick_points if collectors_last else 0) + penalties
-    bteam = banker % 2
+    bteam = teams[banker]
     outcome = hand_outcome(
         options,
         banker_seat=banker,
@@ -337,6 +342,7 @@ def score_hand(
         trick_points=trick_points,
         last_trick_collectors=collectors_last,
         hook_width=width,
+        teams=teams,
     )
     return HandScore(mult, bonus, total, outcome)
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..cards import ALL_CARDS, Card, Suit, deck
 from ..options import RuleOptions
 from ..scoring import HandOutcome, hand_stake, score_hand, settle_coins, team_standing
+from ..seats import FIXED_TEAMS
 from ..shuffle import hand_seed, is_secret, shuffled
 from ..trump import trump_context
 from .rollout import Kernel, default_kernel, lead_of
@@ -97,7 +98,7 @@ class KMatch:
         self.kernel = kernel or default_kernel()
         self.core: Any = self.kernel.core
         self.stacked = [[c.index for c in d] for d in stacked]
-        self.team = [0, 1, 0, 1]
+        self.team = list(FIXED_TEAMS)
         self.rules = cast(
             "HandRules",
             self.core.HandRules(
@@ -194,6 +195,7 @@ class KMatch:
             ks.last_winner,
             [ALL_CARDS[c] for c in ks.last_win],
             ks.last_points,
+            teams=self.team,
         )
         outcome = score.outcome
         bteam = self.team[banker]

@@ -201,6 +201,7 @@ def score(state: KState) -> RolloutResult:
         state.last_winner,
         [card_from_index(i) for i in state.last_win],
         state.last_points,
+        teams=state.team,
     )
     return RolloutResult(
         trick_points=state.trick_points,
