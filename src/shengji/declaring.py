@@ -30,6 +30,7 @@ from .immutable import evolve
 from .kernel import access
 from .options import RuleOptions
 from .phases import DeclaringPhase as Phase
+from .seats import FIXED_TEAMS
 from .trump import trump_text
 
 
@@ -167,21 +168,11 @@ def apply_show(
 
 #: Declaring phases as the kernel's numbers (None: unknown, as when replaying shows).
 _PHASE: dict[str | None, int] = {None: -1, "deal": 0, "before_kitty": 1, "after_burial": 3}
-_STYLE = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
-_NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
 
 
 def hand_rules(options: RuleOptions) -> Any:
     """The kernel's ``HandRules`` of ``options`` (four seats, fixed partnerships)."""
-    return access.core().HandRules(
-        options.decks,
-        options.hand_size,
-        options.kitty_size,
-        _STYLE[options.declaring],
-        options.counter_takes_banker,
-        _NO_DECLARATION[options.no_declaration],
-        [0, 1, 0, 1],
-    )
+    return access.hand_rules(access.core(), options, list(FIXED_TEAMS))
 
 
 def kernel_declare(state: DeclareState) -> Any:

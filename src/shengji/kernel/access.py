@@ -10,11 +10,16 @@ from ..errors import Code, OptionError
 from .loader import load_core
 
 if TYPE_CHECKING:
+    from ..options import RuleOptions
     from ..trump import TrumpContext
-    from ._core import Tables
+    from ._core import HandRules, Tables
 
 #: ``throw_penalty`` option values as the kernel's codes.
 PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
+
+#: ``declaring`` and ``no_declaration`` option values as the kernel's codes.
+DECLARING = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
+NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
 
 _CORE: list[Any] = []
 
@@ -44,6 +49,20 @@ def build_tables(kernel_core: Any, ctx: TrumpContext) -> Tables:
         forced == "single",
     )
     return tables
+
+
+def hand_rules(kernel_core: Any, options: RuleOptions, team: list[int]) -> HandRules:
+    """The kernel's ``HandRules`` of ``options`` for seats on the sides ``team``."""
+    rules: HandRules = kernel_core.HandRules(
+        options.decks,
+        options.hand_size,
+        options.kitty_size,
+        DECLARING[options.declaring],
+        options.counter_takes_banker,
+        NO_DECLARATION[options.no_declaration],
+        team,
+    )
+    return rules
 
 
 def tables(ctx: TrumpContext) -> Tables:

@@ -28,13 +28,12 @@ from ..scoring import HandOutcome, hand_stake, score_hand, settle_coins, team_st
 from ..seats import FIXED_TEAMS
 from ..shuffle import hand_seed, is_secret, shuffled
 from ..trump import trump_context
+from . import access
 from .rollout import Kernel, default_kernel, lead_of
 
 if TYPE_CHECKING:
-    from ._core import HandRules, KHand, KRng, Tables
+    from ._core import KHand, KRng, Tables
 
-_DECLARING = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
-_NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
 #: A random player's chance of attempting a throw when it leads.
 THROW_RATE = 0.1
 
@@ -99,18 +98,7 @@ class KMatch:
         self.core: Any = self.kernel.core
         self.stacked = [[c.index for c in d] for d in stacked]
         self.team = list(FIXED_TEAMS)
-        self.rules = cast(
-            "HandRules",
-            self.core.HandRules(
-                options.decks,
-                options.hand_size,
-                options.kitty_size,
-                _DECLARING[options.declaring],
-                options.counter_takes_banker,
-                _NO_DECLARATION[options.no_declaration],
-                self.team,
-            ),
-        )
+        self.rules = access.hand_rules(self.core, options, self.team)
         lvl = options.start_level
         self.levels = (lvl, lvl)
         self.progress = (0, 0)
