@@ -89,6 +89,8 @@ const EN = {
   "preset_botzone": "Botzone 双升 (Tractor)",
   botName: "Bot {n}", botNameKind: "Bot {n} ({kind})",
   timeLeft: "time left to act", reading: "reading", pressNext: "Read the score sheet, then press Next hand.",
+  reviewingTag: "reviewing", waitingReview: "Waiting for {names} (reviewing)",
+  reviewHold: "The next hand waits for you while you read this, for at most",
 };
 
 const ZH = {
@@ -167,6 +169,8 @@ const ZH = {
   "preset_tuolaji-4deck": "拖拉机 (四副)", "preset_botzone": "Botzone 双升",
   botName: "机器人 {n}", botNameKind: "机器人 {n} ({kind})",
   timeLeft: "剩余时间", reading: "看分中", pressNext: "看完记分表后按下一局。",
+  reviewingTag: "复盘中", waitingReview: "等待 {names} (正在复盘)",
+  reviewHold: "你看复盘时, 下一局会等你, 最多再等",
 };
 
 // Messages for error codes when the server did not send `text` (older servers, HTTP errors).

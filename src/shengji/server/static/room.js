@@ -35,6 +35,7 @@ export function roomPage(app, roomId) {
     id: roomId, app, link: null, state: null, chatKeys: new Set(), selected: new Set(), cursor: 0,
     handKey: null, rule: null, lobbyMsg: null, chatMsg: null, offset: 0, held: null, overlay: null,
     conn: "idle", connInfo: {}, lastTricks: 0, pressedNext: null, built: false, mine: false,
+    reviewHold: null, // the hand after which our open review holds the next hand
   };
   window.shengjiState = null;
   window.shengjiRoom = R; // read by the browser tests
@@ -165,6 +166,7 @@ function onState(msg) {
     if (n > R.lastTricks) R.held = { count: n, since: Date.now() };
     R.lastTricks = n;
     if (v.phase !== "hand_over") R.pressedNext = null;
+    if (R.reviewHold !== null && (v.phase !== "hand_over" || v.hand_number !== R.reviewHold)) R.reviewHold = null;
   }
   const mine = !!v && msg.you.seat !== null && v.to_act === msg.you.seat
     && !["hand_over", "match_over"].includes(v.phase);
@@ -214,6 +216,7 @@ function onAck(msg, req) {
 
 function onError(msg, req) {
   const text = R.state ? withNames(errorText(msg), R.state.room) : errorText(msg);
+  if (req && req.type === "reviewing") return; // the hand went on meanwhile: nothing to hold
   if (req && req.type === "join") {
     if (msg.code === "BAD_TOKEN") { R.link.close(); R.built = false; joinForm(text); return; }
     if (["ROOM_STARTED", "ROOM_FULL", "SEAT_TAKEN"].includes(msg.code)) {
@@ -472,6 +475,7 @@ function renderFelt() {
     recent: held === "recent",
     deadline: (s) => deadlineOf(s),
     waiting: view.phase === "hand_over" ? room.waiting : null,
+    reviewing: view.phase === "hand_over" ? room.reviewing : null,
     lastTrickButton: lastBtn,
     logButton: logBtn,
   }));
@@ -564,9 +568,12 @@ function renderActions() {
     const waiting = Array.isArray(room.waiting) ? room.waiting : null;
     const pressed = waiting ? !waiting.includes(you.seat) : R.pressedNext === view.hand_number;
     acts.push(el("button", { id: "next", disabled: !on || pressed, onclick: () => act({ type: "continue" }) }, t("nextHand")));
-    const others = (waiting || []).filter((s) => s !== you.seat).map((s) => seatName(room, s));
-    prompt = pressed ? (others.length ? t("waitingNext", { names: others.join(", ") }) : t("youPressed"))
-      : t("pressNext");
+    const reviewing = (room.reviewing || []).filter((s) => s !== you.seat);
+    const others = (waiting || []).filter((s) => s !== you.seat && !reviewing.includes(s)).map((s) => seatName(room, s));
+    const held = reviewing.length ? t("waitingReview", { names: reviewing.map((s) => seatName(room, s)).join(", ") }) : null;
+    prompt = pressed
+      ? [others.length ? t("waitingNext", { names: others.join(", ") }) : null, held].filter(Boolean).join(" · ") || t("youPressed")
+      : [t("pressNext"), held].filter(Boolean).join(" ");
   } else if (view.phase === "match_over") {
     prompt = t("matchOver");
   } else if (mine && DECLARE_PHASES.includes(view.phase)) {
@@ -701,6 +708,18 @@ function openReview(which = null, retry = false) {
   }
   R.review = rv;
   openOverlay("review");
+  // after a hand, the next hand waits while you read (the server caps it)
+  if (view.phase === "hand_over" && R.reviewHold === null && send({ type: "reviewing", open: true })) {
+    R.reviewHold = view.hand_number;
+  }
+}
+
+// The review is closed: the next hand need not wait for it any longer.
+function endReviewHold() {
+  if (R.reviewHold === null) return;
+  const v = R.state && R.state.view;
+  if (v && v.phase === "hand_over" && v.hand_number === R.reviewHold) send({ type: "reviewing", open: false });
+  R.reviewHold = null;
 }
 
 function kittyButton() {
@@ -708,8 +727,8 @@ function kittyButton() {
 }
 
 // -- overlays: the last trick, the kitty ---------------------------------------------------
-function openOverlay(kind) { R.overlay = kind; renderOverlay(); }
-function closeOverlay() { R.overlay = null; const o = document.getElementById("overlay"); o.hidden = true; fill(o); }
+function openOverlay(kind) { if (kind !== "review") endReviewHold(); R.overlay = kind; renderOverlay(); }
+function closeOverlay() { endReviewHold(); R.overlay = null; const o = document.getElementById("overlay"); o.hidden = true; fill(o); }
 
 function renderOverlay() {
   const o = document.getElementById("overlay");
@@ -720,6 +739,12 @@ function renderOverlay() {
   if (R.overlay === "review") {
     const rv = R.review;
     body = [reviewPanel(rv, { room, ctx: rv.ctx, retry: () => openReview(rv.hand, true) })];
+    const me = R.state.you.seat;
+    const until = R.reviewHold !== null && (room.reviewing || []).includes(me) ? (room.deadlines || [])[me] : null;
+    if (until) {
+      body.unshift(el("p", { class: "muted small reviewhold", id: "reviewhold" }, t("reviewHold"), " ",
+        el("span", { class: "timer", "data-deadline": String(until) }, "")));
+    }
   } else if (R.overlay === "log") {
     const seat = R.state.you.seat;
     const rv = R.reviews && seat !== null ? R.reviews[`${seat}:${view.hand_number}`] : null;

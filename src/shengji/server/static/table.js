@@ -111,7 +111,8 @@ export function felt(view, room, me, opts = {}) {
     if (room.host_seat === s) tags.push(el("span", { class: "tag host", title: t("host") }, "★"));
     if (info.away) tags.push(el("span", { class: "tag away" }, t("away")));
     else if (info.kind === "human" && info.connected === false) tags.push(el("span", { class: "tag away" }, t("offline")));
-    if (opts.waiting && opts.waiting.includes(s)) tags.push(el("span", { class: "tag wait" }, t("reading")));
+    if (opts.reviewing && opts.reviewing.includes(s)) tags.push(el("span", { class: "tag wait review" }, t("reviewingTag")));
+    else if (opts.waiting && opts.waiting.includes(s)) tags.push(el("span", { class: "tag wait" }, t("reading")));
     const deadline = opts.deadline ? opts.deadline(s) : null;
     const p = playOf[s];
     const playTags = [];
