@@ -240,12 +240,23 @@ STUB_MARKS = {
     ],
 }
 
+# The score sheet against its panel: [sheet's right edge - panel's inner right edge,
+# the panel's hidden width].
+SHEET_FITS = """() => {
+  const box = document.querySelector('#sheetbox'), sheet = document.querySelector('#sheet');
+  const b = box.getBoundingClientRect(), s = sheet.getBoundingClientRect();
+  const inner = b.right - parseFloat(getComputedStyle(box).paddingRight);
+  const scroller = document.querySelector('#sheetbox .sheetbox');
+  return [s.right - inner, scroller.scrollWidth - scroller.clientWidth];
+}"""
+
 
 def test_reading_a_review_holds_the_next_hand(srv: ReviewServer, browser: Any) -> None:  # noqa: F811
     """Ann reads her review after the hand: the next hand waits for her even once everyone
     has pressed it, Bob (a phone, in Chinese) is told who is being waited for, her dialog
     shows how long the table waits and the reasons without hover; the hand log shows the
-    review's marks; closing the review lets the next hand start."""
+    review's marks; closing the review lets the next hand start. The score sheet fits its
+    panel at both sizes."""
     ann = new_page(browser, "en", DESKTOP)
     bob = new_page(browser, "zh", PHONE)
     ann.route(
@@ -259,6 +270,9 @@ def test_reading_a_review_holds_the_next_hand(srv: ReviewServer, browser: Any) -
     start_match(ann)
     drive([ann, bob], lambda: phase(ann) == "hand_over", timeout=120)
     wait(bob, "window.shengjiState.view.phase === 'hand_over'")
+    for page in (ann, bob):
+        over, hidden = page.evaluate(SHEET_FITS)
+        assert over <= 0.5 and hidden <= 0, (page.viewport_size, over, hidden)
     # "Review my plays": the table waits for Ann while she reads
     ann.click("#reviewbtn")
     ann.wait_for_selector("#reviewdialog #review[data-status='done']")

@@ -22,7 +22,7 @@ let R = null; // the room page's state
 
 export function leaveRoom() {
   if (R && R.link) R.link.close();
-  if (R) { clearInterval(R.tick); document.removeEventListener("keydown", R.onKey); }
+  if (R) { clearInterval(R.tick); clearTimeout(R.noteTimer); document.removeEventListener("keydown", R.onKey); }
   if (R) turnTitle(false);
   if (R && R.barObserver) R.barObserver.disconnect();
   document.documentElement.style.removeProperty("--bar-h");
@@ -193,10 +193,17 @@ function onChat(lines) {
 }
 
 // What the table did by itself (a timed-out turn, moves made while you were away): a line
-// of the chat log, in the page's language.
+// of the chat log, in the page's language, and a note on the felt for a while (where it
+// happened: on a phone the chat is far below).
+const NOTE_MS = 8000;
+
 function onNotice(msg) {
   (R.chatLines ||= []).push({ time: Date.now() / 1000 + R.offset, seat: null, notice: msg.text });
   renderChat(false);
+  R.note = { text: msg.text, until: Date.now() + NOTE_MS };
+  clearTimeout(R.noteTimer);
+  R.noteTimer = setTimeout(() => { if (R && R.state) renderFelt(); }, NOTE_MS + 20);
+  if (R.state) renderFelt();
 }
 
 function onAck(msg, req) {
@@ -302,6 +309,7 @@ function render() {
   const { room, view, you } = R.state;
   setText(document.getElementById("roomtitle"), presetTitle(room.preset));
   document.getElementById("room").dataset.status = room.status;
+  document.getElementById("room").dataset.phase = view ? view.phase : "";
   turnTitle(R.mine);
   renderSound();
   renderInvite();
@@ -470,7 +478,10 @@ function renderFelt() {
   const lastBtn = el("button", { class: "ghost small", id: "lasttrick", onclick: () => openOverlay("last") }, t("lastTrick"));
   const logBtn = el("button", { class: "ghost small", id: "handlogbtn", onclick: () => openOverlay("log") }, t("handLog"));
   const held = holdState();
+  const note = R.note && R.note.until > Date.now()
+    ? el("div", { class: "auto-note", id: "autonote", role: "status" }, `⚑ ${pick(R.note.text)}`) : null;
   fill("feltbox", felt(view, room, you.seat, {
+    note,
     hold: held === "hold",
     recent: held === "recent",
     deadline: (s) => deadlineOf(s),
