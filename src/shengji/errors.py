@@ -87,6 +87,7 @@ class Code(StrEnum):
     SEATS_EMPTY = "SEATS_EMPTY", "every seat needs a person or a bot"
     NOT_READY = "NOT_READY", "every person must be ready"
     NOT_PLAYING = "NOT_PLAYING", "the match is not being played"
+    NOT_HAND_OVER = "NOT_HAND_OVER", "only while the score sheet waits for the next hand"
     STALE_REVISION = "STALE_REVISION", "the command was made on an older table: look again"
     DUPLICATE_REQUEST = "DUPLICATE_REQUEST", "a request id was used twice"
     NO_ROOM = "NO_ROOM", "no such room"

@@ -156,6 +156,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "err.NOT_READY": {"en": "every player must be ready", "zh": "所有玩家都要准备好"},
     "err.NOT_PLAYING": {"en": "the match is not being played", "zh": "比赛不在进行中"},
+    "err.NOT_HAND_OVER": {
+        "en": "only while the score sheet waits for the next hand",
+        "zh": "只能在一局结束、等待下一局时这样做",
+    },
     "err.STALE_REVISION": {
         "en": "the table changed before your move arrived: look again",
         "zh": "牌桌已经变了, 请再看一下",
@@ -520,6 +524,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "waiting for {who} to start the next hand",
         "zh": "等待{who}开始下一局",
     },
+    "prompt.reviewing": {"en": "{who} (reviewing the hand)", "zh": "{who} (正在复盘)"},
     "prompt.watching": {"en": "you are watching the game", "zh": "你在观战"},
     # prompts (line mode: words to type)
     "plain.declare": {

@@ -86,21 +86,29 @@ def test_the_join_form_and_lobby_show_the_tables_rules(
     host.wait_for_selector("#lobby #tablerules .changed-rule")
     assert "25 s" in host.inner_text("#lobby #tabletimer")
     assert host.locator('#lobby .changed-rule[data-option="throw_penalty"]').count() == 1
-    width = guest.evaluate("document.documentElement.scrollWidth")
-    assert width <= size["width"], f"the page scrolls sideways ({width}px)"
+    for page in (guest, host):  # the host's lobby has a bot menu per seat
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size["width"], f"the page scrolls sideways ({width}px)"
     for page in (host, guest):
         assert not page.watch.errors, page.watch.errors
         page.context.close()
 
 
-def test_a_started_match_offers_watching(server: Server, browser: Any) -> None:  # noqa: F811
-    host = new_page(browser, "en", PHONE)
+@SIZES
+def test_a_started_match_offers_watching(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+) -> None:
+    """A late guest is offered watching (in words without terminal flags); the table counts
+    the spectators connected now; seat names are whole."""
+    host = new_page(browser, "en", size)
     room = make_room(
         server, host, preset="shuangsheng", bots=[None, "heuristic", "heuristic", "heuristic"]
     )
     join(host, server.base, room, "Host")
     start_match(host)
-    late = new_page(browser, "zh", PHONE)
+    late = new_page(browser, "zh", size)
     late.goto(f"{server.base}/room/{room}")
     late.wait_for_selector("#joinmsg")
     assert late.inner_text("#joinmsg") == "比赛已经开始, 可以观战。"
@@ -110,8 +118,25 @@ def test_a_started_match_offers_watching(server: Server, browser: Any) -> None: 
     late.click("#watch")
     wait(late, "window.shengjiState && window.shengjiState.you.seat === null")
     assert late.get_attribute("#chat", "aria-label") == "聊天"
+    assert late.inner_text("#chattitle") == "聊天" and late.inner_text("#send") == "发送"
+    # the spectator is counted while connected, on every page
+    host.wait_for_selector("#conn .specs")
+    assert host.inner_text("#conn .specs").strip(" ·") == "1 watching"
+    assert host.locator("#conn .specs").is_visible()
+    assert late.inner_text("#conn .specs").strip(" ·") == "1 人观战"
+    # every seat's name is whole: "Bot 2 (Normal)", not "Bot 2 (Norm…"
+    for page in (host, late):
+        names = page.eval_on_selector_all(
+            "#felt .seat .who .name",
+            "es => es.map(e => [e.textContent, e.scrollWidth - e.clientWidth])",
+        )
+        assert len(names) == 4 and sum("(Normal)" in n or "(普通)" in n for n, _ in names) == 3
+        assert all(cut <= 0 for _, cut in names), names
     late.click("#lang")
     wait(late, "document.querySelector('#chat').getAttribute('aria-label') === 'Chat'")
+    late.goto("about:blank")  # gone: no longer counted
+    host.wait_for_selector("#conn .specs", state="detached")
+    assert not host.watch.errors, host.watch.errors
     for page in (host, late):
         page.context.close()
 

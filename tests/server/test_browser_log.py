@@ -86,8 +86,13 @@ def test_the_hand_log_tells_the_hand_so_far(
     page.context.close()
 
 
-def test_settings_are_kept_per_browser(server: Server, browser: Any) -> None:  # noqa: F811
-    page = _table(server, browser, "en", DESKTOP)
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_settings_are_kept_per_browser(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+) -> None:
+    page = _table(server, browser, "en", size)
     drive([page], lambda: _tricks_done(page, 0) and (state(page) or {})["view"]["to_act"] == 0)
     page.wait_for_selector("#hand .card")
     width = page.evaluate("document.querySelector('#hand .card').getBoundingClientRect().width")

@@ -1,6 +1,7 @@
 """The table on a phone: on your turn the trick, the first row of your hand and the Play
 button share one screen without scrolling, at 360x740 and 390x844, in 双升 and in
-classic-3deck; touch targets are at least 40 px; nothing scrolls sideways.
+classic-3deck (and on a 1280x800 desktop); touch targets are at least 40 px; nothing
+scrolls sideways; a raised card leaves the suit labels readable.
 
 Skips loudly without chromium. Screenshots of what the phone shows (the viewport only):
 ``var/test-artifacts/phone-turn-*.png``.
@@ -14,6 +15,7 @@ import pytest
 
 from .browser_support import (
     ARTIFACTS,
+    DESKTOP,
     PHONE,
     Server,
     browser,  # noqa: F401  (fixture)
@@ -83,8 +85,9 @@ def _first_turn_after_a_lead(page: Any) -> bool:
         (PHONE, "shuangsheng", "zh"),
         (PHONE, "classic-3deck", "en"),
         (PHONE_TALL, "shuangsheng", "en"),
+        (DESKTOP, "shuangsheng", "en"),
     ],
-    ids=["360-shuangsheng-zh", "360-classic3-en", "390-shuangsheng-en"],
+    ids=["360-shuangsheng-zh", "360-classic3-en", "390-shuangsheng-en", "1280-shuangsheng-en"],
 )
 def test_a_turn_fits_one_phone_screen(
     server: Server,  # noqa: F811
@@ -113,7 +116,7 @@ def test_a_turn_fits_one_phone_screen(
     assert width <= size["width"], f"the page scrolls sideways ({width}px)"
     for sel in ("#hand .card", "#actions button", "#lang", "#copy", "#sound", "#lasttrick"):
         worst = page.evaluate(SMALLEST_TARGET, sel)
-        if worst is not None:
+        if worst is not None and size["width"] <= 600:  # a mouse needs less than a thumb
             assert worst[2] >= 40, f"{sel}: a touch target of {worst[0]:.0f}x{worst[1]:.0f} px"
     # the last row of the hand can still be reached above the fixed action bar
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
@@ -148,3 +151,61 @@ def test_the_home_page_never_scrolls_sideways(server: Server, browser: Any) -> N
         )
         assert unlabelled == 0
     page.context.close()
+
+
+# Where a raised (selected) card, with its 2 px ring, overlaps a group's suit label, as
+# [card, label, pixels of overlap] (none: []).
+RAISED_OVER_LABELS = """
+() => {
+  const out = [];
+  const labels = [...document.querySelectorAll('#hand .glabel')]
+    .filter((l) => l.offsetParent && l.textContent);
+  for (const c of document.querySelectorAll('#hand .card.sel')) {
+    const r = c.getBoundingClientRect();
+    for (const l of labels) {
+      const q = l.getBoundingClientRect();
+      const w = Math.min(r.right + 2, q.right) - Math.max(r.left - 2, q.left);
+      const h = Math.min(r.bottom + 2, q.bottom) - Math.max(r.top - 2, q.top);
+      if (w > 0 && h > 0) out.push([c.dataset.card, l.textContent, h]);
+    }
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("size", "cards"),
+    [(PHONE, "normal"), (DESKTOP, "normal"), (PHONE, "large"), (DESKTOP, "large")],
+    ids=["360", "1280", "360-large", "1280-large"],
+)
+def test_a_raised_card_leaves_the_suit_labels_readable(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+    cards: str,
+) -> None:
+    page = new_page(browser, "en", size)
+    page.add_init_script(
+        "try { localStorage.setItem('shengji:settings', "
+        f"JSON.stringify({{cardSize: '{cards}'}})) }} catch (e) {{}}"
+    )
+    room = make_room(server, page, preset="shuangsheng", bots=BOTS3)
+    join(page, server.base, room, "Sam")
+    start_match(page)
+    drive([page], lambda: _first_turn_after_a_lead(page), timeout=120)
+    # every card of the hand raised at once (as when choosing a long throw)
+    page.evaluate(
+        "window.shengjiRoom.selected = new Set([...document.querySelectorAll('#hand .card')]"
+        ".map((_, i) => i).slice(1))"
+    )
+    page.locator("#hand .card").first.click(position={"x": 7, "y": 30})
+    n = page.locator("#hand .card").count()
+    page.wait_for_function(f"document.querySelectorAll('#hand .card.sel').length === {n}")
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(150)  # the lift's transition
+    assert page.locator("#hand .glabel:visible").count() >= 1
+    covered = page.evaluate(RAISED_OVER_LABELS)
+    page.screenshot(path=str(ARTIFACTS / f"phone-raised-{size['width']}-{cards}.png"))
+    assert covered == [], f"raised cards cover suit labels: {covered[:5]}"
+    assert not page.watch.errors, page.watch.errors

@@ -16,6 +16,7 @@ import pytest
 from shengji.server.launch import ServerProcess
 
 from .browser_support import (
+    DESKTOP,
     PHONE,
     Server,
     browser,  # noqa: F401  (fixture)
@@ -213,3 +214,103 @@ def test_a_table_without_hints_shows_no_hint_button(srv: ReviewServer, browser: 
     page.wait_for_selector("#play")
     assert page.locator("#hintbtn").count() == 0
     assert not page.watch.errors, page.watch.errors
+
+
+# A fixed review of Ann's first hand (the server's shape): one mark, on trick 1.
+STUB_MARKS = {
+    "seat": 0,
+    "hand": 0,
+    "rollouts": 40,
+    "marks": [
+        {
+            "index": 20,
+            "view": 21,
+            "hand": 0,
+            "trick": 1,
+            "played": "S10",
+            "better": "S3",
+            "gain": 0.41,
+            "se": 0.05,
+            "deals": 50,
+            "text": {
+                "en": "Hand 1, trick 1: played ♠10; ♠3 is worth +0.41",
+                "zh": "第 1 局第 1 轮: 出了 ♠10; 出 ♠3 平均多得 +0.41 级",
+            },
+        }
+    ],
+}
+
+# The score sheet against its panel: [sheet's right edge - panel's inner right edge,
+# the panel's hidden width].
+SHEET_FITS = """() => {
+  const box = document.querySelector('#sheetbox'), sheet = document.querySelector('#sheet');
+  const b = box.getBoundingClientRect(), s = sheet.getBoundingClientRect();
+  const inner = b.right - parseFloat(getComputedStyle(box).paddingRight);
+  const scroller = document.querySelector('#sheetbox .sheetbox');
+  return [s.right - inner, scroller.scrollWidth - scroller.clientWidth];
+}"""
+
+
+def test_reading_a_review_holds_the_next_hand(srv: ReviewServer, browser: Any) -> None:  # noqa: F811
+    """Ann reads her review after the hand: the next hand waits for her even once everyone
+    has pressed it, Bob (a phone, in Chinese) is told who is being waited for, her dialog
+    shows how long the table waits and the reasons without hover; the hand log shows the
+    review's marks; closing the review lets the next hand start. The score sheet fits its
+    panel at both sizes."""
+    ann = new_page(browser, "en", DESKTOP)
+    bob = new_page(browser, "zh", PHONE)
+    ann.route(
+        "**/review?*",
+        lambda route: route.fulfill(status=200, content_type="application/json", json=STUB_MARKS),
+    )
+    room = make_room(srv, ann, preset="classic-1deck", bots=[None, "heuristic", None, "heuristic"])
+    join(ann, srv.base, room, "Ann")
+    join(bob, srv.base, room, "Bob")
+    bob.click("#ready")
+    start_match(ann)
+    drive([ann, bob], lambda: phase(ann) == "hand_over", timeout=120)
+    wait(bob, "window.shengjiState.view.phase === 'hand_over'")
+    for page in (ann, bob):
+        over, hidden = page.evaluate(SHEET_FITS)
+        assert over <= 0.5 and hidden <= 0, (page.viewport_size, over, hidden)
+    # "Review my plays": the table waits for Ann while she reads
+    ann.click("#reviewbtn")
+    ann.wait_for_selector("#reviewdialog #review[data-status='done']")
+    wait(bob, "(window.shengjiState.room.reviewing || []).includes(0)")
+    assert ann.locator("#marks .mtext").is_visible()  # the reason, without hover
+    assert "♠3" in ann.inner_text("#marks .mtext") and "+0.41 ± 0.05" in ann.inner_text("#marks")
+    ann.click("#closedialog")
+    wait(bob, "(window.shengjiState.room.reviewing || []).length === 0")
+    # the hand log of the finished hand shows the mark under its trick
+    ann.click("#handlogbtn")
+    ann.wait_for_selector('#logdialog .logtrick[data-trick="1"] .logmark')
+    assert "♠3" in ann.inner_text('#logdialog .logtrick[data-trick="1"] .logmark')
+    ann.click("#closedialog")
+    ann.click("#next")
+    wait(bob, "window.shengjiState.room.waiting.length === 1")
+    # the score sheet's row of the hand: a review again, which holds the next hand
+    ann.click('#sheet .sheetreview[data-hand="0"]')
+    ann.wait_for_selector("#reviewdialog #review")
+    wait(bob, "(window.shengjiState.room.reviewing || []).includes(0)")
+    hold = ann.locator("#reviewhold")
+    hold.wait_for()
+    assert "next hand waits for you" in hold.inner_text()
+    wait(ann, "/\\d+s/.test(document.querySelector('#reviewhold .timer').innerText)")
+    assert 90 <= int(ann.inner_text("#reviewhold .timer").rstrip("s")) <= 120
+    # Bob sees whom the table waits for, on the felt and in his prompt
+    wait(bob, "document.querySelector('#prompt').innerText.includes('等待 Ann (正在复盘)')")
+    assert bob.locator('.seat[data-seat="0"] .tag.review').inner_text() == "复盘中"
+    assert bob.locator('.seat[data-seat="0"] .timer').is_visible()
+    shot(bob, "review-hold")
+    shot(ann, "review-hold")
+    bob.click("#next")  # everyone has pressed: still the table waits for Ann
+    bob.wait_for_timeout(1500)
+    st = state(bob)
+    assert st is not None and st["view"]["phase"] == "hand_over"
+    assert st["room"]["waiting"] == [] and st["room"]["reviewing"] == [0]
+    assert "Ann" in bob.inner_text("#prompt")
+    ann.click("#closedialog")  # the review is closed: the next hand starts
+    wait(bob, "window.shengjiState.view.hand_number === 1")
+    assert state(bob)["room"]["reviewing"] == []  # type: ignore[index]
+    assert not ann.watch.errors, ann.watch.errors
+    assert not bob.watch.errors, bob.watch.errors

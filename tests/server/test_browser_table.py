@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from shengji.option_help import option_fields
 from shengji.presets import load_preset
 
@@ -37,6 +39,7 @@ from .browser_support import (
 require_chromium()
 
 BOTS3 = [None, "heuristic", "heuristic", "heuristic"]
+SIZES = pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
 def test_banker_buries_with_the_kitty_marked(server: Server, browser: Any) -> None:  # noqa: F811
@@ -104,10 +107,15 @@ def test_banker_buries_with_the_kitty_marked(server: Server, browser: Any) -> No
         page.context.close()
 
 
-def test_dropped_connection_is_shown_and_resumed(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+@SIZES
+def test_dropped_connection_is_shown_and_resumed(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    size: dict[str, int],
+) -> None:
     srv = Server(tmp_path / "drop.db")
     try:
-        page = new_page(browser, "en")
+        page = new_page(browser, "en", size)
         room = make_room(srv, page, preset="classic-1deck", bots=BOTS3, turn_seconds=300)
         join(page, srv.base, room, "Solo")
         start_match(page)
@@ -272,37 +280,131 @@ THROW_NOTE = """async ([play, penalty]) => {
 }"""
 
 
-def test_a_failed_throw_is_explained_to_everyone(server: Server, browser: Any) -> None:  # noqa: F811
+# The felt of THROW_NOTE put in the page, in the room's layout: where its note is, how
+# much of it is cut, and how much taller it makes the row of your seat.
+FELT_IN_PAGE = """async ([play, penalty]) => {
+  const m = await import('/static/table.js');
+  const room = {seats: ['Ann', 'Ben', 'Cat', 'Dan'].map((name) => ({kind: 'human', name})),
+                options: {throw_penalty: penalty}};
+  const view = (p) => ({phase: 'play', trump: 'H', level: 2, banker: 0, to_act: 3,
+                        hand_sizes: [12, 11, 12, 12], tricks: [],
+                        trick: [{seat: 0, ...p}, {seat: 1, cards: 'S9'}]});
+  const put = (p) => {
+    const left = document.createElement('div'); left.className = 'room-left';
+    left.append(m.felt(view(p), room, 3));
+    document.querySelector('main').replaceChildren(left);
+    return document.querySelector('#felt .pos-bottom').getBoundingClientRect().height;
+  };
+  const plain = put({cards: play.cards});
+  const tall = put(play);
+  const note = document.querySelector('#thrownote');
+  const r = note.getBoundingClientRect();
+  const cut = note.scrollWidth - note.clientWidth;
+  return {width: r.width, right: r.right, cut, taller: tall - plain};
+}"""
+
+# The hand result's coins line in the page's language: its label and whether a Chinese
+# word is in it.
+COINS = """async (lang) => {
+  const m = await import('/static/table.js');
+  const room = {seats: ['Ann', 'Ben', 'Cat', 'Dan'].map((name) => ({kind: 'human', name})),
+                options: {}};
+  const row = {number: 0, banker: 0, side: 'banker', gain: 1, trick_points: 40, points: 40,
+               penalties: 0, kitty_multiplier: 0, coins: [100, -100], levels_after: [3, 2],
+               explain: {en: 'The banker side goes up 1.', zh: '庄家方升1级。'}};
+  const view = {phase: 'hand_over', trump: 'H', level: 2, levels: [3, 2], score_sheet: [row]};
+  const text = m.handResult(view, room).textContent;
+  const label = lang === 'zh' ? '底金' : 'Coins';
+  return [text.includes(label + ':') ? label : text, /[\u4e00-\u9fff]/.test(text)];
+}"""
+
+
+@SIZES
+def test_a_failed_throw_is_explained_to_everyone(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+) -> None:
     """Who threw what, who could beat it, what was played instead and the penalty, on the
-    table for every seat, in both languages."""
+    table for every seat, in both languages, whole on the felt."""
     failed = {"cards": "S3", "attempted": "SA S3", "blocked_by": 1, "penalty": 10}
-    page = new_page(browser, "en", PHONE)
+    page = new_page(browser, "en", size)
     page.goto(server.base + "/")
     note, on_felt, tag = page.evaluate(THROW_NOTE, [failed, "per_card"])
     assert note == (
-        "Ann tried to throw ♠A\u00a0♠3, but Ben could beat part of it: ♠3 was played instead. "
+        "Ann's throw ♠A\u00a0♠3 failed: Ben could beat part of it, so ♠3 was played. "
         "Penalty: the collectors get 10 points."
     )
     assert on_felt == note and tag == "throw ✗"
     stake = page.evaluate(THROW_NOTE, [{**failed, "penalty": 0}, "stake"])[0]
-    assert stake.endswith("Penalty: the thrower's side pays half the stake in coins.")
-    zh = new_page(browser, "zh", PHONE)
+    assert stake.endswith("Penalty: the thrower's side pays half the stake.")
+    # on a felt as wide as the page's, the note is read whole, beside your seat: the felt is
+    # no taller for it (the hand stays on a phone's first screen)
+    box = page.evaluate(FELT_IN_PAGE, [failed, "stake"])
+    assert box["width"] > 0 and box["right"] <= size["width"] and box["cut"] == 0, box
+    assert box["taller"] <= 1, box
+    assert page.evaluate(COINS, "en") == ["Coins", False]
+    zh = new_page(browser, "zh", size)
     zh.goto(server.base + "/")
     note, _, tag = zh.evaluate(THROW_NOTE, [{**failed, "penalty": -10}, "per_card"])
     assert note == "Ann 甩 ♠A\u00a0♠3 失败: Ben 管得住其中一部分, 改出 ♠3。 罚分: 抓分方扣 10 分。"
     assert tag == "甩✗"
+    assert zh.evaluate(COINS, "zh") == ["底金", True]
+    box = zh.evaluate(FELT_IN_PAGE, [failed, "stake"])
+    assert box["width"] > 0 and box["right"] <= size["width"] and box["cut"] <= 0, box
+    assert box["taller"] <= 1, box
+    for p in (page, zh):
+        assert not p.watch.errors, p.watch.errors
+        p.context.close()
 
 
-def test_a_timed_out_turn_is_told_in_the_chat_log(server: Server, browser: Any) -> None:  # noqa: F811
+@SIZES
+def test_a_timed_out_turn_is_told_in_the_chat_log(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+) -> None:
     """When the turn timer runs out, the table says what the bot played and for whom, in
     the page's language (it follows a change of language)."""
-    page = new_page(browser, "en", PHONE)
+    page = new_page(browser, "en", size)
     room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=0.5)
     join(page, server.base, room, "Ann")
     start_match(page)  # and never act: the timer moves for Ann
     wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)
     line = page.text_content("#chatlog .line.notice") or ""
     assert "⚑ your time ran out: the bot " in line and line.endswith(" for you")
+    # and where it happened: on the felt, beside the seat (a phone's chat is far below)
+    note = page.locator("#felt #autonote")
+    assert note.is_visible() and "your time ran out" in note.inner_text()
+    box = note.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= size["width"]
     page.click("#lang")
     wait(page, "document.querySelector('#chatlog .line.notice').textContent.includes('超时')")
     shot(page, "timed-out-notice")
+
+
+@SIZES
+def test_moves_made_while_you_were_away_are_told_on_return(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    size: dict[str, int],
+) -> None:
+    """Ann leaves mid-hand; a bot plays her seat; back with her token, she is told how many
+    moves were made for her, in the chat log, in her language."""
+    page = new_page(browser, "zh", size)
+    room = make_room(server, page, preset="classic-1deck", bots=BOTS3, away_seconds=0.3)
+    join(page, server.base, room, "安")
+    start_match(page)
+    page.goto("about:blank")
+    page.wait_for_timeout(2500)  # the seat is handed to a bot, which plays for her
+    page.goto(f"{server.base}/room/{room}")
+    wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)
+    line = page.text_content("#chatlog .line.notice") or ""
+    assert "你离开期间, 机器人替你走了" in line, line
+    assert page.locator("#chatlog .line.notice").is_visible()
+    assert "你离开期间" in page.inner_text("#felt #autonote")  # on the felt too
+    page.click("#lang")
+    wait(page, "document.querySelector('#chatlog .line.notice').textContent.includes('while')")
+    assert "while you were away, the bot made" in (page.text_content("#chatlog .line.notice") or "")
+    assert not page.watch.errors, page.watch.errors
+    page.context.close()

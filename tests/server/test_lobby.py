@@ -142,3 +142,34 @@ def test_keys_and_tokens_can_be_pasted_into_a_command_line(http: TestClient) -> 
         c = Client(w)
         c.request({"type": "join", "name": "host", "host_key": key})
         assert c.token is not None and re.fullmatch(r"[0-9a-f]{48}", c.token), c.token
+
+
+def test_a_lone_person_back_after_the_hand_is_told_what_the_bots_did(http: TestClient) -> None:
+    """Nobody is left at the table: the bot plays the away seat to the end of the hand and
+    the room rests; the room is read again from the store when its person comes back (and
+    after it was unloaded as idle): the count of moves made for them is still told."""
+    hub = hub_of(http)
+    for unload in (False, True):
+        rid, key = _room(http, away_seconds=0.1, bots=[None, "heuristic", "heuristic", "heuristic"])
+        with http.websocket_connect(f"/ws/{rid}") as w:
+            c = Client(w)
+            token = c.request({"type": "join", "name": "solo", "host_key": key})["token"]
+            c.request({"type": "ready"})
+            c.request({"type": "start"})
+        room = hub.rooms[rid]
+        deadline = time.time() + 30
+        while time.time() < deadline and (room.state is None or room.state.phase != "hand_over"):
+            time.sleep(0.05)
+        made = room.played_for.get(0, 0)
+        assert made >= 1 and room.state is not None and room.state.phase == "hand_over"
+        if unload:
+            room.last_active -= 10_000
+            assert hub.sweep() >= 1 and rid not in hub.rooms
+        with http.websocket_connect(f"/ws/{rid}") as w:
+            back = Client(w)
+            assert back.request({"type": "join", "token": token})["seat"] == 0
+            assert hub.rooms[rid] is not room  # read again from the store
+            told = [m for m in back.received if m["type"] == "notice"]
+            assert [m["params"]["count"] for m in told] == [made]
+            assert told[0]["code"] == "PLAYED_FOR_YOU"
+        assert rid not in hub._carried

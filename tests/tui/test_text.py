@@ -4,6 +4,7 @@ declaration and trick, names and teams read right for players and spectators."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from shengji.autoplay import choose_action
 from shengji.bots.registry import by_difficulty, hint_bot, parse_spec
@@ -72,3 +73,13 @@ def test_spectators_see_seats_not_relations() -> None:
     s1, s2 = status_lines(state, "en")
     assert s2.startswith("levels: seats 0+2 2 · seats 1+3 2") and "watching" in s2
     assert prompt(state, "en") == "you are watching the game"
+
+
+def test_the_next_hand_names_who_is_reviewing() -> None:
+    seats = [{"kind": "human", "name": n} for n in ("Ann", "Bo", "小明", "Di")]
+    room: dict[str, Any] = {"seats": seats, "waiting": [2], "reviewing": [2]}
+    state = {"you": {"seat": 0, "host": False}, "room": room, "view": {"phase": "hand_over"}}
+    assert prompt(state, "en") == "waiting for 小明 (reviewing the hand) to start the next hand"
+    assert prompt(state, "zh") == "等待小明 (正在复盘)开始下一局"
+    room["waiting"] = [1]
+    assert prompt(state, "en") == "waiting for Bo, 小明 (reviewing the hand) to start the next hand"

@@ -25,6 +25,11 @@ from .store import GroupWriter, RoomDamaged, RoomData, Store, StoreError
 log = logging.getLogger("shengji.server")
 
 
+#: Unloaded rooms whose counts of moves made for away people are kept (the oldest first
+#: forgotten beyond it).
+CARRIED = 10_000
+
+
 class Hub:
     """Every room of the server that is in memory, and the per-address limits."""
 
@@ -46,6 +51,10 @@ class Hub:
         self._collector: asyncio.Task[None] | None = None
         self._bus: PgBus | None = None
         self._following: set[asyncio.Task[None]] = set()
+        #: Moves bots made for away people of rooms unloaded from memory (room id -> seat
+        #: -> count, at most CARRIED rooms): told to each person when they come back, even
+        #: after their room was read again from the store.
+        self._carried: dict[str, dict[int, int]] = {}
 
     # -- rooms -----------------------------------------------------------------------------
     async def create(
@@ -106,8 +115,7 @@ class Hub:
             if room.busy():
                 room.attached += 1
                 return room
-            room.close()
-            del self.rooms[room_id]
+            self._unload(room)
         if len(room_id) > 64:
             raise RoomError(Code.NO_ROOM, "no such room")
         loading = self._loading.get(room_id)
@@ -165,6 +173,8 @@ class Hub:
             for i, seat in enumerate(room.seats):
                 if seat.kind == "human" and not seat.away:
                     room.start_away_timer(i)  # until they come back
+        for i, made in self._carried.pop(room_id, {}).items():
+            room.played_for[i] = room.played_for.get(i, 0) + made
         room.on_moved = self.forget
         room.writer = self.writer
         room.attached += self._waiting.pop(room_id, 0)
@@ -258,9 +268,18 @@ class Hub:
             if not r.busy() and now - r.last_active >= self.limits.idle_seconds
         ]
         for room in idle:
-            room.close()
-            del self.rooms[room.id]
+            self._unload(room)
         return len(idle)
+
+    def _unload(self, room: Room) -> None:
+        """Drop a room that nobody uses from memory, keeping what is told on a return."""
+        room.close()
+        del self.rooms[room.id]
+        if room.played_for:
+            self._carried.pop(room.id, None)
+            self._carried[room.id] = dict(room.played_for)
+            while len(self._carried) > CARRIED:
+                del self._carried[next(iter(self._carried))]
 
     def start(self) -> None:
         """Start unloading idle rooms, and tending the garbage collector, in the background."""

@@ -48,6 +48,9 @@ class Limits:
     send_queue: int = 64
     #: Seconds the score sheet waits for every connected person to press "next hand".
     next_seconds: float = 60.0
+    #: Seconds one seated person's open hand review may hold the next hand, in all, per
+    #: hand (the score sheet's countdown is paused meanwhile).
+    review_hold_seconds: float = 120.0
     #: Seconds a room with no connection stays in memory before it is unloaded.
     idle_seconds: float = 120.0
     #: Seconds between full garbage collections (young objects are collected every 5 s).

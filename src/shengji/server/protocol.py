@@ -133,6 +133,15 @@ class Check(_Command):
     action: ActionBody
 
 
+class Reviewing(_Command):
+    """Say that you opened (``open``) or closed a hand review while the score sheet waits
+    for the next hand: the next hand waits for you, up to ``review_hold_seconds`` in all
+    per hand (a seated person, during ``hand_over`` only)."""
+
+    type: Literal["reviewing"]
+    open: Annotated[bool, Field(strict=True)]
+
+
 class Ping(_Command):
     """Keep-alive."""
 
@@ -140,7 +149,19 @@ class Ping(_Command):
 
 
 Command = Annotated[
-    Join | Sit | Ready | SetBot | Kick | Randomize | Start | SetPublic | Chat | Act | Check | Ping,
+    Join
+    | Sit
+    | Ready
+    | SetBot
+    | Kick
+    | Randomize
+    | Start
+    | SetPublic
+    | Chat
+    | Act
+    | Check
+    | Reviewing
+    | Ping,
     Field(discriminator="type"),
 ]
 _COMMAND: TypeAdapter[Any] = TypeAdapter(Command)

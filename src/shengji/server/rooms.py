@@ -5,7 +5,9 @@ store first; when the store refuses, the room is left exactly as it was and the 
 gets ``STORE_UNAVAILABLE``. Every connection has a bounded outbox (see
 :mod:`.connection`): broadcasting never waits for a client. Bots, turn timers and the
 "next hand" timer are driven by tasks of the room; when no person is connected the room
-stops after the current hand.
+stops after the current hand. A seated person reading a hand review after a hand holds the
+next hand (``reviewing``), up to ``review_hold_seconds`` a hand: the score sheet's
+countdown is paused meanwhile and goes on with what was left of it.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from .protocol import (
     Ping,
     Randomize,
     Ready,
+    Reviewing,
     SetBot,
     SetPublic,
     Sit,
@@ -168,6 +171,15 @@ class Room:
         self.deadlines: list[float | None] = [None] * 4
         self.deadlines_at: float | None = None
         self.continued: set[int] = set()
+        #: After a hand: seats whose person has a hand review open (when it was opened,
+        #: epoch seconds); each holds the next hand until ``review_hold_seconds`` of its
+        #: own are spent (``hold_used``, seconds, per seat and hand).
+        self.holds: dict[int, float] = {}
+        self.hold_used: dict[int, float] = {}
+        #: Seconds left of the score sheet's countdown while reviews hold it (None: not held).
+        self.next_left: float | None = None
+        #: The timer runs to the end of a review's hold (not to the next hand).
+        self.timer_hold = False
         self.away_tasks: dict[int, asyncio.Task[None]] = {}
         #: Moves a bot made for each seat whose person was away (told on their return).
         self.played_for: dict[int, int] = {}
@@ -339,6 +351,28 @@ class Room:
             if s.kind == "human" and not s.away and i in here and i not in self.continued
         ]
 
+    def hold_ends(self) -> dict[int, float]:
+        """The seats whose review holds the next hand now -> when each hold runs out
+        (epoch seconds)."""
+        cap = self.limits.review_hold_seconds
+        return {s: t + cap - self.hold_used.get(s, 0.0) for s, t in self.holds.items()}
+
+    def _end_hold(self, seat: int, now: float) -> None:
+        """``seat``'s review is closed (or its hold ran out): charge the time it held."""
+        began = self.holds.pop(seat, None)
+        if began is not None:
+            used = self.hold_used.get(seat, 0.0) + max(0.0, now - began)
+            self.hold_used[seat] = min(self.limits.review_hold_seconds, used)
+
+    def _prune_holds(self, now: float) -> None:
+        """End the holds that ran out, and those of seats with no connection now."""
+        here = self._connected_seats()
+        ends = self.hold_ends()
+        for seat in list(self.holds):
+            gone = seat not in here or self.seats[seat].kind != "human"
+            if gone or ends[seat] <= now + 0.01:
+                self._end_hold(seat, now)
+
     # -- views -----------------------------------------------------------------------------
     def public(self, index: dict[str, int] | None = None) -> dict[str, Any]:
         """The lobby as everyone may see it (``index``: :meth:`_seat_index`, when made)."""
@@ -380,6 +414,7 @@ class Room:
             "deadlines": list(self.deadlines),
             "paused": self.paused,
             "waiting": self.waiting(connected),
+            "reviewing": sorted(self.holds),
         }
 
     def _public_text(self, index: dict[str, int]) -> str:
@@ -494,6 +529,8 @@ class Room:
                 return self._check(conn, cmd.action, cmd.id)
             elif isinstance(cmd, Act):
                 reply = await self._act(conn, cmd)
+            elif isinstance(cmd, Reviewing):
+                reply = self._reviewing(conn, cmd)
             else:
                 reply = await self._lobby(conn, cmd)
             if self.seat_of(conn) is not None:
@@ -718,9 +755,15 @@ class Room:
         if isinstance(action, Continue) and self.state.phase == "hand_over":
             # "next hand" waits for every connected person: each press is noted
             self.continued.add(seat)
-            if self.waiting():
+            if self.waiting() or self.holds:
                 self.rev += 1
-                return message("ack", id=cmd.id, rev=self.rev, waiting=self.waiting())
+                return message(
+                    "ack",
+                    id=cmd.id,
+                    rev=self.rev,
+                    waiting=self.waiting(),
+                    reviewing=sorted(self.holds),
+                )
         elif cmd.rev != self.rev:
             raise RoomError(
                 Code.STALE_REVISION,
@@ -728,6 +771,31 @@ class Room:
             )
         await self._apply(seat, action)
         return message("ack", id=cmd.id, rev=self.rev)
+
+    def _reviewing(self, conn: Connection, cmd: Reviewing) -> dict[str, Any]:
+        """A seated person opened or closed a hand review after a hand: while it is open
+        the next hand waits for them, at most ``review_hold_seconds`` in all this hand
+        (the ack's ``hold``: the seconds of it left)."""
+        seat = self.seat_of(conn)
+        if seat is None:
+            raise RoomError(Code.NOT_SEATED, "only a seated player's review holds the next hand")
+        if self.state is None or self.status != "playing" or self.state.phase != "hand_over":
+            raise RoomError(
+                Code.NOT_HAND_OVER, "a review holds the next hand only while the score sheet waits"
+            )
+        now = time.time()
+        self._prune_holds(now)
+        cap = self.limits.review_hold_seconds
+        if not cmd.open:
+            self._end_hold(seat, now)
+        elif seat not in self.holds and self.hold_used.get(seat, 0.0) < cap:
+            self.holds[seat] = now
+        self.rev += 1
+        ends = self.hold_ends()
+        left = ends[seat] - now if seat in ends else cap - self.hold_used.get(seat, 0.0)
+        return message(
+            "ack", id=cmd.id, rev=self.rev, reviewing=sorted(self.holds), hold=round(left, 1)
+        )
 
     async def _apply(self, seat: int, action: Action) -> None:
         """Apply, persist (in the writer thread when there is one), then update memory;
@@ -766,6 +834,9 @@ class Room:
         self.rev += 1
         self.state = st
         self.continued.clear()
+        self.holds.clear()
+        self.hold_used.clear()
+        self.next_left = None
         if finished:
             self.status = "finished"
 
@@ -796,7 +867,7 @@ class Room:
         if st is None or self.status != "playing" or self.following:
             return None
         if st.phase == "hand_over":
-            if self.paused or self.waiting():
+            if self.paused or self.waiting() or self.holds:
                 return None
             return min(self.continued, default=0)
         seat = st.to_act if st.to_act is not None else 0
@@ -816,13 +887,7 @@ class Room:
             self.deadlines = [None] * 4
             return
         if st.phase == "hand_over":
-            waiting = self.waiting()
-            if waiting and self.timer_for is not st:
-                self._start_timer(st, self.limits.next_seconds)
-            elif not waiting:
-                self._cancel_timer()
-            deadline = self.deadlines_at if self.timer_for is st else None
-            self.deadlines = [deadline if i in waiting else None for i in range(4)]
+            self._plan_hand_over(st)
         else:
             seat = st.to_act if st.to_act is not None else 0
             if self._bot_controls(seat) or self.settings.turn_seconds <= 0:
@@ -833,6 +898,41 @@ class Room:
                     self._start_timer(st, self.settings.turn_seconds)
                 self.deadlines = [self.deadlines_at if i == seat else None for i in range(4)]
         self.kick_driver()
+
+    def _plan_hand_over(self, st: GameState) -> None:
+        """After a hand: the countdown for the people who have not pressed "next hand",
+        paused while reviews hold the table (the timer then runs to the first hold's end;
+        each held seat's deadline is its own hold's end)."""
+        now = time.time()
+        self._prune_holds(now)
+        ends = self.hold_ends()
+        waiting = self.waiting()
+        if ends:
+            if self.next_left is None:  # pause the countdown where it is
+                self.next_left = self.limits.next_seconds
+                if self.timer_for is st and not self.timer_hold and self.deadlines_at is not None:
+                    self.next_left = max(0.0, self.deadlines_at - now)
+            first = min(ends.values())
+            if not (
+                self.timer_hold
+                and self.timer_for is st
+                and self.timer is not None
+                and self.deadlines_at == first
+            ):
+                self._start_timer(st, first - now, hold=True)
+                self.deadlines_at = first
+            self.deadlines = [ends.get(i) for i in range(4)]
+            return
+        if waiting:
+            if self.next_left is not None:  # the holds ended: the countdown goes on
+                self._start_timer(st, self.next_left)
+            elif self.timer_for is not st or self.timer_hold:
+                self._start_timer(st, self.limits.next_seconds)
+        else:
+            self._cancel_timer()
+        self.next_left = None
+        deadline = self.deadlines_at if self.timer_for is st else None
+        self.deadlines = [deadline if i in waiting else None for i in range(4)]
 
     def kick_driver(self) -> None:
         """Make sure bots move when it is their turn."""
@@ -907,9 +1007,10 @@ class Room:
         }
         self.notice("TIME_RAN_OUT", params)
 
-    def _start_timer(self, st: GameState, seconds: float) -> None:
+    def _start_timer(self, st: GameState, seconds: float, hold: bool = False) -> None:
         self._cancel_timer()
         self.timer_for = st
+        self.timer_hold = hold
         self.deadlines_at = time.time() + seconds
         self.timer = asyncio.get_running_loop().create_task(self._expire(st, seconds))
 
@@ -918,6 +1019,7 @@ class Room:
             self.timer.cancel()
         self.timer = None
         self.timer_for = None
+        self.timer_hold = False
         self.deadlines_at = None
 
     async def _expire(self, st: GameState, seconds: float) -> None:
@@ -930,7 +1032,8 @@ class Room:
                 if st.phase == "hand_over":
                     if self.paused:
                         return
-                    await self._apply(min(self.continued, default=0), Continue())
+                    if not self.timer_hold:  # (else a review's hold ran out: plan again)
+                        await self._apply(min(self.continued, default=0), Continue())
                 else:
                     seat = st.to_act if st.to_act is not None else 0
                     action = await self._bot_move(seat)

@@ -372,7 +372,9 @@ def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
     if phase == "hand_over":
         if my_turn(state):
             return t("prompt.next" if keys else "plain.next", lang)
-        waiting = [who(state, s, lang) for s in room.get("waiting") or []]
+        held = room.get("reviewing") or []
+        waiting = [who(state, s, lang) for s in room.get("waiting") or [] if s not in held]
+        waiting += [t("prompt.reviewing", lang, who=who(state, s, lang)) for s in held]
         return t("prompt.wait_next", lang, who=", ".join(waiting) or "…")
     if not my_turn(state):
         return t("prompt.wait", lang, who=who(state, view.get("to_act"), lang))

@@ -34,6 +34,7 @@ function labels() {
   langBtn.title = lang === "zh" ? "English" : "中文";
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   document.title = t("appTitle");
+  document.querySelector(".brand small").textContent = t("brandSub");
   settingsBtn.title = t("settings");
   settingsBtn.setAttribute("aria-label", t("settings"));
 }

@@ -2,7 +2,7 @@
 // names in English too. t(key, params) fills {name}s; tn(key, n) picks the plural form.
 
 const EN = {
-  brand: "Shengji", settings: "Settings", fourColor: "Four-colour suits (♣ green, ♦ blue)", cardSize: "Card size", size_small: "small", size_normal: "normal", size_large: "large", handOrder: "Hand order", trumpsLeft: "trumps first (left)", trumpsRight: "trumps last (right)", turnSound: "A sound when it is your turn", settingsKept: "Kept in this browser.",
+  brand: "Shengji", brandSub: "Shengji · Tractor", settings: "Settings", fourColor: "Four-colour suits (♣ green, ♦ blue)", cardSize: "Card size", size_small: "small", size_normal: "normal", size_large: "large", handOrder: "Hand order", trumpsLeft: "trumps first (left)", trumpsRight: "trumps last (right)", turnSound: "A sound when it is your turn", settingsKept: "Kept in this browser.",
   langButton: "中文",
   // home
   create: "New table", preset: "Rules", bots: "Seats", person: "a person", seat: "Seat",
@@ -39,10 +39,10 @@ const EN = {
   lastTrick: "Last trick", handLog: "Hand log", handLogOf: "Hand {n} so far", inProgress: "being played", noDeclarations: "Nobody has declared yet.", lastTrickOf: "Last trick: {name} won", noTrickYet: "No trick played yet.",
   trickWonBy: "{name} wins the trick", close: "Close",
   throwFailedTag: "throw ✗",
-  throwFailedNote: "{name} tried to throw {tried}, but {by} could beat part of it: {played} was played instead.",
+  throwFailedNote: "{name}'s throw {tried} failed: {by} could beat part of it, so {played} was played.",
   throwPenaltyUp: "Penalty: the collectors get {n} points.",
   throwPenaltyDown: "Penalty: the collectors lose {n} points.",
-  throwPenaltyStake: "Penalty: the thrower's side pays half the stake in coins.",
+  throwPenaltyStake: "Penalty: the thrower's side pays half the stake.",
   kitty: "Kitty (底牌)", yourKitty: "The kitty you buried", pickedUp: "picked up", buried: "buried",
   newFromKitty: "from the kitty", pointCards: "Point cards taken",
   appTitle: "Shengji · Tractor", soundOn: "sound on your turn: on (click to mute)",
@@ -55,7 +55,7 @@ const EN = {
   declareWith: "Show", showHint: "You may show (亮主) or pass.",
   nextHand: "Next hand", waitingNext: "Waiting for {names} to press next hand",
   youPressed: "Waiting for the others",
-  sheet: "Score sheet", result: "Result", kittyTimes: "kitty {pts} × {mult}",
+  sheet: "Score sheet", result: "Result", sheetPoints: "Points", ntShort: "NT", kittyTimes: "kitty {pts} × {mult}",
   penalty: "penalty", coins: "Coins",
   collectorsTook: "Collectors took {n} points",
   handOver: "Hand {n} is over", matchOver: "Match over",
@@ -89,10 +89,12 @@ const EN = {
   "preset_botzone": "Botzone 双升 (Tractor)",
   botName: "Bot {n}", botNameKind: "Bot {n} ({kind})",
   timeLeft: "time left to act", reading: "reading", pressNext: "Read the score sheet, then press Next hand.",
+  reviewingTag: "reviewing", waitingReview: "Waiting for {names} (reviewing)",
+  reviewHold: "The next hand waits for you while you read this, for at most",
 };
 
 const ZH = {
-  brand: "升级", settings: "设置", fourColor: "四色花色 (♣ 绿, ♦ 蓝)", cardSize: "牌的大小", size_small: "小", size_normal: "中", size_large: "大", handOrder: "手牌顺序", trumpsLeft: "主牌在前 (左)", trumpsRight: "主牌在后 (右)", turnSound: "轮到你时响一声", settingsKept: "保存在这个浏览器里。",
+  brand: "升级", brandSub: "拖拉机", settings: "设置", fourColor: "四色花色 (♣ 绿, ♦ 蓝)", cardSize: "牌的大小", size_small: "小", size_normal: "中", size_large: "大", handOrder: "手牌顺序", trumpsLeft: "主牌在前 (左)", trumpsRight: "主牌在后 (右)", turnSound: "轮到你时响一声", settingsKept: "保存在这个浏览器里。",
   langButton: "EN",
   create: "开新桌", preset: "规则", bots: "座位", person: "真人", seat: "座位",
   level_easy: "简单", level_normal: "普通", level_strong: "强", botLevel: "{level} · {name}",
@@ -140,7 +142,7 @@ const ZH = {
   declareWith: "亮", showHint: "可以亮主, 或者不亮。",
   nextHand: "下一局", waitingNext: "等待 {names} 按下一局",
   youPressed: "等待其他人",
-  sheet: "记分表", result: "结果", kittyTimes: "底分 {pts} × {mult}",
+  sheet: "记分表", result: "结果", sheetPoints: "得分", ntShort: "无主", kittyTimes: "底分 {pts} × {mult}",
   penalty: "罚分", coins: "底金",
   collectorsTook: "闲家得 {n} 分",
   handOver: "第 {n} 局结束", matchOver: "比赛结束",
@@ -167,6 +169,8 @@ const ZH = {
   "preset_tuolaji-4deck": "拖拉机 (四副)", "preset_botzone": "Botzone 双升",
   botName: "机器人 {n}", botNameKind: "机器人 {n} ({kind})",
   timeLeft: "剩余时间", reading: "看分中", pressNext: "看完记分表后按下一局。",
+  reviewingTag: "复盘中", waitingReview: "等待 {names} (正在复盘)",
+  reviewHold: "你看复盘时, 下一局会等你, 最多再等",
 };
 
 // Messages for error codes when the server did not send `text` (older servers, HTTP errors).

@@ -22,7 +22,7 @@ let R = null; // the room page's state
 
 export function leaveRoom() {
   if (R && R.link) R.link.close();
-  if (R) { clearInterval(R.tick); document.removeEventListener("keydown", R.onKey); }
+  if (R) { clearInterval(R.tick); clearTimeout(R.noteTimer); document.removeEventListener("keydown", R.onKey); }
   if (R) turnTitle(false);
   if (R && R.barObserver) R.barObserver.disconnect();
   document.documentElement.style.removeProperty("--bar-h");
@@ -35,6 +35,7 @@ export function roomPage(app, roomId) {
     id: roomId, app, link: null, state: null, chatKeys: new Set(), selected: new Set(), cursor: 0,
     handKey: null, rule: null, lobbyMsg: null, chatMsg: null, offset: 0, held: null, overlay: null,
     conn: "idle", connInfo: {}, lastTricks: 0, pressedNext: null, built: false, mine: false,
+    reviewHold: null, // the hand after which our open review holds the next hand
   };
   window.shengjiState = null;
   window.shengjiRoom = R; // read by the browser tests
@@ -165,6 +166,7 @@ function onState(msg) {
     if (n > R.lastTricks) R.held = { count: n, since: Date.now() };
     R.lastTricks = n;
     if (v.phase !== "hand_over") R.pressedNext = null;
+    if (R.reviewHold !== null && (v.phase !== "hand_over" || v.hand_number !== R.reviewHold)) R.reviewHold = null;
   }
   const mine = !!v && msg.you.seat !== null && v.to_act === msg.you.seat
     && !["hand_over", "match_over"].includes(v.phase);
@@ -191,10 +193,17 @@ function onChat(lines) {
 }
 
 // What the table did by itself (a timed-out turn, moves made while you were away): a line
-// of the chat log, in the page's language.
+// of the chat log, in the page's language, and a note on the felt for a while (where it
+// happened: on a phone the chat is far below).
+const NOTE_MS = 8000;
+
 function onNotice(msg) {
   (R.chatLines ||= []).push({ time: Date.now() / 1000 + R.offset, seat: null, notice: msg.text });
   renderChat(false);
+  R.note = { text: msg.text, until: Date.now() + NOTE_MS };
+  clearTimeout(R.noteTimer);
+  R.noteTimer = setTimeout(() => { if (R && R.state) renderFelt(); }, NOTE_MS + 20);
+  if (R.state) renderFelt();
 }
 
 function onAck(msg, req) {
@@ -214,6 +223,7 @@ function onAck(msg, req) {
 
 function onError(msg, req) {
   const text = R.state ? withNames(errorText(msg), R.state.room) : errorText(msg);
+  if (req && req.type === "reviewing") return; // the hand went on meanwhile: nothing to hold
   if (req && req.type === "join") {
     if (msg.code === "BAD_TOKEN") { R.link.close(); R.built = false; joinForm(text); return; }
     if (["ROOM_STARTED", "ROOM_FULL", "SEAT_TAKEN"].includes(msg.code)) {
@@ -299,6 +309,7 @@ function render() {
   const { room, view, you } = R.state;
   setText(document.getElementById("roomtitle"), presetTitle(room.preset));
   document.getElementById("room").dataset.status = room.status;
+  document.getElementById("room").dataset.phase = view ? view.phase : "";
   turnTitle(R.mine);
   renderSound();
   renderInvite();
@@ -467,11 +478,15 @@ function renderFelt() {
   const lastBtn = el("button", { class: "ghost small", id: "lasttrick", onclick: () => openOverlay("last") }, t("lastTrick"));
   const logBtn = el("button", { class: "ghost small", id: "handlogbtn", onclick: () => openOverlay("log") }, t("handLog"));
   const held = holdState();
+  const note = R.note && R.note.until > Date.now()
+    ? el("div", { class: "auto-note", id: "autonote", role: "status" }, `⚑ ${pick(R.note.text)}`) : null;
   fill("feltbox", felt(view, room, you.seat, {
+    note,
     hold: held === "hold",
     recent: held === "recent",
     deadline: (s) => deadlineOf(s),
     waiting: view.phase === "hand_over" ? room.waiting : null,
+    reviewing: view.phase === "hand_over" ? room.reviewing : null,
     lastTrickButton: lastBtn,
     logButton: logBtn,
   }));
@@ -564,9 +579,12 @@ function renderActions() {
     const waiting = Array.isArray(room.waiting) ? room.waiting : null;
     const pressed = waiting ? !waiting.includes(you.seat) : R.pressedNext === view.hand_number;
     acts.push(el("button", { id: "next", disabled: !on || pressed, onclick: () => act({ type: "continue" }) }, t("nextHand")));
-    const others = (waiting || []).filter((s) => s !== you.seat).map((s) => seatName(room, s));
-    prompt = pressed ? (others.length ? t("waitingNext", { names: others.join(", ") }) : t("youPressed"))
-      : t("pressNext");
+    const reviewing = (room.reviewing || []).filter((s) => s !== you.seat);
+    const others = (waiting || []).filter((s) => s !== you.seat && !reviewing.includes(s)).map((s) => seatName(room, s));
+    const held = reviewing.length ? t("waitingReview", { names: reviewing.map((s) => seatName(room, s)).join(", ") }) : null;
+    prompt = pressed
+      ? [others.length ? t("waitingNext", { names: others.join(", ") }) : null, held].filter(Boolean).join(" · ") || t("youPressed")
+      : [t("pressNext"), held].filter(Boolean).join(" ");
   } else if (view.phase === "match_over") {
     prompt = t("matchOver");
   } else if (mine && DECLARE_PHASES.includes(view.phase)) {
@@ -701,6 +719,18 @@ function openReview(which = null, retry = false) {
   }
   R.review = rv;
   openOverlay("review");
+  // after a hand, the next hand waits while you read (the server caps it)
+  if (view.phase === "hand_over" && R.reviewHold === null && send({ type: "reviewing", open: true })) {
+    R.reviewHold = view.hand_number;
+  }
+}
+
+// The review is closed: the next hand need not wait for it any longer.
+function endReviewHold() {
+  if (R.reviewHold === null) return;
+  const v = R.state && R.state.view;
+  if (v && v.phase === "hand_over" && v.hand_number === R.reviewHold) send({ type: "reviewing", open: false });
+  R.reviewHold = null;
 }
 
 function kittyButton() {
@@ -708,8 +738,8 @@ function kittyButton() {
 }
 
 // -- overlays: the last trick, the kitty ---------------------------------------------------
-function openOverlay(kind) { R.overlay = kind; renderOverlay(); }
-function closeOverlay() { R.overlay = null; const o = document.getElementById("overlay"); o.hidden = true; fill(o); }
+function openOverlay(kind) { if (kind !== "review") endReviewHold(); R.overlay = kind; renderOverlay(); }
+function closeOverlay() { endReviewHold(); R.overlay = null; const o = document.getElementById("overlay"); o.hidden = true; fill(o); }
 
 function renderOverlay() {
   const o = document.getElementById("overlay");
@@ -720,6 +750,12 @@ function renderOverlay() {
   if (R.overlay === "review") {
     const rv = R.review;
     body = [reviewPanel(rv, { room, ctx: rv.ctx, retry: () => openReview(rv.hand, true) })];
+    const me = R.state.you.seat;
+    const until = R.reviewHold !== null && (room.reviewing || []).includes(me) ? (room.deadlines || [])[me] : null;
+    if (until) {
+      body.unshift(el("p", { class: "muted small reviewhold", id: "reviewhold" }, t("reviewHold"), " ",
+        el("span", { class: "timer", "data-deadline": String(until) }, "")));
+    }
   } else if (R.overlay === "log") {
     const seat = R.state.you.seat;
     const rv = R.reviews && seat !== null ? R.reviews[`${seat}:${view.hand_number}`] : null;

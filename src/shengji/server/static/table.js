@@ -93,7 +93,9 @@ export function winningSeat(view, trick) {
 }
 
 // The felt: four seats placed around the table, relative to `me` (bottom).
-// opts: hold, deadline(seat) -> epoch or null, waiting (seats), lastTrickButton
+// opts: hold, deadline(seat) -> epoch or null, waiting (seats), reviewing (seats whose
+// hand review holds the next hand), lastTrickButton, note (an element: what the table did
+// by itself, shown under the seats)
 export function felt(view, room, me, opts = {}) {
   const base = me === null || me === undefined ? 0 : me;
   if (opts.watching) me = null; // the replayer: drawn from a seat, nobody is "you"
@@ -111,7 +113,8 @@ export function felt(view, room, me, opts = {}) {
     if (room.host_seat === s) tags.push(el("span", { class: "tag host", title: t("host") }, "★"));
     if (info.away) tags.push(el("span", { class: "tag away" }, t("away")));
     else if (info.kind === "human" && info.connected === false) tags.push(el("span", { class: "tag away" }, t("offline")));
-    if (opts.waiting && opts.waiting.includes(s)) tags.push(el("span", { class: "tag wait" }, t("reading")));
+    if (opts.reviewing && opts.reviewing.includes(s)) tags.push(el("span", { class: "tag wait review" }, t("reviewingTag")));
+    else if (opts.waiting && opts.waiting.includes(s)) tags.push(el("span", { class: "tag wait" }, t("reading")));
     const deadline = opts.deadline ? opts.deadline(s) : null;
     const p = playOf[s];
     const playTags = [];
@@ -142,16 +145,22 @@ export function felt(view, room, me, opts = {}) {
       el("small", {}, `${seatName(room, d.seat)} · ${declKind(view.declarations, view.declarations.length - 1)}`),
       cardRow(d.cards, { size: "mini" })));
   }
-  const shown = trick && trick.plays.length ? trick : finished;
-  const failed = shown ? (shown.plays || []).find((p) => p.attempted) : null;
-  if (failed) center.push(throwNote(failed, room));
+  // a failed throw is told until the trick after it is over (the thrower may have to play
+  // again at once)
+  const tricks = view.tricks || [];
+  const failedIn = (tr) => (tr ? (tr.plays || []).find((p) => p.attempted) : null);
+  const failed = failedIn(trick) || (trick && !trick.done ? failedIn(tricks[tricks.length - 1]) : null);
+  // what the table has to explain (a failed throw, a move a bot made for someone) runs
+  // across the felt, under the seats
+  const notes = [failed ? throwNote(failed, room) : null, opts.note || null].filter(Boolean);
   if (view.phase === "deal" || view.phase === "before_kitty") {
     center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
   }
   if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
   if (opts.logButton) center.push(opts.logButton);
   if (opts.kittyButton) center.push(opts.kittyButton);
-  return el("div", { class: "felt", id: "felt" }, seats, el("div", { class: "center" }, center));
+  return el("div", { class: `felt${notes.length ? " has-notes" : ""}`, id: "felt" }, seats, el("div", { class: "center" }, center),
+    notes.length ? el("div", { class: "notes", id: "feltnotes" }, notes) : null);
 }
 
 // Cards as text with suit symbols ("♠A ♠3", kept on one line), for sentences.
@@ -234,10 +243,10 @@ export function scoreSheet(view, room, opts = {}) {
   return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
     el("table", { class: "sheet", id: "sheet" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("banker")), el("th", {}, t("level")),
-        el("th", {}, t("trump")), el("th", {}, t("points")), el("th", {}, t("result")), opts.review ? el("th", {}) : null)),
+        el("th", {}, t("trump")), el("th", { title: t("points") }, t("sheetPoints")), el("th", {}, t("result")), opts.review ? el("th", {}) : null)),
       el("tbody", {}, rows.map((r) => el("tr", {},
         el("td", {}, r.number + 1), el("td", { class: `team${r.banker % 2}` }, seatName(room, r.banker)), el("td", {}, r.level),
-        el("td", { class: r.trump === "H" || r.trump === "D" ? "red" : "" }, r.trump === "NT" ? t("nt") : suitSymbol(r.trump)),
+        el("td", { class: r.trump === "H" || r.trump === "D" ? "red" : "" }, r.trump === "NT" ? t("ntShort") : suitSymbol(r.trump)),
         el("td", {}, r.points),
         el("td", {}, resultGist(r, opts.me)),
         opts.review ? el("td", {}, el("button", { class: "ghost small sheetreview", "data-hand": r.number,
@@ -269,11 +278,13 @@ export function handResult(view, room) {
     r.kitty_multiplier || r.penalties ? el("p", { class: "breakdown" }, parts) : null,
     view.kitty ? el("div", { class: "kitty-line" }, el("small", {}, t("kitty"),
       r.kitty_multiplier ? ` ×${r.kitty_multiplier}` : ""), cardRow(view.kitty, { size: "table", ctx, markTrump: true })) : null,
-    el("p", {}, t("levels"), ": ", [0, 1].map((team) => el("span", { class: `lv team${team}` },
-      teamName(room, team), " ", el("b", {}, r.levels_after ? levelsAfter(r)[team] : view.levels[team]), " "))),
-    r.coins && (r.coins[0] || r.coins[1]) ? el("p", {}, t("coins"), ": ",
-      [0, 1].map((team) => `${teamName(room, team)} ${r.coins[team] > 0 ? "+" : ""}${r.coins[team]}  `)) : null);
+    el("p", {}, t("levels"), ": ", [0, 1].map((team) => [team ? " · " : null, el("span", { class: `lv team${team}` },
+      teamName(room, team), " ", el("b", {}, r.levels_after ? levelsAfter(r)[team] : view.levels[team]))])),
+    r.coins && (r.coins[0] || r.coins[1]) ? el("p", { class: "coins" }, t("coins"), ": ",
+      [0, 1].map((team) => `${team ? " · " : ""}${teamName(room, team)} ${signed(r.coins[team])}`).join("")) : null);
 }
+
+const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 
 // The engine's explanation names seats by number: put the players' names in.
 export function withNames(text, room) {
@@ -297,9 +308,9 @@ export function matchEnd(view, room) {
   const coins = view.coins && (view.coins[0] || view.coins[1]);
   return el("div", { class: "matchend", id: "matchend" },
     el("h2", {}, t("matchOver")), el("p", { class: "winner" }, head),
-    el("p", {}, t("finalLevels"), ": ", [0, 1].map((team) => el("span", { class: `lv team${team}${w === team ? " champ" : ""}` },
-      teamName(room, team), " ", el("b", {}, view.levels[team]), "  "))),
-    coins ? el("p", {}, t("coins"), ": ", [0, 1].map((team) => `${teamName(room, team)} ${view.coins[team]}  `)) : null,
+    el("p", {}, t("finalLevels"), ": ", [0, 1].map((team) => [team ? " · " : null, el("span", { class: `lv team${team}${w === team ? " champ" : ""}` },
+      teamName(room, team), " ", el("b", {}, view.levels[team]))])),
+    coins ? el("p", { class: "coins" }, t("coins"), ": ", [0, 1].map((team) => `${team ? " · " : ""}${teamName(room, team)} ${signed(view.coins[team])}`).join("")) : null,
     el("h3", {}, t("summary")),
     el("p", {}, summaryLine(view, room)));
 }
@@ -314,7 +325,7 @@ function summaryLine(view, room) {
   }
   return [0, 1].map((team) => (lang === "zh"
     ? `${teamName(room, team)}: 坐庄 ${banked[team]} 局, 共升 ${gained[team]} 级。`
-    : `${teamName(room, team)}: banker in ${banked[team]} of ${rows.length} hands, ${gained[team]} levels gained.`)).join(" ");
+    : `${teamName(room, team)}: banker in ${banked[team]} of ${rows.length} hands, ${gained[team]} ${gained[team] === 1 ? "level" : "levels"} gained.`)).join(" ");
 }
 
 // A hand review (GET /api/rooms/{id}/review): the marked plays of `seat` in `hand`. During
