@@ -12,7 +12,7 @@ end of a match (§6).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -311,7 +311,7 @@ def score_hand(
     trick_points: int,
     penalties: int,
     kitty: Sequence[Card],
-    last_lead: Lead,
+    last_lead: Lead | Callable[[], Lead],
     last_winner: int,
     last_winning_play: Sequence[Card],
     last_trick_points: int = 0,
@@ -319,7 +319,9 @@ def score_hand(
 ) -> HandScore:
     """Score a finished hand: kitty bonus (扣底) when the collectors won the last trick,
     the J hook, the level table and the match end (the game and the kernel both end a
-    hand here). ``last_trick_points``: the points of the last trick's cards.
+    hand here). ``last_trick_points``: the points of the last trick's cards. ``last_lead``:
+    the last trick's lead, or a function giving it (asked only when the collectors won
+    the last trick: a rollout then classifies no lead it does not need).
 
     With ``level_table = "classic-1deck-45"`` the points of the last trick and the kitty
     do not count (seed 001: "除最后1手牌外"): winning that trick is a win of its own."""
@@ -327,7 +329,8 @@ def score_hand(
     mult, bonus = 0, 0
     width = None
     if collectors_last:
-        mult, bonus = kitty_bonus(options, last_lead, kitty)
+        lead = last_lead() if callable(last_lead) else last_lead
+        mult, bonus = kitty_bonus(options, lead, kitty)
         width = j_hook_width(ctx, last_winning_play)
     total = trick_points + bonus + penalties
     if options.level_table == "classic-1deck-45":

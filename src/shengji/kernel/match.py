@@ -179,7 +179,7 @@ class KMatch:
             ks.trick_points,
             ks.penalties,
             kitty,
-            lead_of(ctx, ks.last_lead),
+            lambda: lead_of(ctx, ks.last_lead),
             ks.last_winner,
             [ALL_CARDS[c] for c in ks.last_win],
             ks.last_points,

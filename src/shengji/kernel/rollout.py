@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..actions import ActionError
-from ..cards import Card, card_from_index, format_cards, points
+from ..cards import ALL_CARDS, Card, card_from_index, format_cards, points
 from ..errors import Code
 from ..options import RuleOptions
 from ..scoring import HandOutcome, score_hand
@@ -197,7 +197,7 @@ def score(state: KState) -> RolloutResult:
         state.trick_points,
         state.penalties,
         info.kitty,
-        lead_of(ctx, state.last_lead),
+        lambda: lead_of(ctx, state.last_lead),
         state.last_winner,
         [card_from_index(i) for i in state.last_win],
         state.last_points,
@@ -214,11 +214,16 @@ def score(state: KState) -> RolloutResult:
 
 
 def lead_of(ctx: TrumpContext, cards: list[int]) -> Any:
-    """The rules API's ``Lead`` of a kernel play (imported here: the rules API is above
-    the kernel)."""
-    from ..units import classify_lead
+    """The rules API's ``Lead`` of a kernel play (the rules API sits above the kernel: it
+    is imported on first use)."""
+    if not _CLASSIFY:
+        from ..units import classify_lead
 
-    return classify_lead(ctx, [card_from_index(i) for i in cards])
+        _CLASSIFY.append(classify_lead)
+    return _CLASSIFY[0](ctx, [ALL_CARDS[i] for i in cards])
+
+
+_CLASSIFY: list[Callable[..., Any]] = []
 
 
 def kernel_events(state: KState, start: int = 0) -> list[Event]:
