@@ -355,6 +355,20 @@ def env_rate(steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
     return done / (time.process_time() - t0)
 
 
+def env_rate_of(pure: bool, steps: int = 20_000) -> float | None:
+    """:func:`env_rate` in a fresh process, on the compiled kernel or (``pure``) with
+    ``SHENGJI_PURE=1``; None without the ``rl`` extra."""
+    import os
+
+    code = f"from shengji.bench import env_rate; print(env_rate({steps}))"
+    env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
+    )
+    value = out.stdout.strip().splitlines()[-1]
+    return None if value == "None" else float(value)
+
+
 def bench_programs(repeat: int = 3) -> Iterator[str]:
     """What users run end to end: ``simulate`` with random players and the RL env, on
     the compiled kernel and on the pure-Python path; memory per retained state."""
@@ -362,10 +376,11 @@ def bench_programs(repeat: int = 3) -> Iterator[str]:
     rates = {name: [simulate_rate(pure=not comp) for _ in range(repeat)] for name, comp in paths}
     title = "simulate end to end (shuangsheng, random,random, 4000 hands, 1 worker, with start-up)"
     yield from _rate_lines(title, "hands per CPU-s", rates)
-    env = [r for r in (env_rate() for _ in range(repeat)) if r is not None]
-    if env:
+    measured = {name: [env_rate_of(not comp) for _ in range(repeat)] for name, comp in paths}
+    env = {name: [r for r in rs if r is not None] for name, rs in measured.items()}
+    if all(env.values()):
         title = "PettingZoo env (shuangsheng, uniformly random masked actions)"
-        yield from _rate_lines(title, "steps per CPU-s", {ENGINE: env})
+        yield from _rate_lines(title, "steps per CPU-s", env)
     else:
         yield "PettingZoo env: not measured (install the rl extra)"
     size = state_memory()
