@@ -20,6 +20,7 @@ shengji.errors.DeclarationError: ILLEGAL_DECLARATION: trump is already declared;
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -157,12 +158,10 @@ def apply_show(
             count=show.count,
             decks=options.decks,
         )
-    core = access.core()
     k = kernel_declare(state)
-    why = k._show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
+    why = k.show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
     if why:
         raise _fail(refusal_text(options.declaring, why, phase), why)
-    del core
     return evolve(from_kernel(k, state), shows=(*state.shows, (seat, tuple(cards))))
 
 
@@ -172,7 +171,12 @@ _PHASE: dict[str | None, int] = {None: -1, "deal": 0, "before_kitty": 1, "after_
 
 def hand_rules(options: RuleOptions) -> Any:
     """The kernel's ``HandRules`` of ``options`` (four seats, fixed partnerships)."""
-    return access.hand_rules(access.core(), options, list(FIXED_TEAMS))
+    return _hand_rules(access.core(), options)
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_rules(kernel_core: Any, options: RuleOptions) -> Any:
+    return access.hand_rules(kernel_core, options, list(FIXED_TEAMS))
 
 
 def kernel_declare(state: DeclareState) -> Any:
