@@ -1,6 +1,6 @@
 """The equality gate: on random hands of every preset (and option variants), the kernel's
-events, failed throws, legal moves and hand results equal the game engine's, on the pure
-and (where built) the compiled path together. ``shengji bench kernel-check`` runs more."""
+events, failed throws, legal moves and hand results equal the oracle's, on the pure and
+(where built) the compiled path together. ``cd tests && python -m kernel.gate`` runs more."""
 
 from __future__ import annotations
 
