@@ -135,15 +135,19 @@ def test_no_runtime_dependencies_and_extras() -> None:
     project = PYPROJECT["project"]
     assert project["dependencies"] == []
     extras = project["optional-dependencies"]
-    assert sorted(extras) == ["dev", "plot", "ray", "rl", "server", "tui"]
+    assert sorted(extras) == ["dev", "plot", "ray", "rl", "server", "train", "tui"]
     assert "shengji[server,tui,plot,rl,ray]" in extras["dev"]
+    # PyTorch (examples/train_dmc.py) is gigabytes: neither in `dev` nor in the lock
+    assert not any("torch" in r or "train" in r for r in extras["dev"])
 
 
 def test_lock_pins_every_requirement() -> None:
     lines = (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines()
     pins = dict(line.split("==") for line in lines if line and not line.startswith("#"))
     names = {k.lower().replace("_", "-") for k in pins}
-    for reqs in PYPROJECT["project"]["optional-dependencies"].values():
+    for extra, reqs in PYPROJECT["project"]["optional-dependencies"].items():
+        if extra == "train":  # PyTorch: installed by hand for the training example only
+            continue
         for req in reqs:
             name = req.split("[")[0].split(">")[0].split("<")[0].split("=")[0].strip()
             if name != "shengji":
