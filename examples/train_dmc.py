@@ -6,7 +6,9 @@ card, with the action masks of :mod:`shengji.env.masks`) from the seat's observa
 (two seats, the same network) plays single hands against two random seats on the kernel
 (``KHand.random_action``, the random bot's choices), epsilon-greedy; every step of a hand
 is then regressed (mean squared error) on the levels its team gained or lost in that hand
-(the Monte Carlo return, as DMC does). The agent's team alternates between the two teams.
+plus ``--points-weight`` times its points margin (the Monte Carlo return, as DMC does; the
+margin tells a 75-point hand from a 45-point one, which the level table often does not).
+The agent's team alternates between the two teams.
 
 Every ``--eval-every`` seconds the greedy policy plays ``--eval-hands`` mirrored hands
 against random (not counted in the training time) and the model is saved as a ``.npz``
@@ -84,10 +86,12 @@ def play_hand(
     epsilon: float,
     rng: random.Random,
     steps: list[tuple[npt.NDArray[np.float32], int, int]] | None,
-) -> float:
+) -> tuple[float, float]:
     """One hand (the first of a match dealt from ``seed``): the agent's network at the
     seats of ``team``, random players at the others. The levels ``team`` gained (negative:
-    lost); the agent's (observation, action, seat) of each step go to ``steps``."""
+    lost) and its points margin: the collectors' points (kitty included) above the level
+    table's middle (40 a deck), in units of that middle, negated when ``team`` is the
+    banker's; the agent's (observation, action, seat) of each step go to ``steps``."""
     m = KMatch(options, seed)
     observer = KernelObserver(m)
     streams = random_streams(seed)
@@ -132,11 +136,13 @@ def play_hand(
             h.bury(cards)
         else:
             h.play_cards(cards)
-    m.finish_hand()
-    o = m.results[-1].outcome
+    result = m.finish_hand()
+    o = result.outcome
     bteam = o.banker_seat % 2
     up = bteam if o.side == "banker" else 1 - bteam
-    return float(o.moved if up == team else -o.moved)
+    middle = 40 * options.decks
+    margin = (result.points - middle) / middle
+    return float(o.moved if up == team else -o.moved), margin if bteam != team else -margin
 
 
 def evaluate(options: RuleOptions, weights: Weights, deals: int, seed: int) -> float:
@@ -145,7 +151,7 @@ def evaluate(options: RuleOptions, weights: Weights, deals: int, seed: int) -> f
     rng = random.Random(seed)
     for i in range(deals):
         for team in (0, 1):
-            r = play_hand(options, seed + i, team, weights, 0.0, rng, None)
+            r = play_hand(options, seed + i, team, weights, 0.0, rng, None)[0]
             gained += max(r, 0.0)
             total += abs(r)
     return gained / total if total else 0.5
@@ -166,6 +172,12 @@ def main() -> None:
     ap.add_argument("--eps-end", type=float, default=0.02)
     ap.add_argument("--eval-every", type=float, default=120.0, help="seconds of training")
     ap.add_argument("--eval-hands", type=int, default=200, help="hands (mirrored pairs)")
+    ap.add_argument(
+        "--points-weight",
+        type=float,
+        default=0.5,
+        help="weight of the points margin added to the levels in the return (0: levels only)",
+    )
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
@@ -215,9 +227,11 @@ def main() -> None:
         for _ in range(args.hands_per_update):
             steps: list[tuple[npt.NDArray[np.float32], int, int]] = []
             team = hands % 2
-            ret = play_hand(options, rng.randrange(2**31 - 1), team, weights, eps, rng, steps)
+            seed = rng.randrange(2**31 - 1)
+            levels, margin = play_hand(options, seed, team, weights, eps, rng, steps)
+            ret = levels + args.points_weight * margin
             hands += 1
-            recent.append(ret)
+            recent.append(levels)
             for obs, a, _seat in steps:
                 buf_obs[at], buf_act[at], buf_ret[at] = obs, a, ret
                 at = (at + 1) % cap
