@@ -28,6 +28,8 @@ def main() -> None:
     ap.add_argument("--final", help="RATE,LOW,HIGH of the measured level rate")
     ap.add_argument("--label", default="shengji simulate")
     ap.add_argument("--title", default="DMC agent vs random (shuangsheng)")
+    ap.add_argument("--other", type=Path, help="another run's log, drawn for comparison")
+    ap.add_argument("--other-label", default="another run")
     args = ap.parse_args()
     rows = [json.loads(line) for line in args.log.read_text().splitlines() if line.strip()]
     minutes = [r["seconds"] / 60 for r in rows]
@@ -35,6 +37,16 @@ def main() -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     n = rows[-1]["eval_hands"]
     ax.plot(minutes, rates, marker="o", label=f"greedy agent, {n} mirrored hands per point")
+    if args.other:
+        other = [json.loads(x) for x in args.other.read_text().splitlines() if x.strip()]
+        ax.plot(
+            [r["seconds"] / 60 for r in other],
+            [100 * r["eval_level_rate"] for r in other],
+            marker=".",
+            ls="--",
+            color="tab:grey",
+            label=args.other_label,
+        )
     ax.axhline(50, color="grey", lw=0.8, ls=":", label="random vs random")
     ax.axhline(75, color="tab:red", lw=0.8, ls="--", label="target 75%")
     if args.final:
