@@ -8,7 +8,9 @@ card, with the action masks of :mod:`shengji.env.masks`) from the seat's observa
 is then regressed (mean squared error) on the levels its team gained or lost in that hand
 plus ``--points-weight`` times its points margin (the Monte Carlo return, as DMC does; the
 margin tells a 75-point hand from a 45-point one, which the level table often does not).
-The agent's team alternates between the two teams.
+The agent's team alternates between the two teams. While declaring it explores more
+(``--eps-declare``): a few bad hands as banker early on otherwise teach it never to
+declare, and random seats then hold the bank in nearly every hand.
 
 Every ``--eval-every`` seconds the greedy policy plays ``--eval-hands`` mirrored hands
 against random (not counted in the training time) and the model is saved as a ``.npz``
@@ -86,6 +88,7 @@ def play_hand(
     epsilon: float,
     rng: random.Random,
     steps: list[tuple[npt.NDArray[np.float32], int, int]] | None,
+    epsilon_declare: float = 0.0,
 ) -> tuple[float, float]:
     """One hand (the first of a match dealt from ``seed``): the agent's network at the
     seats of ``team``, random players at the others. The levels ``team`` gained (negative:
@@ -109,6 +112,7 @@ def play_hand(
             h.random_action(streams[seat], THROW_RATE)
             continue
         d = KDecision(h, m.core)
+        eps = max(epsilon, epsilon_declare) if d.kind == DECLARE else epsilon
         base = observer.vector(seat)
         while True:
             obs = base
@@ -117,7 +121,7 @@ def play_hand(
                 counts = np.bincount(d.cards, minlength=54).astype(np.float32)
                 obs[_SELECTION : _SELECTION + 54] = counts * sel_scale
             mask = d.mask.astype(np.bool_)
-            if rng.random() < epsilon:
+            if rng.random() < eps:
                 a = rng.choice(np.flatnonzero(mask).tolist())
             else:
                 a = best(q_values(weights, obs), mask)
@@ -170,6 +174,12 @@ def main() -> None:
     ap.add_argument("--updates", type=int, default=2, help="gradient steps per update")
     ap.add_argument("--eps-start", type=float, default=0.2)
     ap.add_argument("--eps-end", type=float, default=0.02)
+    ap.add_argument(
+        "--eps-declare",
+        type=float,
+        default=0.3,
+        help="exploration while declaring (else the agent learns early never to declare)",
+    )
     ap.add_argument("--eval-every", type=float, default=120.0, help="seconds of training")
     ap.add_argument("--eval-hands", type=int, default=200, help="hands (mirrored pairs)")
     ap.add_argument(
@@ -178,6 +188,7 @@ def main() -> None:
         default=0.5,
         help="weight of the points margin added to the levels in the return (0: levels only)",
     )
+    ap.add_argument("--keep", action="store_true", help="also keep each evaluated model")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
@@ -207,6 +218,8 @@ def main() -> None:
         if trained >= next_eval or trained >= budget:
             rate = evaluate(options, weights, args.eval_hands // 2, eval_seed)
             save(weights, args.out)
+            if args.keep:  # each evaluated model, to pick one by a later measurement
+                save(weights, args.out.with_suffix(f".{round(trained)}s.npz"))
             row = {
                 "seconds": round(trained, 1),
                 "hands": hands,
@@ -228,7 +241,9 @@ def main() -> None:
             steps: list[tuple[npt.NDArray[np.float32], int, int]] = []
             team = hands % 2
             seed = rng.randrange(2**31 - 1)
-            levels, margin = play_hand(options, seed, team, weights, eps, rng, steps)
+            levels, margin = play_hand(
+                options, seed, team, weights, eps, rng, steps, args.eps_declare
+            )
             ret = levels + args.points_weight * margin
             hands += 1
             recent.append(levels)
