@@ -188,6 +188,10 @@ def main() -> None:
         default=0.5,
         help="weight of the points margin added to the levels in the return (0: levels only)",
     )
+    ap.add_argument("--init", type=Path, help="start from this saved model")
+    ap.add_argument(
+        "--trained", type=float, default=0.0, help="minutes --init was trained (of --minutes)"
+    )
     ap.add_argument("--keep", action="store_true", help="also keep each evaluated model")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -197,6 +201,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     options = load_preset(args.preset)
     net = make_net([int(x) for x in args.hidden.split(",")])
+    if args.init:  # go on from a saved model (its training time counts: --trained)
+        layers = [m for m in net if isinstance(m, nn.Linear)]
+        with np.load(args.init) as z, torch.no_grad():
+            for i, layer in enumerate(layers):
+                layer.weight.copy_(torch.from_numpy(z[f"w{i}"].T.copy()))
+                layer.bias.copy_(torch.from_numpy(z[f"b{i}"]))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     weights = weights_of(net)
     cap = args.buffer
@@ -208,8 +218,8 @@ def main() -> None:
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w")
     budget = 60.0 * args.minutes
-    trained = 0.0
-    next_eval = 0.0
+    trained = 60.0 * args.trained
+    next_eval = trained
     hands = 0
     losses: list[float] = []
     recent: list[float] = []
