@@ -219,7 +219,9 @@ def scales(options: RuleOptions) -> npt.NDArray[np.float32]:
 
 
 def _finish(
-    out: npt.NDArray[np.float32], options: RuleOptions, suit_of: Sequence[int] | None
+    out: npt.NDArray[np.float32],
+    options: RuleOptions,
+    suit_of: Sequence[int] | npt.NDArray[np.intp] | None,
 ) -> npt.NDArray[np.float32]:
     """Fill the parts worked out from the counts (cards out, and by effective suit once
     ``suit_of`` is known), then scale the raw vector into [0, 1] (in place)."""
@@ -228,16 +230,12 @@ def _finish(
     left = np.float32(d) - out[_HAND:_HAND_END] - played
     np.maximum(left, 0, out=left)
     out[_OUT : _OUT + 54] = left
-    fractions = np.zeros(5, dtype=np.float32)
-    if suit_of is not None:
-        suits = np.asarray(suit_of, dtype=np.int8)
-        for s in range(5):
-            of = suits == s
-            n = int(of.sum())
-            if n:
-                fractions[s] = float(left[of].sum()) / (d * n)
     out *= scales(options)
-    out[_SUIT_OUT : _SUIT_OUT + 5] = fractions
+    if suit_of is not None:
+        suits = np.asarray(suit_of, dtype=np.intp)
+        n = np.bincount(suits, minlength=5)
+        sums = np.bincount(suits, weights=left, minlength=5)
+        out[_SUIT_OUT : _SUIT_OUT + 5] = sums / (d * np.maximum(n, 1))
     np.clip(out, 0.0, 1.0, out=out)
     return out
 
@@ -307,6 +305,8 @@ class KernelObserver:
         #: Plays in the current trick, and the effective suit of its lead.
         self._trick_n = 0
         self._led = 0
+        #: The effective suit of each card kind in the hand being played (numpy).
+        self._suits = np.zeros(54, dtype=np.intp)
         self._events = 0
         self._shows = 0
         self._kitty_log = 0
@@ -345,6 +345,7 @@ class KernelObserver:
         if ks is not None:
             if ks is not self._play:
                 self._play = ks
+                self._suits = np.asarray(ks.t.suit_of, dtype=np.intp)
                 self._events = self._trick_n = 0
                 self.voids.fill(0)
                 self.points = [0, 0]
@@ -432,4 +433,4 @@ class KernelObserver:
         if ks is not None:
             v = self.voids
             out[_VOIDS : _VOIDS + 20] = np.concatenate((v[seat:], v[:seat])).reshape(-1)
-        return _finish(out, m.options, ks.t.suit_of if ks is not None else None)
+        return _finish(out, m.options, self._suits if ks is not None else None)
