@@ -6,7 +6,8 @@
 
 Each point is the greedy agent's level rate against random over the log's evaluation
 hands (mirrored deals) after that many minutes of training; ``--final`` adds the level
-rate measured afterwards by ``shengji simulate`` (rate, low, high of its 95% interval).
+rate measured afterwards by ``shengji simulate`` (rate, low, high of its 95% interval) and
+``--measured`` the same for models kept along the way (``train_dmc.py --keep``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ def main() -> None:
     ap.add_argument("log", type=Path)
     ap.add_argument("png", type=Path)
     ap.add_argument("--final", help="RATE,LOW,HIGH of the measured level rate")
+    ap.add_argument(
+        "--measured",
+        action="append",
+        default=[],
+        help="MINUTES,RATE,LOW,HIGH: a kept model measured by simulate (repeatable)",
+    )
     ap.add_argument("--label", default="shengji simulate")
     ap.add_argument("--title", default="DMC agent vs random (shuangsheng)")
     ap.add_argument("--other", type=Path, help="another run's log, drawn for comparison")
@@ -49,13 +56,19 @@ def main() -> None:
         )
     ax.axhline(50, color="grey", lw=0.8, ls=":", label="random vs random")
     ax.axhline(75, color="tab:red", lw=0.8, ls="--", label="target 75%")
+    points = [m.split(",") for m in args.measured]
     if args.final:
-        rate, low, high = (100 * float(x) for x in args.final.split(","))
-        x = minutes[-1]
+        points.append([str(minutes[-1]), *args.final.split(",")])
+    if points:
+        xs = [float(p[0]) for p in points]
+        rate, low, high = ([100 * float(p[i]) for p in points] for i in (1, 2, 3))
         ax.errorbar(
-            [x],
-            [rate],
-            yerr=[[rate - low], [high - rate]],
+            xs,
+            rate,
+            yerr=[
+                [r - lo for r, lo in zip(rate, low, strict=True)],
+                [h - r for r, h in zip(rate, high, strict=True)],
+            ],
             fmt="s",
             color="black",
             capsize=4,
