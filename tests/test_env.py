@@ -19,6 +19,7 @@ from shengji.cards import Card, parse_cards
 from shengji.env import (
     DONE,
     N_ACTIONS,
+    SCALARS,
     Decision,
     SingleSeatEnv,
     action_indexes,
@@ -26,6 +27,7 @@ from shengji.env import (
     part,
     raw_env,
 )
+from shengji.env.observation import SUIT_NAMES
 from shengji.follow import count_legal_follows, legal_follows
 from shengji.game import legal_actions
 from shengji.views import seat_view
@@ -188,7 +190,8 @@ def test_observation_is_the_seat_view() -> None:
         agent = raw.agent_selection
         seat = int(agent[-1])
         obs = raw.observe(agent)
-        vec = obs["observation"]
+        vec = obs["observation"] * raw.options.decks  # card counts are divided by the decks
+        assert obs["observation"].min() >= 0 and obs["observation"].max() <= 1
         assert obs["action_mask"].shape == (N_ACTIONS,)
         held = Counter(c.index for c in raw.game.hands[seat])
         assert {i: int(n) for i, n in enumerate(part(vec, "hand")) if n} == dict(held)
@@ -295,3 +298,45 @@ def test_an_action_outside_the_mask_ends_the_episode_with_minus_one() -> None:
     bad = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
     wrapped.step(bad)
     assert wrapped.rewards[agent] == -1 and all(wrapped.terminations.values())
+
+
+def test_tracked_features_follow_the_tricks() -> None:
+    """Points won by each side, voids shown, trick position and cards still out, at every
+    trick of a random hand, from each seat."""
+    raw = raw_env("shuangsheng", max_hands=1)
+    raw.reset(seed=11)
+    rng = random.Random(11)
+    scalars = {name: i for i, name in enumerate(SCALARS)}
+    total = raw.options.total_points
+    voids_seen = 0
+    for _agent in raw.agent_iter():
+        obs, _, term, trunc, _ = raw.last()
+        if term or trunc:
+            raw.step(None)
+            continue
+        st = raw.game
+        if st.phase == "play" and not raw.selection:
+            for seat in range(4):
+                vec = raw.observe(f"seat_{seat}")["observation"]
+                sc = part(vec, "scalars")
+                own = sum(t.points for t in st.tricks if t.winner % 2 == seat % 2)
+                other = sum(t.points for t in st.tricks) - own
+                assert sc[scalars["points_own_team"]] == pytest.approx(own / total)
+                assert sc[scalars["points_other_team"]] == pytest.approx(other / total)
+                assert sc[scalars[f"trick_position_{len(st.trick)}"]] == 1
+                for trick in st.tricks:
+                    led = st.ctx.suit_of[trick.plays[0].cards[0].index]
+                    for p in trick.plays[1:]:
+                        if any(st.ctx.suit_of[c.index] != led for c in p.cards):
+                            rel = (p.seat - seat) % 4
+                            assert sc[scalars[f"void_{rel}_{SUIT_NAMES[led]}"]] == 1
+                            voids_seen += 1
+                d = raw.options.decks
+                played = part(vec, "played").sum(axis=0) * d
+                out = d - part(vec, "hand") * d - played
+                assert np.allclose(part(vec, "out") * d, out)
+                trumps = [i for i in range(54) if st.ctx.suit_of[i] == 4]
+                want = out[trumps].sum() / (d * len(trumps))
+                assert sc[scalars["out_T"]] == pytest.approx(want)
+        raw.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+    assert voids_seen > 0

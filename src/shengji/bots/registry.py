@@ -164,6 +164,18 @@ def _search(seat: int, seed: int, arg: str | None) -> Player:
     return make_search_bot(seat, seed, arg)
 
 
+def _dmc(seat: int, _seed: int, arg: str | None) -> Player:
+    from .dmc import DmcBot
+
+    if not arg:
+        raise ShengjiError(
+            "the dmc bot needs its model: dmc:PATH (a .npz saved by examples/train_dmc.py)",
+            code=Code.BAD_BOT_SPEC,
+            params={"bot": "dmc"},
+        )
+    return DmcBot(seat, arg)
+
+
 register(
     BotKind(
         "random",
@@ -204,5 +216,15 @@ register(
         argument="budget per play or burial: 100ms, 1s or 2000it (default 200ms), then "
         ":apply for rollouts on the game engine instead of the compiled kernel, "
         ":noburysearch to bury as the heuristic bot does",
+    )
+)
+register(
+    BotKind(
+        "dmc",
+        _dmc,
+        "DMC bot: a Q-network trained by Deep Monte Carlo (examples/train_dmc.py), card by card",
+        "DMC 机器人:深度蒙特卡洛训练的 Q 网络(examples/train_dmc.py),逐张选牌",
+        label_zh="机器人(DMC)",
+        argument="path of the model (.npz) saved by examples/train_dmc.py",
     )
 )

@@ -37,7 +37,7 @@ from ..options import RuleOptions
 from ..phases import Phase
 from ..presets import load_preset
 from .masks import BURY, DECLARE, KDecision
-from .observation import LAYOUT, OBS_SIZE, PHASES, KernelObserver
+from .observation import LAYOUT, OBS_SIZE, PHASES, KernelObserver, scales
 
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 Observation = dict[str, npt.NDArray[Any]]
@@ -88,7 +88,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         self.agents: list[str] = []
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-1000.0, 1000.0, (OBS_SIZE,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
                 "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
             }
         )
@@ -187,8 +187,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
             vec = self._vectors[seat] = self._observer.vector(seat)
         obs = vec.copy()
         if agent == self.agent_selection and self._decision is not None:
-            for c in self._decision.cards:
-                obs[_SELECTION + c] += 1
+            cards = self._decision.cards
+            if cards:
+                counts = np.bincount(cards, minlength=54).astype(np.float32)
+                end = _SELECTION + 54
+                obs[_SELECTION:end] = counts * scales(self.options)[_SELECTION:end]
             mask = self._mask.copy()
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)

@@ -12,7 +12,12 @@ counts are indexed by :attr:`~shengji.cards.Card.index`, 0..53):
 >>> [(name, size) for name, size in LAYOUT][:4]
 [('hand', 54), ('selection', 54), ('played', 216), ('trick', 216)]
 >>> OBS_SIZE
-959
+1044
+
+Every entry is in [0, 1]: card counts are divided by the number of decks, sizes, points
+and levels by their largest values (:func:`scales`), and the features a player tracks
+(trick position, points won by each side, voids shown by seat and effective suit, cards
+still out) are worked out from the same counts by both builders (``_finish``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..kernel._core import EV_PLAY, EV_TRICK, PH_AFTER_BURIAL, PH_BURY, PH_OVER
+from ..options import RuleOptions
 from ..phases import Phase
 from ..views import SeatView
 
@@ -42,6 +48,9 @@ PHASES: tuple[Phase, ...] = (
     "match_over",
 )
 TRUMPS = ("S", "H", "C", "D", "NT")
+#: Effective suits (``TrumpContext.suit_of``): the four printed suits' plain cards, then
+#: the trumps (``T``).
+SUIT_NAMES = ("S", "H", "C", "D", "T")
 #: The scalar features at the end of the vector, in order.
 SCALARS = (
     *(f"phase_{p}" for p in PHASES),
@@ -63,13 +72,19 @@ SCALARS = (
     "lead_size",
     "decks",
     "kitty_size",
+    *(f"trick_position_{i}" for i in range(4)),
+    "points_own_team",
+    "points_other_team",
+    *(f"void_{i}_{s}" for i in range(4) for s in SUIT_NAMES),
+    *(f"out_{s}" for s in SUIT_NAMES),
 )
 
 #: (name, size) of each part of the observation vector, in order: own hand; the
 #: selection so far; cards played this hand by each seat (current trick included); the
 #: current trick by seat; the cards each seat has shown to declare this hand; the last
 #: kitty this seat picked up; the last kitty it buried; the kitty once the hand is over
-#: (public); then :data:`SCALARS`.
+#: (public); the copies of each card kind still out (neither in this hand nor played: in
+#: the other hands or the kitty); then :data:`SCALARS`.
 LAYOUT: tuple[tuple[str, int], ...] = (
     ("hand", 54),
     ("selection", 54),
@@ -79,6 +94,7 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("picked_up", 54),
     ("buried", 54),
     ("kitty", 54),
+    ("out", 54),
     ("scalars", len(SCALARS)),
 )
 OBS_SIZE = sum(size for _, size in LAYOUT)
@@ -137,7 +153,90 @@ def encode(view: SeatView, selection: Sequence[Card] = ()) -> npt.NDArray[np.flo
     values += [float(view.dealt), float(view.hand_number)]
     values += [float(len(view.lead.cards)) if view.lead is not None else 0.0]
     values += [float(view.options.decks), float(view.options.kitty_size)]
-    out[_OFFSET["scalars"] :] = values
+    values += [float(len(view.trick) == i) for i in range(4)]
+    points = [0, 0]
+    voids = np.zeros((4, 5), dtype=np.float32)
+    playing = view.phase in _PLAYING
+    suit_of = view.ctx.suit_of
+    if playing:
+        for trick in view.tricks:
+            points[rel(trick.winner) % 2] += trick.points
+        for plays in (*(t.plays for t in view.tricks), view.trick):
+            if not plays:
+                continue
+            led = suit_of[plays[0].cards[0].index]
+            for p in plays[1:]:
+                if any(suit_of[c.index] != led for c in p.cards):
+                    voids[rel(p.seat), led] = 1.0
+    values += [float(points[0]), float(points[1])]
+    out[_SCALARS : _SCALARS + len(values)] = values
+    out[_VOIDS : _VOIDS + 20] = voids.reshape(-1)
+    return _finish(out, view.options, suit_of if playing else None)
+
+
+#: The phases in which the trick features (voids, points by team, cards out by suit) are
+#: filled in; zero before the play.
+_PLAYING = ("play", "hand_over", "match_over")
+_OUT = _OFFSET["out"]
+_SCALARS = _OFFSET["scalars"]
+_VOIDS = _SCALARS + SCALARS.index("void_0_S")
+_SUIT_OUT = _SCALARS + SCALARS.index("out_S")
+_SCALES: dict[int, tuple[RuleOptions, npt.NDArray[np.float32]]] = {}
+
+
+def scales(options: RuleOptions) -> npt.NDArray[np.float32]:
+    """What each entry of the raw vector (counts, sizes, points, levels) is multiplied by
+    to bring it into [0, 1]: card counts by the number of decks, hand sizes and lead
+    sizes by the largest hand (the banker's with the kitty), points by the points in the
+    decks, levels by 14 (ace), the cards dealt by the deal, counter-declarations by 8 and
+    the hand number by 100 (both then capped at 1), decks by 4."""
+    hit = _SCALES.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    d = options.decks
+    biggest = options.hand_size + options.kitty_size
+    total = options.total_points
+    scale = np.full(OBS_SIZE, 1.0 / d, dtype=np.float32)
+    sc = np.ones(len(SCALARS), dtype=np.float64)
+    by = {name: i for i, name in enumerate(SCALARS)}
+    for i in range(4):
+        sc[by[f"hand_size_{i}"]] = 1.0 / biggest
+    for name in ("level", "own_team_level", "other_team_level"):
+        sc[by[name]] = 1.0 / 14
+    for name in ("collector_points", "penalties", "points_own_team", "points_other_team"):
+        sc[by[name]] = 1.0 / total
+    sc[by["counters"]] = 1.0 / 8
+    sc[by["dealt"]] = 1.0 / (4 * options.hand_size)
+    sc[by["hand_number"]] = 1.0 / 100
+    sc[by["lead_size"]] = 1.0 / biggest
+    sc[by["decks"]] = 1.0 / 4
+    sc[by["kitty_size"]] = 1.0 / biggest
+    scale[_SCALARS:] = sc
+    if len(_SCALES) >= 256:
+        _SCALES.clear()
+    _SCALES[id(options)] = (options, scale)
+    return scale
+
+
+def _finish(
+    out: npt.NDArray[np.float32],
+    options: RuleOptions,
+    suit_of: Sequence[int] | npt.NDArray[np.intp] | None,
+) -> npt.NDArray[np.float32]:
+    """Fill the parts worked out from the counts (cards out, and by effective suit once
+    ``suit_of`` is known), then scale the raw vector into [0, 1] (in place)."""
+    d = float(options.decks)
+    played = out[_PLAYED:_TRICK].reshape(4, 54).sum(axis=0)
+    left = np.float32(d) - out[_HAND:_HAND_END] - played
+    np.maximum(left, 0, out=left)
+    out[_OUT : _OUT + 54] = left
+    out *= scales(options)
+    if suit_of is not None:
+        suits = np.asarray(suit_of, dtype=np.intp)
+        n = np.bincount(suits, minlength=5)
+        sums = np.bincount(suits, weights=left, minlength=5)
+        out[_SUIT_OUT : _SUIT_OUT + 5] = sums / (d * np.maximum(n, 1))
+    np.clip(out, 0.0, 1.0, out=out)
     return out
 
 
@@ -151,7 +250,6 @@ _SHOWN = _OFFSET["shown"]
 _PICKED = _OFFSET["picked_up"]
 _BURIED = _OFFSET["buried"]
 _KITTY = _OFFSET["kitty"]
-_SCALARS = _OFFSET["scalars"]
 _S = {name: i for i, name in enumerate(SCALARS)}
 _TRUMP = _S["trump_S"]
 _TRUMP_NT = _S["trump_NT"]
@@ -166,6 +264,7 @@ _POINTS = _S["collector_points"]
 _DEALT = _S["dealt"]
 _LEAD_SIZE = _S["lead_size"]
 _DECKS = _S["decks"]
+_POSITION = _S["trick_position_0"]
 #: For each observing seat, where each entry of the ``played``, ``trick`` and ``shown``
 #: parts (rows of 54 by relative seat: itself, then the seats after it) is in a
 #: ``(3, 4, 54)`` array of those parts by absolute seat, flattened.
@@ -200,6 +299,14 @@ class KernelObserver:
         self.parts = np.zeros((3, 4, 54), dtype=np.float32)
         #: The last kitty each seat picked up, then the last one it buried.
         self.kitty_seen = np.zeros((4, 2, 54), dtype=np.float32)
+        #: Voids shown by absolute seat and effective suit; points won by each team.
+        self.voids = np.zeros((4, 5), dtype=np.float32)
+        self.points = [0, 0]
+        #: Plays in the current trick, and the effective suit of its lead.
+        self._trick_n = 0
+        self._led = 0
+        #: The effective suit of each card kind in the hand being played (numpy).
+        self._suits = np.zeros(54, dtype=np.intp)
         self._events = 0
         self._shows = 0
         self._kitty_log = 0
@@ -216,6 +323,7 @@ class KernelObserver:
             self.parts.fill(0)
             self.kitty_seen.fill(0)
             self._events = self._shows = self._kitty_log = self._kitty_seats = 0
+            self._trick_n = 0
         shows = h.decl.shows
         if len(shows) > self._shows:
             shown = self.parts[2]
@@ -237,10 +345,14 @@ class KernelObserver:
         if ks is not None:
             if ks is not self._play:
                 self._play = ks
-                self._events = 0
+                self._suits = np.asarray(ks.t.suit_of, dtype=np.intp)
+                self._events = self._trick_n = 0
+                self.voids.fill(0)
+                self.points = [0, 0]
             events = ks.events
             if len(events) > self._events:
                 played, trick = self.parts[0], self.parts[1]
+                suit_of = ks.t.suit_of
                 for i in range(self._events, len(events)):
                     ev = events[i]
                     if ev.kind == EV_PLAY:
@@ -248,8 +360,15 @@ class KernelObserver:
                         for c in ev.cards:
                             row[c] += 1
                             now[c] += 1
+                        if self._trick_n == 0:
+                            self._led = suit_of[ev.cards[0]]
+                        elif any(suit_of[c] != self._led for c in ev.cards):
+                            self.voids[ev.seat, self._led] = 1.0
+                        self._trick_n += 1
                     elif ev.kind == EV_TRICK:
                         trick.fill(0)
+                        self._trick_n = 0
+                        self.points[ev.seat % 2] += ev.points
                 self._events = len(events)
         return h
 
@@ -306,5 +425,12 @@ class KernelObserver:
         sc[_DEALT + 1] = float(m.hand_number)
         sc[_DECKS] = float(m.options.decks)
         sc[_DECKS + 1] = float(m.options.kitty_size)
+        sc[_POSITION + self._trick_n] = 1.0
+        if ks is not None:
+            sc[_POSITION + 4] = float(self.points[seat % 2])
+            sc[_POSITION + 5] = float(self.points[1 - seat % 2])
         out[_SCALARS:] = sc
-        return out
+        if ks is not None:
+            v = self.voids
+            out[_VOIDS : _VOIDS + 20] = np.concatenate((v[seat:], v[:seat])).reshape(-1)
+        return _finish(out, m.options, self._suits if ks is not None else None)

@@ -1,0 +1,90 @@
+"""A bot that plays a Q-network trained with Deep Monte Carlo (``examples/train_dmc.py``).
+
+The network maps an observation vector (:func:`shengji.env.observation.encode` of the
+bot's own :class:`~shengji.views.SeatView` and its selection so far) to one value per
+action of the environment (54 card kinds and ``DONE``): the levels the bot's team is
+expected to gain from the hand when it takes that action next. The bot chooses card by
+card, the best value among the actions the move model allows
+(:class:`shengji.moves.Decision`), exactly as an agent in the environment does. The model
+is a ``.npz`` file of the layers' weights (``w0``, ``b0``, ``w1``, ...; ReLU between
+them), so playing needs numpy only; training needs PyTorch (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import Action, Continue
+from ..cards import ALL_CARDS, Card
+from ..errors import Code, ShengjiError
+from ..moves import DONE, Decision
+from ..views import SeatView
+
+Weights = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+
+def load_weights(path: str | Path) -> Weights:
+    """The layers ``(w, b)`` of a model saved by ``examples/train_dmc.py``."""
+    try:
+        with np.load(path) as z:
+            n = sum(1 for k in z.files if k.startswith("w"))
+            return [
+                (z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32)) for i in range(n)
+            ]
+    except (OSError, ValueError, KeyError) as e:
+        raise ShengjiError(
+            f"cannot load the DMC model {str(path)!r}: {e}",
+            code=Code.BAD_BOT_SPEC,
+            params={"bot": "dmc"},
+        ) from e
+
+
+def q_values(weights: Weights, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The network's values of the actions for one observation (or a batch of them)."""
+    x = obs
+    last = len(weights) - 1
+    for i, (w, b) in enumerate(weights):
+        x = x @ w + b
+        if i < last:
+            np.maximum(x, 0, out=x)
+    return x
+
+
+def best(q: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> int:
+    """The allowed action of highest value."""
+    return int(np.flatnonzero(mask)[np.argmax(q[mask])])
+
+
+_CACHE: dict[str, Weights] = {}
+
+
+class DmcBot:
+    """Plays the model at ``path`` from its own view (deterministic: the best value)."""
+
+    name = "dmc"
+
+    def __init__(self, seat: int, path: str) -> None:
+        self.seat = seat
+        weights = _CACHE.get(path)
+        if weights is None:
+            weights = _CACHE[path] = load_weights(path)
+        self.weights = weights
+
+    def act(self, view: SeatView) -> Action:
+        """Choose the action card by card."""
+        from ..env.observation import encode
+
+        if view.phase == "hand_over":
+            return Continue()
+        d = Decision(view)
+        selection: list[Card] = []
+        while True:
+            mask = np.array(d.mask(selection), dtype=np.bool_)
+            q = q_values(self.weights, encode(view, selection))
+            a = best(q, mask)
+            if a == DONE:
+                return d.action(selection)
+            selection.append(ALL_CARDS[a])

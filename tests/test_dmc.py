@@ -1,0 +1,79 @@
+"""The DMC bot (``dmc:PATH``) plays a saved Q-network from its own view in ``simulate``;
+``examples/train_dmc.py`` trains one (skipped without PyTorch, the ``train`` extra)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numpy")
+
+from shengji.bots.dmc import DmcBot, load_weights, q_values
+from shengji.bots.registry import make_player
+from shengji.env import OBS_SIZE
+from shengji.errors import ShengjiError
+from shengji.moves import N_ACTIONS
+from shengji.presets import load_preset
+from shengji.simulate import Settings, run_job, summarise
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _random_model(path: Path, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    sizes = [OBS_SIZE, 32, N_ACTIONS]
+    arrays: dict[str, Any] = {}
+    for i in range(len(sizes) - 1):
+        arrays[f"w{i}"] = rng.normal(0, 0.1, (sizes[i], sizes[i + 1])).astype(np.float32)
+        arrays[f"b{i}"] = np.zeros(sizes[i + 1], dtype=np.float32)
+    np.savez(path, **arrays)
+    return path
+
+
+def test_a_saved_model_plays_whole_hands_in_simulate(tmp_path: Path) -> None:
+    model = _random_model(tmp_path / "m.npz")
+    assert isinstance(make_player(f"dmc:{model}", 1, 0), DmcBot)
+    weights = load_weights(model)
+    assert q_values(weights, np.zeros(OBS_SIZE, dtype=np.float32)).shape == (N_ACTIONS,)
+    settings = Settings(
+        options=load_preset("shuangsheng"),
+        players=(f"dmc:{model}", "random"),
+        hands=8,
+        mirror=True,
+    )
+    summary = summarise(settings, [run_job(settings, job) for job in settings.jobs()])
+    assert summary.hands == 8 and not summary.forfeits
+
+
+def test_a_missing_model_is_a_bad_spec(tmp_path: Path) -> None:
+    with pytest.raises(ShengjiError, match="BAD_BOT_SPEC"):
+        make_player("dmc", 0, 0)
+    with pytest.raises(ShengjiError, match="BAD_BOT_SPEC"):
+        make_player(f"dmc:{tmp_path / 'none.npz'}", 0, 0)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the train extra")
+def test_the_training_example_saves_a_model_that_plays(tmp_path: Path) -> None:
+    out = tmp_path / "model.npz"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    args = ["--minutes", "0.05", "--eval-every", "1", "--eval-hands", "4", "--out", str(out)]
+    args += ["--hidden", "32", "--batch", "64"]
+    subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_dmc.py"), *args],
+        check=True,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    rows = [json.loads(line) for line in out.with_suffix(".log.jsonl").read_text().splitlines()]
+    assert rows[0]["hands"] == 0 and rows[-1]["hands"] > 0
+    assert all(0 <= r["eval_level_rate"] <= 1 for r in rows)
+    assert len(load_weights(out)) == 2
