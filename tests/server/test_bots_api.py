@@ -39,7 +39,8 @@ def with_external(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[T
 def test_api_bots_lists_the_registry_with_levels_and_both_languages(http: TestClient) -> None:
     listed = http.get("/api/bots").json()
     by_name = {b["name"]: b for b in listed}
-    assert [b["name"] for b in listed] == registry.bot_names()
+    assert [b["name"] for b in listed] == registry.table_bot_names()
+    assert "dmc" in registry.bot_names() and "dmc" not in by_name  # needs a model file
     assert by_name["random"]["difficulty"] == "easy"
     assert by_name["heuristic"]["difficulty"] == "normal"
     assert by_name["search"]["difficulty"] == "strong"

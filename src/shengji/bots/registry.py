@@ -49,6 +49,9 @@ class BotKind:
     #: Short names for a seat (English, Chinese); default ``NAME bot`` / ``机器人(NAME)``.
     label_en: str = ""
     label_zh: str = ""
+    #: Whether a table (the web server) may seat it: False for a bot that needs an
+    #: argument a table cannot give (a model file).
+    at_tables: bool = True
 
     def text(self, lang: str) -> str:
         """The description in ``lang`` (``"zh"`` or English)."""
@@ -77,6 +80,11 @@ def bot_kinds() -> list[BotKind]:
 def bot_names() -> list[str]:
     """The names of every registered bot."""
     return list(_REGISTRY)
+
+
+def table_bot_names() -> list[str]:
+    """The names of the bots a table may seat (:attr:`BotKind.at_tables`)."""
+    return [k.name for k in _REGISTRY.values() if k.at_tables]
 
 
 def by_difficulty(level: Difficulty) -> BotKind:
@@ -226,5 +234,6 @@ register(
         "DMC 机器人:深度蒙特卡洛训练的 Q 网络(examples/train_dmc.py),逐张选牌",
         label_zh="机器人(DMC)",
         argument="path of the model (.npz) saved by examples/train_dmc.py",
+        at_tables=False,
     )
 )

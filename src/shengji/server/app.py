@@ -235,6 +235,7 @@ def create_app(
                 "description": {"en": k.en, "zh": k.zh},
             }
             for k in bot_kinds()
+            if k.at_tables
         ]
 
     @app.get("/api/i18n")

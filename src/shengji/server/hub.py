@@ -15,7 +15,7 @@ import secrets
 import time
 from typing import Any
 
-from ..bots.registry import bot_names
+from ..bots.registry import table_bot_names
 from ..errors import Code
 from .bus import PgBus
 from .limits import Limits, TokenBucket
@@ -67,9 +67,9 @@ class Hub:
         """A new room and its host key; nothing is made if anything is refused."""
         settings.options()  # raises for a bad preset or option
         for bot in bots or []:
-            if bot is not None and bot not in bot_names():
+            if bot is not None and bot not in table_bot_names():
                 raise RoomError(
-                    Code.UNKNOWN_BOT, f"no bot called {bot!r}: {', '.join(bot_names())}"
+                    Code.UNKNOWN_BOT, f"no bot called {bot!r}: {', '.join(table_bot_names())}"
                 )
         bucket = _budget(
             self.creations, peer, self.limits.rooms_per_hour / 3600, self.limits.rooms_burst

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..bots.registry import bot_names
+from ..bots.registry import table_bot_names
 from ..errors import Code, ShengjiError
 from .limits import Limits, json_depth
 
@@ -27,8 +27,8 @@ Seat = Annotated[int, Field(ge=0, le=3)]
 
 
 def _known_bot(name: str) -> str:
-    if name not in bot_names():
-        raise ValueError(f"no bot called {name!r}; bots: {', '.join(bot_names())}")
+    if name not in table_bot_names():
+        raise ValueError(f"no bot called {name!r}; bots: {', '.join(table_bot_names())}")
     return name
 
 
