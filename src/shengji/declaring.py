@@ -150,6 +150,16 @@ def apply_show(
     kernel's ``KDeclare`` decides; the reason is worded here)."""
     if not 0 <= seat <= 3:
         raise _fail(f"seat must be 0..3, not {seat}", "bad_seat")
+    show = check_show(options, level, cards)
+    k = kernel_declare(state)
+    why = k.show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
+    if why:
+        raise refusal(options, why, phase)
+    return evolve(from_kernel(k, state), shows=(*state.shows, (seat, tuple(cards))))
+
+
+def check_show(options: RuleOptions, level: int, cards: Sequence[Card]) -> Show:
+    """Parse a show (:func:`parse_show`) and check the decks hold that many cards."""
     show = parse_show(level, cards)
     if show.count > options.decks:
         raise _fail(
@@ -158,11 +168,12 @@ def apply_show(
             count=show.count,
             decks=options.decks,
         )
-    k = kernel_declare(state)
-    why = k.show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
-    if why:
-        raise _fail(refusal_text(options.declaring, why, phase), why)
-    return evolve(from_kernel(k, state), shows=(*state.shows, (seat, tuple(cards))))
+    return show
+
+
+def refusal(options: RuleOptions, reason: str, phase: Phase | None) -> DeclarationError:
+    """The error for a show the kernel refused for ``reason``."""
+    return _fail(refusal_text(options.declaring, reason, phase), reason)
 
 
 #: Declaring phases as the kernel's numbers (None: unknown, as when replaying shows).

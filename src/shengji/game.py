@@ -6,6 +6,13 @@ events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable co
 message) and leaves the state untouched (states are immutable). :func:`legal_actions`
 lists what a seat may do now. Dealing is seeded: the same seed gives the same game.
 
+The flow is the kernel's (:class:`~shengji.kernel.match.KMatch`: the deal with its shows,
+the windows, burial, 炒底/反底, play, scoring, levels): this module checks and words each
+action, hands it to the kernel, and folds what the kernel did into immutable states and
+events. The newest state of a line of play keeps its kernel match, so applying actions
+one after another costs no rebuilding; applying to an older state (a branch) rebuilds the
+kernel match from the state's fields.
+
 >>> from shengji.presets import load_preset
 >>> st = new_match(load_preset("shuangsheng"), seed=3)
 >>> st.phase, st.hand_number, len(st.hands[0]) > 0
@@ -19,36 +26,52 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
-from .cards import Card, Suit, deck, format_cards, points, rank_text
-from .declaring import DeclareState, apply_show, flipped_state, start_state
+from .cards import ALL_CARDS, Card, deck, format_cards, rank_text
+from .declaring import (
+    DeclareState,
+    apply_show,
+    check_show,
+    from_kernel,
+    kernel_declare,
+    refusal,
+    start_state,
+)
 from .errors import Code, PlayError, ShengjiError
 from .follow import check_follow, legal_follows
 from .immutable import evolve
+from .kernel import access
 from .leads import check_lead, unit_leads
 from .multisets import multiset_combinations
 from .options import RuleOptions
 from .phases import DECLARING_PHASES, Phase
-from .scoring import (
-    HandOutcome,
-    hand_stake,
-    score_hand,
-    settle_coins,
-    team_standing,
-)
+from .scoring import HandResult
 from .seats import FIXED_TEAMS
-from .shuffle import shuffled
-from .throws import check_throw
-from .tricks import trick_winner
-from .trump import TrumpContext, trump_context, trump_text
+from .trump import TrumpContext, trump_context
 from .units import Lead
 
-Event = dict[str, Any]  # the kernel's own alias is the same type
+if TYPE_CHECKING:
+    from .kernel._core import KHand, KState
+    from .kernel.match import KMatch
 
-# Redeals of one hand before falling back to no-trump (an unlucky first hand could loop).
-_MAX_REDEALS = 20
+__all__ = [
+    "Event",
+    "GameState",
+    "HandResult",
+    "Table",
+    "TableFacts",
+    "Trick",
+    "TrickPlay",
+    "apply",
+    "legal_actions",
+    "legal_shows",
+    "new_match",
+    "stack_deck",
+]
+
+Event = dict[str, Any]  # the kernel's own alias is the same type
 
 
 class TrickPlay(NamedTuple):
@@ -70,26 +93,6 @@ class Trick(NamedTuple):
     plays: tuple[TrickPlay, ...]
     winner: int
     points: int
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """What a finished hand left on the score sheet."""
-
-    number: int
-    banker: int
-    level: int
-    trump: str
-    trick_points: int
-    kitty_points: int
-    kitty_multiplier: int
-    penalties: int
-    points: int
-    outcome: HandOutcome
-    counters: int
-    stake: int
-    coins: tuple[int, int]
-    kitty: tuple[Card, ...]
 
 
 class TableFacts:
@@ -168,6 +171,17 @@ class GameState(TableFacts):
         """The cards ``seat`` holds."""
         return self.hands[seat]
 
+    @property
+    def seats(self) -> int:
+        """How many seats play this hand."""
+        return len(self.hands)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its kernel match (rebuilt from the fields when needed)."""
+        state = dict(self.__dict__)
+        state.pop(_KERNEL, None)
+        return state
+
 
 class Table(Protocol):
     """What legal-action queries read: a :class:`GameState`, or a seat's
@@ -199,72 +213,62 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
     """A new match: both teams at the start level, first hand dealt up to the first
     decision. ``stacked`` gives fixed deck orders (draw order, kitty last) for the first
     hands instead of seeded shuffles; see :func:`stack_deck`."""
-    lvl = options.start_level
     size = 54 * options.decks
+    full = sorted(c.index for c in deck(options.decks))
     for i, d in enumerate(stacked):
-        if sorted(c.index for c in d) != sorted(c.index for c in deck(options.decks)):
+        if sorted(c.index for c in d) != full:
             raise ActionError(
                 f"stacked deck {i} must hold exactly the {size} cards of {options.decks} deck(s)",
                 code=Code.BAD_DECK,
             )
+    from .kernel.match import KMatch  # not at import time: a Botzone turn may not need it
+
+    m = KMatch(options, seed, stacked)
     st = GameState(
         options=options,
         seed=seed,
-        levels=(lvl, lvl),
-        progress=(0, 0),
-        coins=(0, 0),
+        levels=m.levels,
+        progress=m.progress,
+        coins=m.coins,
         hand_number=0,
         results=(),
-        phase="deal",
-        redeals=0,
-        start_seat=0,
-        deck_order=(),
-        dealt=0,
-        hands=((), (), (), ()),
-        kitty=(),
-        declare=start_state(True, None),
-        ctx=trump_context(options, lvl, None),
-        level=lvl,
-        to_act=None,
         stacked=tuple(tuple(d) for d in stacked),
+        **_fresh_hand(options, m.hand),
     )
-    return _advance(_start_hand(st, banker=None, level=lvl, redeals=0), [])
+    return _advance(st, m, [])
 
 
-def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> GameState:
-    if st.hand_number < len(st.stacked) and redeals == 0:
-        cards = list(st.stacked[st.hand_number])
-    else:
-        cards = shuffled(deck(st.options.decks), st.seed, st.hand_number, redeals)
-    first = st.hand_number == 0
-    start = 0 if banker is None else banker
-    level = st.options.fixed_level or level
-    return evolve(
-        st,
-        phase="deal",
-        redeals=redeals,
-        start_seat=start,
-        deck_order=tuple(cards),
-        dealt=0,
-        hands=((), (), (), ()),
-        kitty=tuple(cards[4 * st.options.hand_size :]),
-        declare=start_state(first, banker),
-        ctx=trump_context(st.options, level, None),
-        level=level,
-        to_act=None,
-        window_order=(),
-        window_pos=0,
-        passes=0,
-        buried_by=(),
-        kitty_log=(),
-        leader=0 if banker is None else banker,
-        trick=(),
-        lead=None,
-        tricks=(),
-        trick_points=0,
-        penalties=0,
-        stake_penalties=(0, 0),
-    )
+def _fresh_hand(options: RuleOptions, h: KHand) -> dict[str, Any]:
+    """The hand fields of a state at the start of the kernel hand ``h`` (nothing dealt)."""
+    declare = from_kernel(h.decl, _NO_SHOWS)
+    return {
+        "phase": "deal",
+        "redeals": h.redeals,
+        "start_seat": h.start_seat,
+        "deck_order": tuple([ALL_CARDS[c] for c in h.deck]),
+        "dealt": 0,
+        "hands": ((),) * h.r.seats,
+        "kitty": tuple([ALL_CARDS[c] for c in h.kitty]),
+        "declare": declare,
+        "ctx": trump_context(options, h.level, None),
+        "level": h.level,
+        "to_act": None,
+        "window_order": (),
+        "window_pos": 0,
+        "passes": 0,
+        "buried_by": (),
+        "kitty_log": (),
+        "leader": 0 if declare.banker is None else declare.banker,
+        "trick": (),
+        "lead": None,
+        "tricks": (),
+        "trick_points": 0,
+        "penalties": 0,
+        "stake_penalties": (0, 0),
+    }
+
+
+_NO_SHOWS = start_state(True, None)
 
 
 def stack_deck(
@@ -273,9 +277,10 @@ def stack_deck(
     """The deck order that deals ``hands[s]`` to seat s (one card at a time from
     ``start_seat``, in the given order) and leaves ``kitty``."""
     n = len(hands[0])
+    seats = len(hands)
     if any(len(h) != n for h in hands):
         raise ActionError("every stacked hand needs the same number of cards", code=Code.BAD_DECK)
-    order = [hands[(start_seat + i) % 4][i // 4] for i in range(4 * n)]
+    order = [hands[(start_seat + i) % seats][i // seats] for i in range(seats * n)]
     return (*order, *kitty)
 
 
@@ -367,8 +372,9 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
     Raises a ShengjiError with a stable code when the action is not allowed; the given
     state is never changed.
     """
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise ActionError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
+    n = st.seats
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise ActionError(f"seat must be 0..{n - 1}, not {seat!r}", code=Code.BAD_SEAT)
     events: list[Event] = []
     if st.phase == "match_over":
         raise ActionError("the match is over", code=Code.MATCH_OVER)
@@ -378,7 +384,12 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
                 "the hand is over: only 'continue' starts the next one",
                 params={"phase": st.phase},
             )
-        return _advance(_next_hand(st, events), events), events
+        m = _take_kernel(st)
+        m.next_hand()
+        banker = m.results[-1].outcome.next_banker
+        events.append({"type": "new_hand", "number": m.hand_number, "banker": banker})
+        st = evolve(st, hand_number=m.hand_number, **_fresh_hand(st.options, m.hand))
+        return _advance(st, m, events), events
     if st.to_act != seat:
         who = "nobody" if st.to_act is None else f"seat {st.to_act}"
         raise ActionError(
@@ -390,7 +401,10 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
         if isinstance(action, Declare):
             st = _declare(st, seat, action.cards, events)
         elif isinstance(action, Pass):
-            st = _pass(st, seat, events)
+            m = _take_kernel(st)
+            m.hand.pass_turn()
+            events.append({"type": "pass", "seat": seat})
+            st = _advance(_sync(st, m, list(st.hands), events), m, events)
         else:
             raise ActionError(
                 f"now is the time to declare or pass ({st.phase})", params={"phase": st.phase}
@@ -405,7 +419,7 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
         if not isinstance(action, Play):
             raise ActionError("now is the time to play cards", params={"phase": st.phase})
         st = _play(st, seat, action.cards, events)
-    return _advance(st, events), events
+    return st, events
 
 
 def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -428,40 +442,30 @@ def _need_held(hand: Sequence[Card], cards: Sequence[Card]) -> None:
 
 def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
     _need_held(st.hands[seat], cards)
-    phase = st.phase
-    new = apply_show(st.options, st.level, st.declare, seat, cards, phase)  # type: ignore[arg-type]
+    show = check_show(st.options, st.level, cards)
+    m = _kernel_of(st)
+    h = m.hand
+    card, count = show.card.index, show.count
+    why = h.show_error(seat, card, count)
+    if why:
+        raise refusal(st.options, why, st.phase)  # type: ignore[arg-type]
+    _detach(st)
+    counters = h.decl.counters
+    h.declare(card, count)
+    declare = from_kernel(h.decl, st.declare)
+    declare = evolve(declare, shows=(*st.declare.shows, (seat, tuple(cards))))
     events.append(
         {
             "type": "declare",
             "seat": seat,
             "cards": format_cards(cards),
-            "trump": new.trump_text,
-            "banker": new.banker,
-            "counter": new.counters > st.declare.counters,
+            "trump": declare.trump_text,
+            "banker": declare.banker,
+            "counter": declare.counters > counters,
         }
     )
-    st = evolve(st, declare=new, passes=0, ctx=trump_context(st.options, st.level, new.trump))
-    if phase == "deal":
-        return evolve(st, to_act=None)
-    if phase == "before_kitty":
-        return _next_in_window(st)
-    # after burial: the counter-declarer takes the kitty and buries again (炒底/反底)
-    hands = list(st.hands)
-    hands[seat] = hands[seat] + st.kitty
-    events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
-    log = (*st.kitty_log, (seat, "picked_up", st.kitty))
-    return evolve(st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log)
-
-
-def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
-    events.append({"type": "pass", "seat": seat})
-    if st.phase == "deal":
-        return evolve(st, to_act=None)
-    return _next_in_window(evolve(st, passes=st.passes + 1))
-
-
-def _next_in_window(st: GameState) -> GameState:
-    return evolve(st, window_pos=st.window_pos + 1, to_act=None)
+    st = _sync(evolve(st, declare=declare), m, list(st.hands), events)
+    return _advance(st, m, events)
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -473,38 +477,12 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
             params={"need": k, "got": len(cards), "kind": "bury"},
         )
     _need_held(st.hands[seat], cards)
+    m = _take_kernel(st)
+    m.hand.bury([c.index for c in cards])
     hands = list(st.hands)
     hands[seat] = _remove(hands[seat], cards)
     events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
-    st = evolve(
-        st,
-        hands=tuple(hands),
-        kitty=tuple(cards),
-        buried_by=(*st.buried_by, seat),
-        kitty_log=(*st.kitty_log, (seat, "buried", tuple(cards))),
-        to_act=None,
-    )
-    if len(st.buried_by) == 1:
-        return _open_after_burial(st)
-    return evolve(st, phase="after_burial", passes=0, window_pos=st.window_pos + 1)
-
-
-def _open_after_burial(st: GameState) -> GameState:
-    """The counter window after the banker buries (反主炒底 / 反底), if the rules have one."""
-    style = st.options.declaring
-    banker = st.banker
-    assert banker is not None
-    if (style == "shuangsheng" and not st.declare.first_hand) or style == "shuangkou":
-        order = tuple((banker + i) % 4 for i in range(4))
-    else:
-        return _begin_play(st)
-    return evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
-
-
-def _begin_play(st: GameState) -> GameState:
-    banker = st.banker
-    assert banker is not None
-    return evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
+    return _advance(_sync(st, m, hands, events), m, events)
 
 
 # -- the play phase: every rules question answered by the kernel (through the rules API) --
@@ -513,142 +491,80 @@ def _begin_play(st: GameState) -> GameState:
 def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
     ctx = st.ctx
     hand = st.hands[seat]
-    attempted = None
-    blocked_by = None
-    penalty = 0
-    changes: dict[str, Any] = {}
-    if not st.trick:
+    if st.trick:
+        assert st.lead is not None
+        check_follow(ctx, st.lead, hand, cards)
+        lead = st.lead
+    else:
         lead = check_lead(ctx, hand, cards)
-        if len(lead.units) > 1:
-            failed = False
-            banker_side = st.is_banker_side(seat)
-            others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
-            res = check_throw(ctx, lead, others, banker_side)
-            if not res.valid:
-                failed = True
-                played = res.played
-                first = res.beaten[0][1]
-                blocker = next((i for u, i in res.beaten if u.cards == played), first)
-                signed, stake = res.penalty, res.stake
-            if failed:
-                attempted = cards
-                cards = played
-                lead = check_lead(ctx, hand, cards)
-                blocked_by = (seat + blocker) % 4
-                penalty = 0 if stake else signed
-                events.append(
-                    {
-                        "type": "throw_failed",
-                        "seat": seat,
-                        "attempted": format_cards(attempted),
-                        "played": format_cards(cards),
-                        "blocked_by": (seat + first) % 4,
-                        "penalty": signed,
-                        "stake": stake,
-                        "code": Code.THROW_FAILED,
-                    }
-                )
-                changes["penalties"] = st.penalties + signed
-                if stake:
-                    sp = list(st.stake_penalties)
-                    sp[FIXED_TEAMS[seat]] += 1
-                    changes["stake_penalties"] = (sp[0], sp[1])
+    m = _take_kernel(st)
+    ks = m.hand.play
+    assert ks is not None
+    ks.record = True
+    m.hand.play_cards([c.index for c in cards])
+    changes: dict[str, Any] = {}
+    play = TrickPlay(seat, cards)
+    for e in ks.events:
+        if e.kind == _EV_THROW_FAILED:
+            played = tuple([ALL_CARDS[c] for c in e.cards])
+            stake = st.options.throw_penalty == "stake"
+            play = TrickPlay(seat, played, tuple(cards), ks.blocked[-1], 0 if stake else e.penalty)
+            lead = check_lead(ctx, hand, played)
+            events.append(
+                {
+                    "type": "throw_failed",
+                    "seat": seat,
+                    "attempted": format_cards(cards),
+                    "played": format_cards(played),
+                    "blocked_by": e.blocked_by,
+                    "penalty": e.penalty,
+                    "stake": stake,
+                    "code": Code.THROW_FAILED,
+                }
+            )
+            changes["penalties"] = ks.penalties
+            changes["stake_penalties"] = (ks.stake_penalties[0], ks.stake_penalties[1])
+    if not st.trick:
         changes["lead"] = lead
         changes["leader"] = seat
-    else:
-        assert st.lead is not None
-        lead = st.lead
-        check_follow(ctx, lead, hand, cards)
     hands = list(st.hands)
-    hands[seat] = _remove(hand, cards)
-    trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted, blocked_by, penalty))
-    events.append({"type": "play", "seat": seat, "cards": format_cards(cards)})
+    hands[seat] = _remove(hand, play.cards)
+    trick = (*st.trick, play)
+    events.append({"type": "play", "seat": seat, "cards": format_cards(play.cards)})
     changes["hands"] = tuple(hands)
-    if len(trick) < 4:
-        changes["trick"] = trick
-        changes["to_act"] = (seat + 1) % 4
-        return evolve(st, **changes)
-    return _finish_trick(st, lead, trick, changes, events)
-
-
-def _finish_trick(
-    st: GameState,
-    lead: Lead,
-    plays: tuple[TrickPlay, ...],
-    changes: dict[str, Any],
-    events: list[Event],
-) -> GameState:
-    idx = trick_winner(st.ctx, [p.cards for p in plays], lead)
-    winner = plays[idx].seat
-    pts = sum([c.pts for p in plays for c in p.cards])
-    trick = Trick(plays, winner, pts)
-    collectors = not st.is_banker_side(winner)
-    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
+    done = [e for e in ks.events if e.kind == _EV_TRICK]
+    ks.events.clear()
+    if not done:
+        st = evolve(st, **changes, trick=trick, to_act=ks.to_act)
+        return _attach(st, m)
+    won = done[0]
+    winner, pts = won.seat, won.points
+    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": won.collectors})
     st = evolve(
         st,
         **changes,
-        tricks=(*st.tricks, trick),
+        tricks=(*st.tricks, Trick(trick, winner, pts)),
         trick=(),
         lead=None,
-        trick_points=st.trick_points + (pts if collectors else 0),
+        trick_points=ks.trick_points,
         to_act=winner,
         leader=winner,
     )
-    if not st.hands[0]:
-        return _finish_hand(st, lead, trick, events)
-    return st
+    if m.hand.phase != _core().PH_OVER:
+        return _attach(st, m)
+    return _finish_hand(st, m, events)
 
 
-def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
-    opts = st.options
-    banker = st.banker
-    assert banker is not None
-    win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
-    score = score_hand(
-        opts,
-        st.ctx,
-        banker,
-        st.levels,
-        st.trick_points,
-        st.penalties,
-        st.kitty,
-        lead,
-        last.winner,
-        win_cards,
-        last.points,
-    )
-    mult, total, outcome = score.kitty_multiplier, score.points, score.outcome
-    bteam = FIXED_TEAMS[banker]
-    levels, progress, over, winner_team = team_standing(
-        opts, bteam, outcome, st.progress, st.hand_number
-    )
-    stake = hand_stake(opts, st.declare.counters)
-    win_team = bteam if outcome.side == "banker" else 1 - bteam
-    change = settle_coins(opts, stake, win_team, st.stake_penalties)
-    coins = [st.coins[0] + change[0], st.coins[1] + change[1]]
-    result = HandResult(
-        number=st.hand_number,
-        banker=banker,
-        level=st.level,
-        trump=trump_text(st.declare.trump),
-        trick_points=st.trick_points,
-        kitty_points=points(st.kitty),
-        kitty_multiplier=mult,
-        penalties=st.penalties,
-        points=total,
-        outcome=outcome,
-        counters=st.declare.counters,
-        stake=stake,
-        coins=change,
-        kitty=st.kitty,
-    )
+def _finish_hand(st: GameState, m: KMatch, events: list[Event]) -> GameState:
+    result = m.finish_hand()
+    outcome = result.outcome
     events.append(
         {
             "type": "hand_over",
-            "kitty": format_cards(st.kitty),
-            "kitty_multiplier": mult,
-            "points": total,
-            "levels": [rank_text(v) for v in levels],
+            "kitty": format_cards(result.kitty),
+            "kitty_multiplier": result.kitty_multiplier,
+            "points": result.points,
+            "levels": [rank_text(v) for v in m.levels],
             "next_banker": outcome.next_banker,
             "winner": outcome.winner,
             "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
@@ -656,135 +572,246 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
     )
     st = evolve(
         st,
-        levels=levels,
-        progress=progress,
-        coins=(coins[0], coins[1]),
+        levels=m.levels,
+        progress=m.progress,
+        coins=m.coins,
         results=(*st.results, result),
-        phase="match_over" if over else "hand_over",
+        phase="match_over" if m.over else "hand_over",
         to_act=None,
-        winner=winner_team,
+        winner=m.winner,
     )
-    if over:
-        events.append({"type": "match_over", "winner": winner_team})
-    return st
+    if m.over:
+        events.append({"type": "match_over", "winner": m.winner})
+    return _attach(st, m)
 
 
-def _next_hand(st: GameState, events: list[Event]) -> GameState:
-    last = st.results[-1]
-    banker = last.outcome.next_banker
-    st = evolve(st, hand_number=st.hand_number + 1)
-    events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
-    return _start_hand(st, banker=banker, level=st.levels[FIXED_TEAMS[banker]], redeals=0)
+# -- automatic steps, and the kernel's changes folded into a state ---------------------------
+
+#: The kernel's hand phases (``_core.PH_*``) by number; ``PH_OVER`` is ``hand_over``.
+_PHASES: tuple[Phase, ...] = ("deal", "before_kitty", "bury", "after_burial", "play", "hand_over")
+_KITTY_MOVES = ("picked_up", "buried")
 
 
-# -- automatic steps ------------------------------------------------------------------------
-
-
-def _advance(st: GameState, events: list[Event]) -> GameState:
-    """Run automatic steps (dealing, skipping seats with nothing to show, fallbacks) until
-    a seat must decide or the hand is over."""
-    while st.to_act is None and st.phase in DECLARING_PHASES:
-        if st.phase == "deal":
-            st = _deal_until_choice(st, events)
-        elif st.phase == "before_kitty":
-            st = _window_step(st, events)
-        else:
-            st = _after_burial_step(st, events)
-    return st
-
-
-def _dealt_hands(
-    before: tuple[tuple[Card, ...], ...], hands: list[list[Card]]
-) -> tuple[tuple[Card, ...], ...]:
-    """The hands after a deal step: a hand dealt nothing stays the same object (views
-    of it are kept while it is)."""
-    return tuple(
-        old if len(old) == len(new) else tuple(new) for old, new in zip(before, hands, strict=True)
-    )
-
-
-def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
-    total = 4 * st.options.hand_size
-    hands = [list(h) for h in st.hands]
-    level = st.level
-    shows = [dict(_show_counts(h, level)) for h in hands]
-    # Whether each seat has a legal show: nothing else changes during this loop, so it is
-    # worked out again only when the seat draws a level card or a joker.
-    can: list[bool | None] = [None] * 4
-    dealt = st.dealt
-    while dealt < total:
-        seat = (st.start_seat + dealt) % 4
-        card = st.deck_order[dealt]
-        hands[seat].append(card)
-        dealt += 1
-        mine = shows[seat]
-        if card.rank == level or card.is_joker:
-            mine[card] = mine.get(card, 0) + 1
-            can[seat] = None
-        if can[seat] is None:
-            counts = tuple(sorted(mine.items(), key=lambda cn: cn[0].index))
-            can[seat] = bool(mine) and bool(
-                _shows_for(st.options, level, st.declare, seat, counts, "deal")
-            )
-        # A level card may be shown at any time during the deal (随时): the seat is asked at
-        # each of its draws while it has a legal show, not only when it draws one.
-        if can[seat]:
-            events.append({"type": "deal", "count": dealt})
-            return evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt, to_act=seat)
-    events.append({"type": "deal", "count": dealt})
-    st = evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt)
-    order = tuple((st.start_seat + i) % 4 for i in range(4))
-    return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
-
-
-def _window_step(st: GameState, events: list[Event]) -> GameState:
-    """Offer the next seat in the window a show; close after four passes in a row."""
-    while st.passes < 4:
-        seat = st.window_order[st.window_pos % 4]
-        if legal_shows(st, seat):
-            return evolve(st, to_act=seat)
-        st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
-    return _close_declaring(st, events)
-
-
-def _close_declaring(st: GameState, events: list[Event]) -> GameState:
-    opts = st.options
-    if not st.declare.declared:
-        mode = opts.no_declaration
-        # Seeds 000/004 turn the 3rd kitty card only after the first hand; seed 003's 4th
-        # kitty card is turned in the first hand too (the dealer seat is then banker).
-        redeal = mode == "redeal" or (st.declare.first_hand and mode == "kitty_card_3")
-        if redeal and st.redeals < _MAX_REDEALS:
-            events.append({"type": "redeal"})
-            return _start_hand(st, st.declare.banker, st.level, st.redeals + 1)
-        trump: Suit | None = None
-        if redeal or mode == "no_trump":
-            events.append({"type": "no_declaration", "trump": "NT"})
-        else:
-            card = st.kitty[2 if mode == "kitty_card_3" else 3]
-            trump = card.suit
-            events.append({"type": "kitty_card", "card": card.text, "trump": trump_text(trump)})
-        seat = st.start_seat if st.declare.banker is None else st.declare.banker
-        declare = dataclasses.replace(flipped_state(st.declare, trump), banker=seat)
-        st = evolve(st, declare=declare, ctx=trump_context(st.options, st.level, trump))
-    banker = st.banker
-    assert banker is not None
+def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
+    """Run the kernel's automatic steps (dealing, skipping seats with nothing to show,
+    redeals and fallbacks) until a seat must decide, and fold them into ``st``."""
+    core = _core()
+    h = m.hand
     hands = list(st.hands)
-    hands[banker] = hands[banker] + st.kitty
-    events.append(
-        {"type": "take_kitty", "seat": banker, "private": {banker: format_cards(st.kitty)}}
-    )
-    log = (*st.kitty_log, (banker, "picked_up", st.kitty))
-    return evolve(
-        st, hands=tuple(hands), kitty=(), phase="bury", to_act=banker, leader=banker, kitty_log=log
-    )
+    while h.to_act < 0 and h.phase in (core.PH_DEAL, core.PH_BEFORE_KITTY, core.PH_AFTER_BURIAL):
+        dealing, dealt, declared = h.phase == core.PH_DEAL, h.dealt, h.decl.declared
+        h.advance()
+        if dealing:
+            hands = _deal(hands, h, dealt)
+            events.append({"type": "deal", "count": h.dealt})
+        if h.phase == core.PH_REDEAL:
+            events.append({"type": "redeal"})
+            m.redeal()
+            h = m.hand
+            st = evolve(st, **_fresh_hand(st.options, h))
+            hands = list(st.hands)
+            continue
+        if not declared and h.decl.declared:  # nobody declared: a fallback set trump
+            trump = from_kernel(h.decl, _NO_SHOWS).trump_text
+            if h.turned < 0:
+                events.append({"type": "no_declaration", "trump": trump})
+            else:
+                events.append(
+                    {"type": "kitty_card", "card": ALL_CARDS[h.turned].text, "trump": trump}
+                )
+    return _sync(st, m, hands, events)
 
 
-def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
-    """Offer counter-declarations in turn from the banker until four seats in a row pass."""
-    while st.passes < 4:
-        seat = st.window_order[st.window_pos % 4]
-        if legal_shows(st, seat):
-            return evolve(st, to_act=seat)
-        st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
-    return _begin_play(st)
+def _deal(hands: list[tuple[Card, ...]], h: KHand, dealt: int) -> list[tuple[Card, ...]]:
+    """``hands`` with the cards the kernel dealt since ``dealt`` (a hand dealt nothing
+    stays the same object: views of it are kept while it is)."""
+    n = len(hands)
+    new: list[list[Card]] = [[] for _ in range(n)]
+    deck_ = h.deck
+    for i in range(dealt, h.dealt):
+        new[(h.start_seat + i) % n].append(ALL_CARDS[deck_[i]])
+    return [old + tuple(more) if more else old for old, more in zip(hands, new, strict=True)]
+
+
+def _sync(
+    st: GameState, m: KMatch, hands: list[tuple[Card, ...]], events: list[Event]
+) -> GameState:
+    """``st`` with the fields the kernel hand decides (phase, seat to act, windows, the
+    declarations, kitty moves) taken from it; ``hands`` are the hands so far, before the
+    kitty pick-ups not yet in ``st.kitty_log``."""
+    h = m.hand
+    opts = st.options
+    log = h.kitty_log
+    kitty_log = st.kitty_log
+    if len(log) > 3 * len(kitty_log):
+        cards = h.kitty_cards
+        moves = list(kitty_log)
+        for i in range(3 * len(kitty_log), len(log), 3):
+            end = log[i + 5] if i + 5 < len(log) else len(cards)
+            seat, kind = log[i], _KITTY_MOVES[log[i + 1]]
+            moved = tuple([ALL_CARDS[c] for c in cards[log[i + 2] : end]])
+            moves.append((seat, kind, moved))
+            if kind == "picked_up":
+                hands[seat] = hands[seat] + moved
+                events.append(
+                    {"type": "take_kitty", "seat": seat, "private": {seat: format_cards(moved)}}
+                )
+        kitty_log = tuple(moves)
+    declare = from_kernel(h.decl, st.declare)
+    if declare == st.declare:
+        declare = st.declare
+    phase = _PHASES[h.phase]
+    core = _core()
+    if h.phase == core.PH_PLAY:
+        ks = h.play
+        assert ks is not None
+        leader = ks.leader
+    elif h.phase in (core.PH_BURY, core.PH_AFTER_BURIAL):
+        leader = h.decl.banker
+    else:
+        leader = st.leader
+    n = len(hands)
+    ws = h.window_start
+    kitty = st.kitty  # it changes size whenever it moves (taken, buried)
+    if len(h.kitty) != len(kitty):
+        kitty = tuple([ALL_CARDS[c] for c in h.kitty])
+    ctx = st.ctx
+    if ctx.trump != declare.trump:
+        ctx = trump_context(opts, h.level, declare.trump)
+    st = evolve(
+        st,
+        phase=phase,
+        hands=tuple(hands),
+        kitty=kitty,
+        declare=declare,
+        ctx=ctx,
+        to_act=None if h.to_act < 0 else h.to_act,
+        window_order=() if phase == "deal" else tuple([(ws + i) % n for i in range(n)]),
+        window_pos=h.window_pos,
+        passes=h.passes,
+        dealt=h.dealt,
+        buried_by=tuple(h.buried_by),
+        kitty_log=kitty_log,
+        leader=leader,
+    )
+    return _attach(st, m)
+
+
+# -- the kernel match behind a state ----------------------------------------------------------
+
+#: Where a state keeps its kernel match: ``(id(state), match)``, so that a copy of the
+#: state's ``__dict__`` (``evolve``) does not take it along.
+_KERNEL = "_kernel"
+_EV_THROW_FAILED = 1
+_EV_TRICK = 2
+
+
+def _core() -> Any:
+    return access.core()
+
+
+def _attach(st: GameState, m: KMatch) -> GameState:
+    st.__dict__[_KERNEL] = (id(st), m)
+    return st
+
+
+def _detach(st: GameState) -> None:
+    st.__dict__.pop(_KERNEL, None)
+
+
+def _kernel_of(st: GameState) -> KMatch:
+    """The kernel match standing for ``st`` (kept by it, or rebuilt from its fields)."""
+    hit = st.__dict__.get(_KERNEL)
+    if hit is not None and hit[0] == id(st):
+        return hit[1]  # type: ignore[no-any-return]
+    m = _rebuild(st)
+    _attach(st, m)
+    return m
+
+
+def _take_kernel(st: GameState) -> KMatch:
+    """:func:`_kernel_of`, taken from ``st`` to be changed (``st`` rebuilds it if it is
+    applied to again)."""
+    m = _kernel_of(st)
+    _detach(st)
+    return m
+
+
+def _rebuild(st: GameState) -> KMatch:
+    """A kernel match in the position ``st`` describes."""
+    from .kernel.match import KMatch
+
+    core = _core()
+    opts = st.options
+    m = KMatch.resume(
+        opts,
+        st.seed,
+        st.stacked,
+        hand_number=st.hand_number,
+        levels=st.levels,
+        progress=st.progress,
+        coins=st.coins,
+        results=list(st.results),
+        winner=st.winner,
+        over=st.phase == "match_over",
+    )
+    d = st.declare
+    h: KHand = core.KHand(
+        m.rules,
+        m.tables(st.level),
+        st.level,
+        [c.index for c in st.deck_order],
+        st.start_seat,
+        d.first_hand,
+        -1 if d.banker is None else d.banker,
+        st.redeals,
+    )
+    m.hand = h
+    h.phase = _PHASES.index("hand_over" if st.phase == "match_over" else st.phase)
+    h.dealt = st.dealt
+    for seat, cards in enumerate(st.hands):
+        counts = h.hands[seat]
+        for c in cards:
+            counts[c.index] += 1
+        h.sizes[seat] = len(cards)
+    h.kitty = [c.index for c in st.kitty]
+    kd = kernel_declare(d)
+    for seat, cards in d.shows:
+        kd.shows.extend((seat, cards[0].index, len(cards)))
+    h.decl = kd
+    h.to_act = -1 if st.to_act is None else st.to_act
+    h.window_start = st.window_order[0] if st.window_order else st.start_seat
+    h.window_pos = st.window_pos
+    h.passes = st.passes
+    h.buried_by = list(st.buried_by)
+    for seat, kind, cards in st.kitty_log:
+        h.kitty_log.extend((seat, _KITTY_MOVES.index(kind), len(h.kitty_cards)))
+        h.kitty_cards.extend([c.index for c in cards])
+    if st.phase in ("play", "hand_over", "match_over") and d.banker is not None:
+        h.play = _play_state(st, h, m.team)
+    return m
+
+
+def _play_state(st: GameState, h: KHand, team: list[int]) -> KState:
+    """The kernel's play state of ``st`` (sharing ``h``'s hands; seats on sides ``team``)."""
+    banker = st.declare.banker
+    assert banker is not None
+    ks: KState = _core().KState(h.trump_tables, banker, st.leader, team)
+    ks.hands = h.hands
+    ks.sizes = h.sizes
+    ks.to_act = st.leader if st.to_act is None else st.to_act
+    ks.trick_points = st.trick_points
+    ks.penalties = st.penalties
+    ks.stake_penalties = list(st.stake_penalties)
+    ks.tricks = len(st.tricks)
+    if st.trick:
+        ks.plays = [[c.index for c in p.cards] for p in st.trick]
+        ks.set_lead(ks.plays[0])
+    if st.tricks:
+        last = st.tricks[-1]
+        ks.last_lead = [c.index for c in last.plays[0].cards]
+        ks.last_win = [c.index for c in next(p for p in last.plays if p.seat == last.winner).cards]
+        ks.last_winner = last.winner
+        ks.last_points = last.points
+    ks.done = st.phase != "play"
+    return ks

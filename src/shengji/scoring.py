@@ -303,6 +303,26 @@ class HandScore:
     outcome: HandOutcome
 
 
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What a finished hand left on the score sheet."""
+
+    number: int
+    banker: int
+    level: int
+    trump: str
+    trick_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    penalties: int
+    points: int
+    outcome: HandOutcome
+    counters: int
+    stake: int
+    coins: tuple[int, int]
+    kitty: tuple[Card, ...]
+
+
 def score_hand(
     options: RuleOptions,
     ctx: TrumpContext,

@@ -34,11 +34,12 @@ from .bots.external import (
 )
 from .errors import Code, ShengjiError
 from .game import GameState, HandResult, new_match
-from .kernel.match import KMatch, KResult, random_streams
+from .kernel.match import KMatch, random_streams
 from .options import RuleOptions
 from .players import Player, run_match
 from .record import save_record
 from .scoring import level_change
+from .seats import FIXED_TEAMS
 from .stats import ratio_ci
 from .views import SeatView
 
@@ -236,12 +237,12 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     )
 
 
-def hand_facts(results: Sequence[HandResult | KResult], a_team: int) -> list[HandFacts]:
+def hand_facts(results: Sequence[HandResult], a_team: int) -> list[HandFacts]:
     """Each finished hand from the point of view of bot A's team ``a_team``."""
     out = []
     for r in results:
         o = r.outcome
-        bteam = r.banker % 2
+        bteam = FIXED_TEAMS[r.banker]
         up_team = bteam if o.side == "banker" else 1 - bteam
         out.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
     return out

@@ -243,7 +243,7 @@ def check_engine_hand(
     return out
 
 
-# -- whole matches: the kernel's match engine against the game engine in reference mode ----
+# -- whole matches: the kernel's match engine against the oracle's game flow ---------------
 
 #: Kernel phase numbers (``_core.PH_*``) by name.
 PHASES = ("deal", "before_kitty", "bury", "after_burial", "play", "hand_over")

@@ -1,7 +1,7 @@
 """The whole-match gate: the kernel's match engine (deal with shows, declaring windows,
-burial, 炒底/反底, play, scoring, levels, coins) against the game engine in reference mode
-(the rules core alone), decision by decision, on random matches of every preset and of
-option variants, on the pure and (where built) the compiled path."""
+burial, 炒底/反底, play, scoring, levels, coins) against the oracle's game flow (the
+object rules core, ``tests/oracle``), decision by decision, on random matches of every
+preset and of option variants, on the pure and (where built) the compiled path."""
 
 from __future__ import annotations
 

@@ -1382,6 +1382,8 @@ class KHand:
         self.kitty_log: list[int] = []
         self.kitty_cards: list[int] = []
         self.play: KState | None = None
+        #: The kitty card turned to set trump when nobody declared (-1: none turned).
+        self.turned = -1
         #: Decisions taken so far (shows, passes, burials, plays).
         self.decisions = 0
         self.record = False
@@ -1407,6 +1409,7 @@ class KHand:
         h.decisions = self.decisions
         h.kitty_log = list(self.kitty_log)
         h.kitty_cards = list(self.kitty_cards)
+        h.turned = self.turned
         if self.play is not None:
             p = self.play.copy()
             p.hands = h.hands
@@ -1636,6 +1639,7 @@ class KHand:
             if not redeal and mode != NODECL_NO_TRUMP:
                 card = self.kitty[2 if mode == NODECL_KITTY_3 else 3]
                 trump = NT if card >= 52 else card // 13
+                self.turned = card
             d.declared = True
             d.trump = trump
             d.flipped = True

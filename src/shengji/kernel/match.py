@@ -2,9 +2,10 @@
 (:class:`~shengji.kernel._core.KHand`), scored with the rule book's tables, levels and
 coins carried from hand to hand.
 
-The game engine (:mod:`shengji.game`) and this module must play the same match for the
-same seed and decisions; ``tests/kernel/test_match_equality.py`` checks it on whole
-matches of every preset, and :class:`shengji.bots.random_bot.RandomBot` draws its
+The game engine (:mod:`shengji.game`) runs its matches here and folds them into its
+immutable states; ``tests/kernel/test_match_equality.py`` checks this module against the
+oracle's game flow on whole matches of every preset, and
+:class:`shengji.bots.random_bot.RandomBot` draws its
 decisions exactly as :meth:`KMatch.play_random` does, so a simulation of random players
 can run here at kernel speed.
 
@@ -19,15 +20,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import ALL_CARDS, Card, Suit, deck
 from ..options import RuleOptions
-from ..scoring import HandOutcome, hand_stake, score_hand, settle_coins, team_standing
+from ..scoring import HandResult, hand_stake, score_hand, settle_coins, team_standing
 from ..seats import FIXED_TEAMS
 from ..shuffle import hand_seed, is_secret, shuffled
-from ..trump import trump_context
+from ..trump import trump_context, trump_text
 from . import access
 from .rollout import Kernel, default_kernel, lead_of
 
@@ -36,27 +36,6 @@ if TYPE_CHECKING:
 
 #: A random player's chance of attempting a throw when it leads.
 THROW_RATE = 0.1
-
-
-@dataclass(frozen=True, slots=True)
-class KResult:
-    """What a finished hand left on the score sheet (``shengji.game.HandResult`` on
-    ints): ``trump`` is a suit 0..3 or -1 (NT), ``kitty`` the buried cards' ints."""
-
-    number: int
-    banker: int
-    level: int
-    trump: int
-    trick_points: int
-    kitty_points: int
-    kitty_multiplier: int
-    penalties: int
-    points: int
-    outcome: HandOutcome
-    counters: int
-    stake: int
-    coins: tuple[int, int]
-    kitty: tuple[int, ...]
 
 
 def random_streams(seed: int, seats: int = 4, kernel: Kernel | None = None) -> list[KRng]:
@@ -104,12 +83,48 @@ class KMatch:
         self.progress = (0, 0)
         self.coins = (0, 0)
         self.hand_number = 0
-        self.results: list[KResult] = []
+        self.results: list[HandResult] = []
         self.over = False
         self.winner: int | None = None
         #: Decisions of the hands before this one, and the ``continue`` between hands.
         self.decisions_before = 0
         self.hand = self._start_hand(None, lvl, 0)
+
+    @classmethod
+    def resume(
+        cls,
+        options: RuleOptions,
+        seed: int,
+        stacked: Sequence[Sequence[Card]],
+        *,
+        hand_number: int,
+        levels: tuple[int, int],
+        progress: tuple[int, int],
+        coins: tuple[int, int],
+        results: list[HandResult],
+        winner: int | None,
+        over: bool,
+        kernel: Kernel | None = None,
+    ) -> KMatch:
+        """A match standing as given, without a hand: the caller sets :attr:`hand` (as
+        ``shengji.game`` does when it rebuilds the kernel of a state)."""
+        m = cls.__new__(cls)
+        m.options = options
+        m.seed = seed
+        m.kernel = kernel or default_kernel()
+        m.core = m.kernel.core
+        m.stacked = [[c.index for c in d] for d in stacked]
+        m.team = list(FIXED_TEAMS)
+        m.rules = access.hand_rules(m.core, options, m.team)
+        m.levels = levels
+        m.progress = progress
+        m.coins = coins
+        m.hand_number = hand_number
+        m.results = results
+        m.over = over
+        m.winner = winner
+        m.decisions_before = 0
+        return m
 
     def tables(self, level: int) -> list[Tables]:
         """The kernel tables of each trump at ``level``: NT, then S, H, C, D."""
@@ -161,7 +176,7 @@ class KMatch:
         self.hand = self._start_hand(banker, h.level, h.redeals + 1)
         self.hand.record = record
 
-    def finish_hand(self) -> KResult:
+    def finish_hand(self) -> HandResult:
         """Score the finished hand: the kitty bonus, level table, levels, coins and
         whether the match is over (as ``shengji.game``'s end of a hand)."""
         h = self.hand
@@ -194,11 +209,11 @@ class KMatch:
         win_team = bteam if outcome.side == "banker" else 1 - bteam
         sp = ks.stake_penalties
         change = settle_coins(opts, stake, win_team, (sp[0], sp[1]))
-        result = KResult(
+        result = HandResult(
             number=self.hand_number,
             banker=banker,
             level=h.level,
-            trump=h.decl.trump,
+            trump=trump_text(ctx.trump),
             trick_points=ks.trick_points,
             kitty_points=sum(c.pts for c in kitty),
             kitty_multiplier=score.kitty_multiplier,
@@ -208,7 +223,7 @@ class KMatch:
             counters=h.decl.counters,
             stake=stake,
             coins=change,
-            kitty=tuple(h.kitty),
+            kitty=tuple(kitty),
         )
         self.levels = levels
         self.progress = progress

@@ -103,8 +103,8 @@ class Kernel:
     """The kernel API over one ``_core`` (compiled or pure); tables are cached per
     (options, level, trump)."""
 
-    def __init__(self, pure: bool | None = None) -> None:
-        self.core: ModuleType = load_core(pure)
+    def __init__(self, pure: bool | None = None, core: ModuleType | None = None) -> None:
+        self.core: ModuleType = core if core is not None else load_core(pure)
         self._tables: dict[tuple[RuleOptions, int, object], Tables] = {}
 
     @property
@@ -149,7 +149,7 @@ class Kernel:
         assert banker is not None
         ctx = table.ctx
         s = cast("KState", self.core.KState(self.tables(ctx), banker, table.leader))
-        for seat in range(4):
+        for seat in range(s.seats):
             h = s.hands[seat]
             for c in hands[seat]:
                 h[c.index] += 1
@@ -267,9 +267,11 @@ _DEFAULT: list[Kernel] = []
 
 
 def default_kernel() -> Kernel:
-    """The process-wide kernel (compiled unless ``SHENGJI_PURE=1``)."""
-    if not _DEFAULT:
-        _DEFAULT.append(Kernel())
+    """The process-wide kernel, on the product's core (:func:`access.core`: compiled
+    unless ``SHENGJI_PURE=1``)."""
+    core = access.core()
+    if not _DEFAULT or _DEFAULT[0].core is not core:
+        _DEFAULT[:] = [Kernel(core=core)]
     return _DEFAULT[0]
 
 
