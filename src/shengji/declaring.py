@@ -148,8 +148,9 @@ def apply_show(
     """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
     and return the state after it. Raises DeclarationError when it is not allowed (the
     kernel's ``KDeclare`` decides; the reason is worded here)."""
-    if not 0 <= seat <= 3:
-        raise _fail(f"seat must be 0..3, not {seat}", "bad_seat")
+    seats = len(FIXED_TEAMS)
+    if not 0 <= seat < seats:
+        raise _fail(f"seat must be 0..{seats - 1}, not {seat}", "bad_seat")
     show = check_show(options, level, cards)
     k = kernel_declare(state)
     why = k.show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
@@ -219,7 +220,7 @@ def from_kernel(k: Any, before: DeclareState) -> DeclareState:
         rung=k.rung,
         priority=k.priority,
         counters=k.counters,
-        pair_seats=frozenset(s for s in range(4) if k.pair_seats >> s & 1),
+        pair_seats=frozenset(s for s in range(k.pair_seats.bit_length()) if k.pair_seats >> s & 1),
         locked=k.locked,
         flipped=k.flipped,
         shows=before.shows,
