@@ -491,58 +491,45 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
 def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
     ctx = st.ctx
     hand = st.hands[seat]
-    if st.trick:
+    leading = not st.trick
+    if leading:
+        lead = check_lead(ctx, hand, cards)
+    else:
         assert st.lead is not None
         check_follow(ctx, st.lead, hand, cards)
         lead = st.lead
-    else:
-        lead = check_lead(ctx, hand, cards)
     m = _take_kernel(st)
     ks = m.hand.play
     assert ks is not None
-    ks.record = True
+    ks.record = leading and len(lead.units) > 1  # a throw attempt: its check is recorded
     m.hand.play_cards([c.index for c in cards])
     changes: dict[str, Any] = {}
     play = TrickPlay(seat, cards)
-    for e in ks.events:
-        if e.kind == _EV_THROW_FAILED:
-            played = tuple([ALL_CARDS[c] for c in e.cards])
-            stake = st.options.throw_penalty == "stake"
-            play = TrickPlay(seat, played, tuple(cards), ks.blocked[-1], 0 if stake else e.penalty)
-            lead = check_lead(ctx, hand, played)
-            events.append(
-                {
-                    "type": "throw_failed",
-                    "seat": seat,
-                    "attempted": format_cards(cards),
-                    "played": format_cards(played),
-                    "blocked_by": e.blocked_by,
-                    "penalty": e.penalty,
-                    "stake": stake,
-                    "code": Code.THROW_FAILED,
-                }
-            )
-            changes["penalties"] = ks.penalties
-            changes["stake_penalties"] = (ks.stake_penalties[0], ks.stake_penalties[1])
-    if not st.trick:
+    if ks.record:
+        for e in ks.events:
+            if e.kind == _EV_THROW_FAILED:
+                play = _failed_throw(st, seat, cards, e, ks.blocked[-1], events)
+                lead = check_lead(ctx, hand, play.cards)
+                changes["penalties"] = ks.penalties
+                changes["stake_penalties"] = (ks.stake_penalties[0], ks.stake_penalties[1])
+        ks.events.clear()
+    if leading:
         changes["lead"] = lead
         changes["leader"] = seat
     hands = list(st.hands)
     hands[seat] = _remove(hand, play.cards)
     trick = (*st.trick, play)
     events.append({"type": "play", "seat": seat, "cards": format_cards(play.cards)})
-    changes["hands"] = tuple(hands)
-    done = [e for e in ks.events if e.kind == _EV_TRICK]
-    ks.events.clear()
-    if not done:
-        st = evolve(st, **changes, trick=trick, to_act=ks.to_act)
+    if ks.plays:  # the trick goes on
+        st = evolve(st, **changes, hands=tuple(hands), trick=trick, to_act=ks.to_act)
         return _attach(st, m)
-    won = done[0]
-    winner, pts = won.seat, won.points
-    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": won.collectors})
+    winner, pts = ks.last_winner, ks.last_points
+    collectors = ks.team[winner] != ks.team[ks.banker]
+    events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
     st = evolve(
         st,
         **changes,
+        hands=tuple(hands),
         tricks=(*st.tricks, Trick(trick, winner, pts)),
         trick=(),
         lead=None,
@@ -550,9 +537,30 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
         to_act=winner,
         leader=winner,
     )
-    if m.hand.phase != _core().PH_OVER:
+    if not ks.done:
         return _attach(st, m)
     return _finish_hand(st, m, events)
+
+
+def _failed_throw(
+    st: GameState, seat: int, cards: tuple[Card, ...], e: Any, blocker: int, events: list[Event]
+) -> TrickPlay:
+    """The play a failed throw leaves in the trick (kernel event ``e``), and its event."""
+    played = tuple([ALL_CARDS[c] for c in e.cards])
+    stake = st.options.throw_penalty == "stake"
+    events.append(
+        {
+            "type": "throw_failed",
+            "seat": seat,
+            "attempted": format_cards(cards),
+            "played": format_cards(played),
+            "blocked_by": e.blocked_by,
+            "penalty": e.penalty,
+            "stake": stake,
+            "code": Code.THROW_FAILED,
+        }
+    )
+    return TrickPlay(seat, played, cards, blocker, 0 if stake else e.penalty)
 
 
 def _finish_hand(st: GameState, m: KMatch, events: list[Event]) -> GameState:
@@ -702,8 +710,7 @@ def _sync(
 #: Where a state keeps its kernel match: ``(id(state), match)``, so that a copy of the
 #: state's ``__dict__`` (``evolve``) does not take it along.
 _KERNEL = "_kernel"
-_EV_THROW_FAILED = 1
-_EV_TRICK = 2
+_EV_THROW_FAILED = 1  # ``_core.EV_THROW_FAILED``
 
 
 def _core() -> Any:
