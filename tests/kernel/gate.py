@@ -378,8 +378,9 @@ def check_matches(
 
 
 def long_check(hands: int, seed: int = 0) -> Iterator[str]:
-    """The gates on ``hands`` random play phases spread over every preset and as many
-    whole hands again in matches of two, compiled and pure kernels against the oracle; one
+    """The gates on ``hands`` random play phases spread over every preset, as many whole
+    hands again in matches of two (compiled and pure kernels against the oracle), and half
+    as many whole hands through the product's ``apply`` in lockstep with the oracle's; one
     line per preset and a total."""
     from shengji.presets import load_preset, preset_names
 
@@ -407,6 +408,15 @@ def long_check(hands: int, seed: int = 0) -> Iterator[str]:
             f"{len(rep.mismatches)} mismatches"
         )
         yield from (f"  {m}" for m in rep.mismatches[:5])
+        opts = load_preset(preset)
+        bad = [m for s in seeds for m in check_engine_hand(opts, s)]
+        total.hands += len(seeds)
+        total.mismatches.extend(bad)
+        yield (
+            f"engine equality ({preset}): {len(seeds)} whole hands through apply, in "
+            f"lockstep with the oracle's, {len(bad)} mismatches"
+        )
+        yield from (f"  {m}" for m in bad[:5])
     paths = ", ".join("compiled" if k.is_compiled else "pure" for k in kernels)
     yield (
         f"kernel equality (all presets, {paths}): {total.hands} hands, "
