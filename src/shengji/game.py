@@ -121,7 +121,7 @@ class TableFacts:
 class GameState(TableFacts):
     """The whole state of a match and of its current hand. Immutable.
 
-    The fields are grouped by the phase that writes them; a new hand (``_start_hand``)
+    The fields are grouped by the phase that writes them; a new hand (``_fresh_hand``)
     resets every group below "the match".
     """
 
