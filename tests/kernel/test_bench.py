@@ -21,6 +21,7 @@ def test_the_long_gate_runs_as_a_command() -> None:
         check=True,
     )
     lines = out.stdout.splitlines()
-    assert len(lines) == 2 * n + 1
+    assert len(lines) == 3 * n + 1  # per preset: play phases, matches, the engine
+    assert sum(line.startswith("engine equality (") for line in lines) == n
     assert all(line.endswith(" 0 mismatches") for line in lines)
     assert lines[-1].startswith("kernel equality (all presets, ")
