@@ -268,7 +268,19 @@ def test_search_options_parse() -> None:
         assert isinstance(bot, SearchBot)
         assert isinstance(bot.rollout, ApplyRollout) == apply_rollouts
         assert bot.bury_search == bury
-    for bad in ["search:100ms:kernel:apply", "search:100ms:nobury", "search:noburysearch"]:
+    light = make_player("search:300it:light", 0, 0)
+    random_rollouts = make_player("search:300it", 0, 0)
+    assert isinstance(light, SearchBot) and isinstance(light.rollout, KernelRollout)
+    assert light.rollout.light
+    assert isinstance(random_rollouts, SearchBot)
+    assert isinstance(random_rollouts.rollout, KernelRollout)
+    assert not random_rollouts.rollout.light
+    for bad in [
+        "search:100ms:kernel:apply",
+        "search:100ms:nobury",
+        "search:noburysearch",
+        "search:100ms:apply:light",
+    ]:
         with pytest.raises(ShengjiError) as e:
             make_player(bad, 0, 0)
         assert e.value.code == "BAD_BOT_SPEC"

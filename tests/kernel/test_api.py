@@ -169,3 +169,55 @@ def test_the_kernel_imports_no_game_view_bot_or_adapter_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("preset", ["shuangsheng", "classic-3deck", "tuolaji"])
+def test_the_light_rollout_policy_plays_legally_to_the_end(kernel: Kernel, preset: str) -> None:
+    """``light_move`` (the search bot's rollout policy) gives a legal play at every turn
+    of random hands, and a light play-out scores every point once."""
+    core = kernel.core
+    for seed in range(12):
+        st = play_phase(preset, seed)
+        s = kernel.from_table(st)
+        krng = core.KRng(seed + 1)
+        pts = sum(c.points for h in st.hands for c in h)
+        while not s.done:
+            play = core.light_move(s, krng)
+            assert s.is_legal(play), (preset, seed, play)
+            s.apply(play)
+        taken = s.trick_points
+        res = kernel.play_out_light(kernel.from_table(st), random.Random(seed))
+        assert 0 <= taken <= pts and 0 <= res.trick_points <= pts
+
+
+def _trick(kernel: Kernel, leader: int, plays: list[str], hand: str) -> KState:
+    """A shuangsheng play state (level 2, spades trump) with ``plays`` made from
+    ``leader`` on and ``hand`` held by the seat to act."""
+    ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="S")
+    s: KState = kernel.core.KState(kernel.tables(ctx), 0, leader)
+    seat = (leader + len(plays)) % 4
+    for c in parse_cards(hand):
+        s.hands[seat][c.index] += 1
+    s.sizes[seat] = len(parse_cards(hand))
+    s.plays = [[c.index for c in parse_cards(p)] for p in plays]
+    s.set_lead(s.plays[0])
+    s.to_act = seat
+    return s
+
+
+@pytest.mark.parametrize(
+    ("leader", "plays", "hand", "want"),
+    [
+        (0, ["HA", "H3"], "HK H10 H4 S5", "H10"),  # partner wins: the biggest points, lowest
+        (1, ["HQ"], "HA HK H4", "HK"),  # seats still to play: the lowest card that wins
+        (1, ["HA"], "H9 H5 H4", "H4"),  # cannot win: the lowest, points last
+        (1, ["H10"], "D6 S3 SA", "S3"),  # void, points in the trick: trump in low
+    ],
+)
+def test_the_light_policy_follows_a_single_as_people_do(
+    kernel: Kernel, leader: int, plays: list[str], hand: str, want: str
+) -> None:
+    s = _trick(kernel, leader, plays, hand)
+    play = kernel.core.light_move(s, kernel.core.KRng(5))
+    assert s.is_legal(play)
+    assert [card_from_index(c).text for c in play] == [want]

@@ -1059,6 +1059,76 @@ def play_out(s: KState, rng: Random, throw_rate: float, policy: Policy | None) -
             s.apply(policy(s, rng))
 
 
+# -- the search bot's rollout policy ---------------------------------------------------------
+
+
+def light_move(s: KState, rng: KRng) -> list[int]:
+    """A cheap, sensible play for the seat to act (``shengji.bots.search.light_play`` on
+    ints): lead the longest unit (a pair or tractor) 60% of the time when there is one,
+    else the highest or lowest single of a random suit; follow a single cheaply (points
+    to a winning partner; the lowest card that wins when the trick holds points, when
+    seats are still to play, or 30% of the time; else the lowest card, points last);
+    follow a larger lead at random among the legal plays."""
+    t = s.t
+    seat = s.to_act
+    hand = s.hands[seat]
+    if not s.plays:
+        leads = unit_leads(t, hand)
+        longest = 0
+        for lead in leads:
+            if len(lead) > longest:
+                longest = len(lead)
+        if longest >= 2 and rng.random() < 0.6:
+            tops = [lead for lead in leads if len(lead) == longest]
+            return tops[rng.below(len(tops))]
+        suits: list[list[int]] = []
+        for x in range(5):
+            mine = [c for c in t.suit_cards[x] if hand[c]]
+            if mine:
+                suits.append(mine)
+        mine = suits[rng.below(len(suits))]
+        return [mine[0]] if rng.random() < 0.5 else [mine[-1]]
+    if s.n != 1:
+        return random_follow(t, s.units, s.n, hand, rng)
+    x = s.units[0].suit
+    key = t.key
+    pts = t.pts
+    options = [c for c in t.suit_cards[x] if hand[c]]
+    if not options:
+        options = [c for c in range(54) if hand[c]]
+    best = s.best_play()
+    winner = (s.leader + best) % s.seats
+    if s.team[winner] == s.team[seat]:
+        pick = options[0]
+        for c in options:
+            if pts[c] > pts[pick] or (pts[c] == pts[pick] and key[c] < key[pick]):
+                pick = c
+        return [pick]
+    best_key = key[s.plays[best][0]]
+    low_win = -1
+    for c in options:
+        wins = t.suit_of[c] in (x, TRUMP) and key[c] > best_key
+        if wins and (low_win < 0 or key[c] < key[low_win]):
+            low_win = c
+    trick_pts = 0
+    for p in s.plays:
+        for c in p:
+            trick_pts += pts[c]
+    if low_win >= 0 and (trick_pts > 0 or len(s.plays) < s.seats - 1 or rng.random() < 0.3):
+        return [low_win]
+    pick = options[0]
+    for c in options:
+        if pts[c] < pts[pick] or (pts[c] == pts[pick] and key[c] < key[pick]):
+            pick = c
+    return [pick]
+
+
+def play_out_light(s: KState, rng: KRng) -> None:
+    """Play ``s`` to the end of the hand with :func:`light_move` for every seat."""
+    while not s.done:
+        s.apply(light_move(s, rng))
+
+
 # -- whole hands: dealing, declaring, the kitty, play ---------------------------------------
 
 #: Phases of :class:`KHand` (``shengji.phases`` names them; ``PH_REDEAL`` asks the caller
