@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, Play
-from .bots.search import ApplyRollout, Budget, Rollout, SearchBot
+from .bots.search import Budget, KernelRollout, Rollout, SearchBot
 from .cards import Card
 from .errors import Code, ShengjiError
 from .game import GameState
@@ -78,8 +78,9 @@ def review(
     """The marked plays of ``seat`` in a record, in order (the record is re-played).
 
     ``hand``: only the plays of that hand (0 = first; None: every hand). ``rollout``: how
-    sampled deals are played out (default :class:`ApplyRollout`, informed light plays;
-    :class:`~shengji.bots.search.KernelRollout` is cheaper per rollout and random).
+    sampled deals are played out (default: informed light plays on the kernel,
+    ``KernelRollout(light=True)``; :class:`~shengji.bots.search.ApplyRollout` plays the
+    same policy through the game engine, about four times slower).
     """
     if not isinstance(seat, int) or not 0 <= seat <= 3:
         raise ShengjiError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
@@ -104,7 +105,7 @@ def review(
     for index, st, action in states:
         view = seat_view(st, seat)
         # informed rollouts by default: no clock here
-        bot = SearchBot(seat, seed, budget, rollout or ApplyRollout())
+        bot = SearchBot(seat, seed, budget, rollout or KernelRollout(light=True))
         bot.heuristic.act(view)
         cands = bot.candidates(action.cards)
         if len(cands) < 2:
