@@ -166,6 +166,8 @@ def test_a_busy_reviewer_answers_503(
 ) -> None:
     rid, _ = finished
     reviewer = _reviewer(http)
+    # kept before the worker is taken away (not left to another test's order)
+    assert http.get(f"/api/rooms/{rid}/review?seat=0&hand=0").status_code == 200
     queue, reviewer.queue = reviewer.queue, 0
     try:
         r = http.get(f"/api/rooms/{rid}/review?seat=3&hand=1")
