@@ -26,7 +26,8 @@ export function cardEl(text, opts = {}) {
   if (joker) {
     const word = text === "BJ" ? (lang === "zh" ? "大" : "B") : (lang === "zh" ? "小" : "L");
     idx = el("span", { class: "idx" }, el("b", {}, "★"), el("i", {}, word));
-    pip = el("span", { class: "pip jk" }, "JOKER");
+    const face = lang === "zh" ? (text === "BJ" ? "大王" : "小王") : "JOKER";
+    pip = el("span", { class: `pip jk${lang === "zh" ? " zh" : ""}` }, face);
   } else {
     const s = suitSymbol(text[0]);
     idx = el("span", { class: "idx" }, el("b", {}, text.slice(1)), el("i", {}, s));
