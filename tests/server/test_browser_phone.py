@@ -209,3 +209,26 @@ def test_a_raised_card_leaves_the_suit_labels_readable(
     page.screenshot(path=str(ARTIFACTS / f"phone-raised-{size['width']}-{cards}.png"))
     assert covered == [], f"raised cards cover suit labels: {covered[:5]}"
     assert not page.watch.errors, page.watch.errors
+
+
+@pytest.mark.parametrize(
+    ("lang", "big", "little"), [("zh", "大王", "小王"), ("en", "JOKER", "JOKER")]
+)
+def test_the_jokers_face_speaks_the_pages_language(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+    lang: str,
+    big: str,
+    little: str,
+) -> None:
+    page = new_page(browser, lang, PHONE)
+    page.goto(server.url)
+    faces = page.evaluate(
+        """async () => {
+          const m = await import('/static/cards.js');
+          const face = (c) => m.cardEl(c, {size: 'hand'}).querySelector('.pip');
+          return ['BJ', 'LJ'].map((c) => face(c).textContent);
+        }"""
+    )
+    assert faces == [big, little]
+    page.close()
