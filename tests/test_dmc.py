@@ -65,7 +65,7 @@ def test_the_training_example_saves_a_model_that_plays(tmp_path: Path) -> None:
     out = tmp_path / "model.npz"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     args = ["--minutes", "0.05", "--eval-every", "1", "--eval-hands", "4", "--out", str(out)]
-    args += ["--hidden", "32", "--batch", "64"]
+    args += ["--hidden", "32", "--batch", "64", "--best"]
     subprocess.run(
         [sys.executable, str(ROOT / "examples" / "train_dmc.py"), *args],
         check=True,
@@ -77,3 +77,4 @@ def test_the_training_example_saves_a_model_that_plays(tmp_path: Path) -> None:
     assert rows[0]["hands"] == 0 and rows[-1]["hands"] > 0
     assert all(0 <= r["eval_level_rate"] <= 1 for r in rows)
     assert len(load_weights(out)) == 2
+    assert len(load_weights(out.with_suffix(".last.npz"))) == 2  # --best keeps the latest too
