@@ -404,7 +404,7 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
             m = _take_kernel(st)
             m.hand.pass_turn()
             events.append({"type": "pass", "seat": seat})
-            st = _advance(_sync(st, m, list(st.hands), events), m, events)
+            st = _advance(st, m, events)
         else:
             raise ActionError(
                 f"now is the time to declare or pass ({st.phase})", params={"phase": st.phase}
@@ -464,8 +464,7 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
             "counter": declare.counters > counters,
         }
     )
-    st = _sync(evolve(st, declare=declare), m, list(st.hands), events)
-    return _advance(st, m, events)
+    return _advance(evolve(st, declare=declare), m, events)
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -482,7 +481,7 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     hands = list(st.hands)
     hands[seat] = _remove(hands[seat], cards)
     events.append({"type": "bury", "seat": seat, "private": {seat: format_cards(cards)}})
-    return _advance(_sync(st, m, hands, events), m, events)
+    return _advance(evolve(st, hands=tuple(hands)), m, events)
 
 
 # -- the play phase: every rules question answered by the kernel (through the rules API) --
@@ -507,7 +506,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     play = TrickPlay(seat, cards)
     if ks.record:
         for e in ks.events:
-            if e.kind == _EV_THROW_FAILED:
+            if e.kind == _core().EV_THROW_FAILED:
                 play = _failed_throw(st, seat, cards, e, ks.blocked[-1], events)
                 lead = check_lead(ctx, hand, play.cards)
                 changes["penalties"] = ks.penalties
@@ -710,7 +709,6 @@ def _sync(
 #: Where a state keeps its kernel match: ``(id(state), match)``, so that a copy of the
 #: state's ``__dict__`` (``evolve``) does not take it along.
 _KERNEL = "_kernel"
-_EV_THROW_FAILED = 1  # ``_core.EV_THROW_FAILED``
 
 
 def _core() -> Any:
