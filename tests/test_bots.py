@@ -68,7 +68,8 @@ def test_a_view_reaches_no_hidden_state() -> None:
 def test_heuristic_bots_play_legal_hands(preset: str) -> None:
     opts = load_preset(preset)
     for seed in range(2):
-        players = [HeuristicBot(s, seed) if s % 2 else RandomBot(s, seed) for s in range(4)]
+        n = opts.players
+        players = [HeuristicBot(s, seed) if s % 2 else RandomBot(s, seed) for s in range(n)]
         st, rec = run_match(opts, seed, players, stop_after_hand=True)  # apply checks legality
         assert st.phase in ("hand_over", "match_over") and st.results
 

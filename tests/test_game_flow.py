@@ -8,11 +8,12 @@ from collections import Counter
 
 import pytest
 
-from shengji.actions import Bury, Continue, Declare, Pass, Play
+from shengji.actions import Bury, Call, Continue, Declare, Pass, Play
 from shengji.bots.random_bot import random_action
 from shengji.cards import Card, deck, points
 from shengji.errors import ShengjiError
 from shengji.follow import count_legal_follows
+from shengji.friends import FriendCall, callable_cards
 from shengji.game import GameState, apply, legal_actions, new_match
 from shengji.presets import load_preset, preset_names
 from shengji.record import Recorder, replay
@@ -31,7 +32,7 @@ def all_cards_in_play(st: GameState) -> Counter[Card]:
             seen.update(p.cards)
     for p in st.trick:
         seen.update(p.cards)
-    seen.update(st.deck_order[st.dealt : 4 * st.options.hand_size])
+    seen.update(st.deck_order[st.dealt : st.seats * st.options.hand_size])
     return seen
 
 
@@ -44,6 +45,11 @@ def in_legal_actions(st: GameState, seat: int, action: object) -> bool:
         return True  # throws are attempts checked by apply; one-unit leads are listed
     if isinstance(action, Bury):
         return len(action.cards) == st.options.kitty_size
+    if isinstance(action, Call):  # up to 10^5 sets: each call is checked on its own
+        decks = st.options.decks
+        choices = {FriendCall(c, k) for c in callable_cards(st.ctx) for k in range(1, decks + 1)}
+        calls = set(action.calls)
+        return len(calls) == len(action.calls) == st.options.calls and calls <= choices
     if isinstance(action, Play):
         assert st.lead is not None
         if count_legal_follows(st.ctx, st.lead, st.hands[seat]) > 2000:
@@ -68,7 +74,7 @@ def play_hands(preset: str, n_hands: int, seed: int, check_legal_every: int = 7)
         states = [st]
         steps = 0
         while st.phase != "match_over" and hands_done < n_hands:
-            seat = st.to_act if st.to_act is not None else rng.randrange(4)
+            seat = st.to_act if st.to_act is not None else rng.randrange(st.seats)
             action = random_action(st, seat, rng)
             if steps % check_legal_every == 0:
                 assert in_legal_actions(st, seat, action), (preset, st.phase, action)
@@ -90,7 +96,8 @@ def play_hands(preset: str, n_hands: int, seed: int, check_legal_every: int = 7)
                 total = sum(t.points for t in st.tricks)
                 assert total == points(played.elements())
                 assert total + last.kitty_points == 100 * opts.decks
-                collected = sum(t.points for t in st.tricks if t.winner % 2 != last.banker % 2)
+                side = set(last.side) or {s for s in (0, 1, 2, 3) if s % 2 == last.banker % 2}
+                collected = sum(t.points for t in st.tricks if t.winner not in side)
                 assert collected == last.trick_points
         # replaying the record reproduces every state exactly
         replayed = [new_match(opts, match_seed)]

@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import Card, format_cards, parse_cards
 from .errors import Code, ShengjiError
+from .friends import FriendCall, format_calls, parse_calls
 
 
 class ActionError(ShengjiError):
@@ -47,17 +48,25 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class Call:
+    """找朋友: the banker calls friends after burying (``{"type": "call", "calls": "SA:2"}``)."""
+
+    calls: tuple[FriendCall, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Continue:
     """Start the next hand after a hand's result."""
 
 
-Action = Declare | Pass | Bury | Play | Continue
+Action = Declare | Pass | Bury | Play | Call | Continue
 
 _TYPES: dict[str, type[Action]] = {
     "declare": Declare,
     "pass": Pass,
     "bury": Bury,
     "play": Play,
+    "call": Call,
     "continue": Continue,
 }
 _NAMES = {v: k for k, v in _TYPES.items()}
@@ -68,6 +77,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": _NAMES[type(action)]}
     if isinstance(action, Declare | Bury | Play):
         out["cards"] = format_cards(action.cards)
+    elif isinstance(action, Call):
+        out["calls"] = format_calls(action.calls)
     return out
 
 
@@ -83,6 +94,11 @@ def action_from_json(data: Any) -> Action:
         return Pass()
     if cls is Continue:
         return Continue()
+    if cls is Call:
+        calls = data.get("calls")
+        if not isinstance(calls, str | list) or not all(isinstance(c, str) for c in calls):
+            raise ActionError("a call action needs 'calls', like \"SA:2 HK:1\"")
+        return Call(parse_calls(calls))
     cards = data.get("cards")
     if not isinstance(cards, str | list):
         raise ActionError(f"a {kind} action needs 'cards'")

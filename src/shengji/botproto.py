@@ -30,6 +30,7 @@ from .cards import Suit, format_cards, parse_cards, parse_rank
 from .declaring import DeclareState
 from .errors import Code, ShengjiError
 from .follow import follow_families
+from .friends import CalledFriend, callable_cards, parse_call
 from .game import HandResult, Trick, TrickPlay, legal_shows
 from .leads import unit_leads
 from .options import RuleOptions
@@ -77,9 +78,11 @@ def game_message(
 def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, Any]:
     """A request to act now: the seat's view (exactly what a web client gets, plus the
     ``exact`` part) and what is legal: when it may declare, the ``shows`` it may make; at
-    a burial, the ``kitty_size``; leading, every one-unit lead (``leads``: a throw, any
-    other cards of one suit, may be attempted too); following, the legal follows as
-    ``follows`` families: ``fixed`` plus any ``free`` distinct cards of ``pool``."""
+    a burial, the ``kitty_size``; calling friends (找朋友), how many ``calls``, the
+    ``callable`` cards and the ``decks`` (an ordinal is 1..decks); leading, every
+    one-unit lead (``leads``: a throw, any other cards of one suit, may be attempted
+    too); following, the legal follows as ``follows`` families: ``fixed`` plus any
+    ``free`` distinct cards of ``pool``."""
     msg: dict[str, Any] = {
         "type": "act",
         "id": request,
@@ -93,6 +96,10 @@ def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, An
         msg["shows"] = [format_cards(s) for s in legal_shows(view, view.seat)]
     elif view.phase == "bury":
         msg["kitty_size"] = view.options.kitty_size
+    elif view.phase == "call":
+        msg["calls"] = view.options.calls
+        msg["callable"] = format_cards(callable_cards(view.ctx))
+        msg["decks"] = view.options.decks
     elif view.phase == "play" and view.trick:
         assert view.lead is not None
         msg["follows"] = [
@@ -160,7 +167,7 @@ def _view(options: RuleOptions, v: dict[str, Any], exact: dict[str, Any]) -> Sea
         ctx=ctx,
         phase=v["phase"],
         hand_number=v["hand_number"],
-        levels=(parse_rank(v["levels"][0]), parse_rank(v["levels"][1])),
+        levels=tuple(parse_rank(x) for x in v["levels"]),
         level=level,
         declare=declare,
         to_act=v["to_act"],
@@ -181,6 +188,7 @@ def _view(options: RuleOptions, v: dict[str, Any], exact: dict[str, Any]) -> Sea
         kitty_seen=tuple((k["kind"], parse_cards(k["cards"])) for k in v.get("seen_kitty", [])),
         kitty=parse_cards(v["kitty"]) if "kitty" in v else None,
         winner=v["winner"],
+        calls=tuple(CalledFriend(parse_call(c["call"]), c["seat"]) for c in v.get("calls", [])),
     )
 
 
@@ -203,6 +211,8 @@ def _result(r: dict[str, Any]) -> HandResult:
             "outcome": HandOutcome(**r["outcome"]),
             "coins": tuple(r["coins"]),
             "kitty": parse_cards(r["kitty"]),
+            "side": tuple(r.get("side", ())),
+            "climbed": tuple(r.get("climbed", ())),
         }
     )
 

@@ -20,6 +20,8 @@ from .cards import Card, parse_cards, parse_rank, rank_text
 from .declaring import apply_show, replay_shows
 from .errors import Code, ShengjiError
 from .follow import is_legal_follow
+from .friends import check_calls, parse_calls
+from .kernel import access
 from .options import RuleOptions
 from .phases import DECLARING_PHASES
 from .presets import load_preset
@@ -166,6 +168,64 @@ def _declare(case: dict[str, Any]) -> Answer:
     return {"legal": True, "trump": new.trump_text, "banker_seat": new.banker}
 
 
+def _friends(case: dict[str, Any]) -> Answer:
+    """找朋友: the table's sizes, whether the banker's calls are allowed, and after the
+    given tricks (each ``{"leader": seat, "plays": [cards, ...]}`` in play order) who
+    answered each call, the banker's side and the collectors' points, played on the
+    engine's kernel (``KState`` with the calls)."""
+    opts = _options(case)
+    ctx = _ctx(case)
+    n = opts.players
+    answer: Answer = {
+        "players": n,
+        "decks": opts.decks,
+        "kitty_size": opts.kitty_size,
+        "hand_size": opts.hand_size,
+        "calls_per_hand": opts.calls,
+    }
+    if "calls" not in case:
+        return answer
+    calls = parse_calls(case["calls"])
+    try:
+        check_calls(ctx, calls)
+    except ShengjiError as e:
+        if e.code == "BAD_CARD":
+            raise
+        return answer | {"legal": False, "reason": e.message}
+    banker = int(case["banker_seat"])
+    tricks = case.get("tricks", [])
+    if not isinstance(tricks, list) or not tricks:
+        return answer | {"legal": True}
+    core = access.core()
+    leader = int(tricks[0]["leader"])
+    ks = core.KState(access.tables(ctx), banker, leader, [1] * n)
+    played = [[parse_cards(p) for p in t["plays"]] for t in tricks]
+    for t, plays in zip(tricks, played, strict=True):
+        if len(plays) != n:
+            raise CaseError(f"a trick of {n} players needs {n} plays, not {len(plays)}")
+        for i, cards in enumerate(plays):
+            seat = (int(t["leader"]) + i) % n
+            for c in cards:
+                ks.hands[seat][c.index] += 1
+            ks.sizes[seat] += len(cards)
+    ks.set_calls([c.card.index for c in calls], [c.ordinal for c in calls])
+    for number, (t, plays) in enumerate(zip(tricks, played, strict=True), 1):
+        if int(t["leader"]) != ks.to_act:
+            raise CaseError(f"trick {number} is led by seat {t['leader']}, not {ks.to_act}")
+        for cards in plays:
+            ints = [c.index for c in cards]
+            if not ks.is_legal(ints):
+                raise CaseError(f"trick {number}: seat {ks.to_act} may not play {cards}")
+            ks.apply(ints)
+    return answer | {
+        "legal": True,
+        "found": [None if s < 0 or ks.team[s] != ks.team[banker] else s for s in ks.call_by],
+        "side": [s for s in range(n) if ks.team[s] == ks.team[banker]],
+        "collector_points": ks.trick_points,
+        "points_by_seat": list(ks.seat_points),
+    }
+
+
 QUESTIONS: dict[str, Callable[[dict[str, Any]], Answer]] = {
     "format": _format,
     "follow": _follow,
@@ -174,6 +234,7 @@ QUESTIONS: dict[str, Callable[[dict[str, Any]], Answer]] = {
     "kitty": _kitty,
     "outcome": _outcome,
     "declare": _declare,
+    "friends": _friends,
 }
 
 

@@ -50,11 +50,12 @@ class Code(StrEnum):
     )
     THROW_FAILED = "THROW_FAILED", "not a refusal: a throw failed (a unit could be beaten)"
     ILLEGAL_DECLARATION = "ILLEGAL_DECLARATION", "this declaration is not allowed now"
+    ILLEGAL_CALL = "ILLEGAL_CALL", "this friend call (找朋友) is not allowed"
     BAD_CONFORMANCE_CASE = "BAD_CONFORMANCE_CASE", "a conformance case is malformed"
     BAD_OPTION = "BAD_OPTION", "rule options are not valid"
     ILLEGAL_PLAY = "ILLEGAL_PLAY", "this play is not allowed"
     ILLEGAL_ACTION = "ILLEGAL_ACTION", "this action is not allowed now"
-    BAD_SEAT = "BAD_SEAT", "not a seat (0..3)"
+    BAD_SEAT = "BAD_SEAT", "not a seat at this table"
     NOT_YOUR_TURN = "NOT_YOUR_TURN", "another seat is to act"
     MATCH_OVER = "MATCH_OVER", "the match is over"
     BAD_DECK = "BAD_DECK", "a stacked deck is not a full set of cards"

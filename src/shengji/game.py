@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+from .actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
 from .cards import ALL_CARDS, Card, deck, format_cards, rank_text
 from .declaring import (
     DeclareState,
@@ -41,6 +42,7 @@ from .declaring import (
 )
 from .errors import Code, PlayError, ShengjiError
 from .follow import check_follow, legal_follows
+from .friends import CalledFriend, FriendCall, callable_cards, check_calls, format_calls
 from .immutable import evolve
 from .kernel import access
 from .leads import check_lead, unit_leads
@@ -96,10 +98,13 @@ class Trick(NamedTuple):
 
 
 class TableFacts:
-    """What the declarations decide, for a game state and a seat's view alike."""
+    """What the declarations and friend calls decide, for a game state and a seat's view
+    alike."""
 
     __slots__ = ()
+    options: RuleOptions
     declare: DeclareState
+    calls: tuple[CalledFriend, ...]
 
     @property
     def banker(self) -> int | None:
@@ -112,9 +117,38 @@ class TableFacts:
         return self.declare.trump_text
 
     def is_banker_side(self, seat: int) -> bool:
-        """True if ``seat`` is on the banker's team this hand."""
+        """True if ``seat`` is known to be on the banker's side this hand (找朋友: the
+        banker and the friends found so far)."""
         banker = self.declare.banker
-        return banker is not None and FIXED_TEAMS[seat] == FIXED_TEAMS[banker]
+        if banker is None:
+            return False
+        if self.options.friends:
+            return seat == banker or any(c.seat == seat for c in self.calls)
+        return FIXED_TEAMS[seat] == FIXED_TEAMS[banker]
+
+    def side_of(self, seat: int) -> int | None:
+        """``seat``'s side as far as the table knows: 0 the banker's, 1 the collectors',
+        None not yet known (找朋友 before every call is answered, or no banker yet)."""
+        banker = self.declare.banker
+        if banker is None:
+            return None
+        if self.is_banker_side(seat):
+            return 0
+        if not self.options.friends:
+            return 1
+        if self.calls and all(c.seat is not None for c in self.calls):
+            return 1
+        return None
+
+    @property
+    def friends_found(self) -> tuple[int, ...]:
+        """找朋友: the seats that joined the banker's side so far, in the order found."""
+        out: list[int] = []
+        banker = self.declare.banker
+        for c in self.calls:
+            if c.seat is not None and c.seat != banker and c.seat not in out:
+                out.append(c.seat)
+        return tuple(out)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,8 +163,9 @@ class GameState(TableFacts):
     options: RuleOptions
     seed: int
     phase: Phase
-    levels: tuple[int, int]
-    progress: tuple[int, int]
+    #: Levels by holder (:func:`shengji.seats.level_holder`): per team, or per player.
+    levels: tuple[int, ...]
+    progress: tuple[int, ...]
     coins: tuple[int, int]
     hand_number: int
     results: tuple[HandResult, ...]
@@ -157,6 +192,8 @@ class GameState(TableFacts):
     # -- the kitty (``bury`` and the rounds of 炒底/反底) --
     buried_by: tuple[int, ...] = ()
     kitty_log: tuple[tuple[int, str, tuple[Card, ...]], ...] = ()
+    # -- 找朋友 (``call``): the banker's calls and who answered them --
+    calls: tuple[CalledFriend, ...] = ()
     # -- play (``play``, through the end of the hand) --
     leader: int = 0
     trick: tuple[TrickPlay, ...] = ()
@@ -258,6 +295,7 @@ def _fresh_hand(options: RuleOptions, h: KHand) -> dict[str, Any]:
         "passes": 0,
         "buried_by": (),
         "kitty_log": (),
+        "calls": (),
         "leader": 0 if declare.banker is None else declare.banker,
         "trick": (),
         "lead": None,
@@ -334,9 +372,10 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     """What ``seat`` may do now, lazily (burials and void follows can be millions).
 
     Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
-    kitty-size cards. Play: every legal follow; for a lead, every one-unit lead (a throw,
-    any other set of cards of one suit, may also be attempted: :func:`apply` checks it
-    against the other hands and forces a unit when it fails). :mod:`shengji.moves`
+    kitty-size cards. Calling friends: every set of distinct calls. Play: every legal
+    follow; for a lead, every one-unit lead (a throw, any other set of cards of one suit,
+    may also be attempted: :func:`apply` checks it against the other hands and forces a
+    unit when it fails). :mod:`shengji.moves`
     reaches every action, throws included, card by card from at most 55 moves a step.
     """
     if st.phase == "match_over":
@@ -354,6 +393,13 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
         hand = st.ctx.sorted(st.hand_of(seat))
         for cards in multiset_combinations(hand, st.options.kitty_size):
             yield Bury(cards)
+    elif st.phase == "call":
+        choices = [
+            FriendCall(c, k) for c in callable_cards(st.ctx) for k in range(1, st.options.decks + 1)
+        ]
+        for calls in itertools.combinations(choices, st.options.calls):
+            if len({(c.card, c.ordinal) for c in calls}) == len(calls):
+                yield Call(calls)
     elif st.trick:
         assert st.lead is not None
         for p in legal_follows(st.ctx, st.lead, st.hand_of(seat)):
@@ -415,6 +461,12 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
                 "now is the time to bury the kitty (扣底)", params={"phase": st.phase}
             )
         st = _bury(st, seat, action.cards, events)
+    elif st.phase == "call":
+        if not isinstance(action, Call):
+            raise ActionError(
+                "now is the time to call friends (找朋友)", params={"phase": st.phase}
+            )
+        st = _call(st, seat, action.calls, events)
     elif st.phase == "play":
         if not isinstance(action, Play):
             raise ActionError("now is the time to play cards", params={"phase": st.phase})
@@ -484,6 +536,16 @@ def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     return _advance(evolve(st, hands=tuple(hands)), m, events)
 
 
+def _call(
+    st: GameState, seat: int, calls: tuple[FriendCall, ...], events: list[Event]
+) -> GameState:
+    check_calls(st.ctx, calls)
+    m = _take_kernel(st)
+    m.hand.call_friends([c.card.index for c in calls], [c.ordinal for c in calls])
+    events.append({"type": "call", "seat": seat, "calls": format_calls(calls)})
+    return _advance(evolve(st, calls=tuple([CalledFriend(c) for c in calls])), m, events)
+
+
 # -- the play phase: every rules question answered by the kernel (through the rules API) --
 
 
@@ -525,6 +587,8 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     winner, pts = ks.last_winner, ks.last_points
     collectors = ks.team[winner] != ks.team[ks.banker]
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
+    if st.calls:
+        changes["calls"] = _found(st, ks, events)
     st = evolve(
         st,
         **changes,
@@ -539,6 +603,28 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     if not ks.done:
         return _attach(st, m)
     return _finish_hand(st, m, events)
+
+
+def _found(st: GameState, ks: KState, events: list[Event]) -> tuple[CalledFriend, ...]:
+    """The calls once a trick is complete: the seats that played a called copy in it are
+    found (events say who, and whether they joined or were already on the side)."""
+    out = list(st.calls)
+    side = {st.declare.banker, *st.friends_found}
+    for i, c in enumerate(out):
+        seat = ks.call_by[i]
+        if c.seat is None and seat >= 0:
+            out[i] = CalledFriend(c.call, seat)
+            events.append(
+                {
+                    "type": "friend",
+                    "seat": seat,
+                    "call": c.call.text,
+                    "joined": seat not in side,
+                    "side": [s for s in range(st.seats) if ks.team[s] == ks.team[ks.banker]],
+                }
+            )
+            side.add(seat)
+    return tuple(out)
 
 
 def _failed_throw(
@@ -568,6 +654,7 @@ def _finish_hand(st: GameState, m: KMatch, events: list[Event]) -> GameState:
     events.append(
         {
             "type": "hand_over",
+            **({"side": list(result.side)} if result.side else {}),
             "kitty": format_cards(result.kitty),
             "kitty_multiplier": result.kitty_multiplier,
             "points": result.points,
@@ -595,7 +682,16 @@ def _finish_hand(st: GameState, m: KMatch, events: list[Event]) -> GameState:
 # -- automatic steps, and the kernel's changes folded into a state ---------------------------
 
 #: The kernel's hand phases (``_core.PH_*``) by number; ``PH_OVER`` is ``hand_over``.
-_PHASES: tuple[Phase, ...] = ("deal", "before_kitty", "bury", "after_burial", "play", "hand_over")
+_PHASES: dict[int, Phase] = {
+    0: "deal",
+    1: "before_kitty",
+    2: "bury",
+    3: "after_burial",
+    4: "play",
+    5: "hand_over",
+    7: "call",
+}
+_PHASE_NUMBERS: dict[Phase, int] = {v: k for k, v in _PHASES.items()} | {"match_over": 5}
 _KITTY_MOVES = ("picked_up", "buried")
 
 
@@ -673,7 +769,7 @@ def _sync(
         ks = h.play
         assert ks is not None
         leader = ks.leader
-    elif h.phase in (core.PH_BURY, core.PH_AFTER_BURIAL):
+    elif h.phase in (core.PH_BURY, core.PH_AFTER_BURIAL, core.PH_CALL):
         leader = h.decl.banker
     else:
         leader = st.leader
@@ -772,7 +868,7 @@ def _rebuild(st: GameState) -> KMatch:
         st.redeals,
     )
     m.hand = h
-    h.phase = _PHASES.index("hand_over" if st.phase == "match_over" else st.phase)
+    h.phase = _PHASE_NUMBERS[st.phase]
     h.dealt = st.dealt
     for seat, cards in enumerate(st.hands):
         counts = h.hands[seat]
@@ -799,24 +895,13 @@ def _rebuild(st: GameState) -> KMatch:
 
 def _play_state(st: GameState, h: KHand, team: list[int]) -> KState:
     """The kernel's play state of ``st`` (sharing ``h``'s hands; seats on sides ``team``)."""
+    from .kernel.rollout import restore_play
+
     banker = st.declare.banker
     assert banker is not None
     ks: KState = _core().KState(h.trump_tables, banker, st.leader, team)
     ks.hands = h.hands
     ks.sizes = h.sizes
-    ks.to_act = st.leader if st.to_act is None else st.to_act
-    ks.trick_points = st.trick_points
-    ks.penalties = st.penalties
-    ks.stake_penalties = list(st.stake_penalties)
-    ks.tricks = len(st.tricks)
-    if st.trick:
-        ks.plays = [[c.index for c in p.cards] for p in st.trick]
-        ks.set_lead(ks.plays[0])
-    if st.tricks:
-        last = st.tricks[-1]
-        ks.last_lead = [c.index for c in last.plays[0].cards]
-        ks.last_win = [c.index for c in next(p for p in last.plays if p.seat == last.winner).cards]
-        ks.last_winner = last.winner
-        ks.last_points = last.points
+    restore_play(ks, st)
     ks.done = st.phase != "play"
     return ks

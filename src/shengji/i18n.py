@@ -72,6 +72,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "this declaration is not allowed now",
         "zh": "现在不能这样亮主",
     },
+    "err.ILLEGAL_CALL": {
+        "en": "that friend call is not allowed",
+        "zh": "不能这样叫朋友",
+    },
     "err.BAD_CONFORMANCE_CASE": {
         "en": "a conformance case is malformed",
         "zh": "一致性用例格式不对",
@@ -79,7 +83,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "err.BAD_OPTION": {"en": "the rule options are not valid", "zh": "规则选项无效"},
     "err.ILLEGAL_PLAY": {"en": "this play is not allowed", "zh": "不能这样出牌"},
     "err.ILLEGAL_ACTION": {"en": "that is not possible now", "zh": "现在不能这样做"},
-    "err.BAD_SEAT": {"en": "not a seat (0 to 3)", "zh": "不是座位 (0 到 3)"},
+    "err.BAD_SEAT": {"en": "not a seat at this table", "zh": "这张桌上没有这个座位"},
     "err.NOT_YOUR_TURN": {"en": "it is not your turn", "zh": "还没轮到你"},
     "err.MATCH_OVER": {"en": "the match is over", "zh": "比赛已经结束"},
     "err.BAD_DECK": {"en": "a stacked deck is not a full set of cards", "zh": "指定的牌不是整副牌"},

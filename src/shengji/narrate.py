@@ -8,6 +8,7 @@ from typing import Any
 
 from .actions import Action
 from .cards import format_cards, rank_text
+from .friends import call_label, parse_calls
 from .game import Event, GameState
 from .record import replay
 
@@ -37,6 +38,29 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
         return _say("nobody declared: redeal", "无人亮主: 重新发牌", lang)
     if t == "bury":
         return _say(f"seat {ev['seat']} buries the kitty", f"{ev['seat']}号位扣底", lang)
+    if t == "call":
+        calls = parse_calls(ev["calls"])
+        return _say(
+            f"seat {ev['seat']} calls friends: {', '.join(call_label(c, 'en') for c in calls)}",
+            f"{ev['seat']}号位叫朋友: {'、'.join(call_label(c, 'zh') for c in calls)}",
+            lang,
+        )
+    if t == "friend":
+        (call,) = parse_calls(ev["call"])
+        side = ", ".join(str(s) for s in ev["side"])
+        if ev["joined"]:
+            return _say(
+                f"seat {ev['seat']} played {call_label(call, 'en')}: a friend, joins the "
+                f"banker's side (seats {side})",
+                f"{ev['seat']}号位出了{call_label(call, 'zh')}: 是朋友, 加入庄家方 ({side}号位)",
+                lang,
+            )
+        return _say(
+            f"seat {ev['seat']} played {call_label(call, 'en')}, already on the banker's side: "
+            "no friend found by this call",
+            f"{ev['seat']}号位出了{call_label(call, 'zh')}, 本来就在庄家方: 这个朋友落空",
+            lang,
+        )
     if t == "throw_failed":
         cost_en = "pays half the stake" if ev["stake"] else f"penalty {ev['penalty']}"
         cost_zh = "罚半个底金" if ev["stake"] else f"罚 {ev['penalty']}"
@@ -82,6 +106,8 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
         w = ev["winner"]
         if w is None:
             return _say("Match over: a draw.", "比赛结束: 平局。", lang)
+        if st.options.friends:
+            return _say(f"Match over: seat {w} wins.", f"比赛结束: {w}号位获胜。", lang)
         return _say(
             f"Match over: team {w} (seats {w} and {w + 2}) wins.",
             f"比赛结束: {w}队 ({w}号位和{w + 2}号位) 获胜。",
@@ -92,12 +118,23 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
 
 def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
     """Lines describing a record hand by hand and trick by trick (``en``, ``zh``, ``both``)."""
+    rules = rec.get("rules")
+    friends = isinstance(rules, dict) and bool(rules.get("friends"))
+    if friends:
+        seats = rules.get("players", 4)  # type: ignore[union-attr]
+        teams = (
+            f"{seats} players, 找朋友: the banker calls friends each hand",
+            f"{seats} 人找朋友: 每局庄家叫朋友",
+        )
+    else:
+        teams = (
+            "team 0 = seats 0 and 2, team 1 = seats 1 and 3",
+            "0队 = 0号位和2号位, 1队 = 1号位和3号位",
+        )
     lines = [
         _say(
-            f"Preset {rec.get('preset')}, seed {rec.get('seed')}; team 0 = seats 0 and 2, "
-            "team 1 = seats 1 and 3",
-            f"规则 {rec.get('preset')}, 种子 {rec.get('seed')}; 0队 = 0号位和2号位, "
-            "1队 = 1号位和3号位",
+            f"Preset {rec.get('preset')}, seed {rec.get('seed')}; {teams[0]}",
+            f"规则 {rec.get('preset')}, 种子 {rec.get('seed')}; {teams[1]}",
             lang,
         ),
         "",
@@ -129,6 +166,16 @@ def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
 
     final = replay(rec, step)
     lv = [rank_text(v) for v in final.levels]
+    if final.options.friends:
+        lines.append(
+            _say(
+                "Levels: " + ", ".join(f"seat {s} at {v}" for s, v in enumerate(lv)),
+                "级别: " + ", ".join(f"{s}号位打{v}" for s, v in enumerate(lv)),
+                lang,
+            )
+        )
+        yield from lines
+        return
     coins = f"; coins {final.coins[0]} : {final.coins[1]}" if any(final.coins) else ""
     coins_zh = f"; 金币 {final.coins[0]} : {final.coins[1]}" if any(final.coins) else ""
     lines.append(

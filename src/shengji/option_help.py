@@ -44,6 +44,7 @@ PRESET_TITLES: dict[str, Text] = {
     "tuolaji": _t("拖拉机 Tuolaji", "拖拉机"),
     "tuolaji-4deck": _t("拖拉机 Tuolaji, 4 decks", "拖拉机 (四副)"),
     "botzone": _t("Botzone 双升 (Tractor)", "Botzone 双升"),
+    "zhaopengyou": _t("找朋友 Finding Friends, 4–8 players", "找朋友 (4–8 人)"),
 }
 
 #: One line about each preset, in both languages.
@@ -87,6 +88,13 @@ PRESET_ABOUT: dict[str, Text] = {
         "no tractors of level cards, a failed throw plays one card.",
         "Botzone 双升: 总是打 2, 一次单张亮主和一次对子反主, 级牌不连拖拉机, 甩牌失败只出一张。",
     ),
+    "zhaopengyou": _t(
+        "5 to 8 players, one deck per two; after burying, the banker calls friend cards "
+        '("the 2nd ♠A") and whoever plays one joins the banker\'s side; everyone has their '
+        "own level.",
+        '5 到 8 人, 每两人一副牌; 庄家扣底后叫朋友 (如 "第2张♠A"), 谁出了那张牌谁就是庄家的'
+        "朋友; 每人各自升级。",
+    ),
 }
 
 _TYPES: dict[str, str] = {
@@ -111,6 +119,9 @@ _TYPES: dict[str, str] = {
     "level_cards_link": "bool",
     "throw_forced": "choice",
     "fixed_level": "optional_int",
+    "players": "int",
+    "friends": "bool",
+    "friend_calls": "optional_int",
 }
 
 _RANGES: dict[str, tuple[int, int | None]] = {
@@ -119,6 +130,8 @@ _RANGES: dict[str, tuple[int, int | None]] = {
     "match_hands": (1, None),
     "base_stake": (0, None),
     "fixed_level": (2, 14),
+    "players": (4, 8),
+    "friend_calls": (1, 3),
 }
 
 _LABELS: dict[str, Text] = {
@@ -143,6 +156,9 @@ _LABELS: dict[str, Text] = {
     "level_cards_link": _t("Level cards link in tractors (级牌连拖拉机)", "级牌连拖拉机"),
     "throw_forced": _t("What a failed throw plays (甩牌失败出牌)", "甩牌失败出牌"),
     "fixed_level": _t("Fixed level (固定级)", "固定打几"),
+    "players": _t("Players", "人数"),
+    "friends": _t("Find friends (找朋友)", "找朋友"),
+    "friend_calls": _t("Friends called (叫朋友数)", "叫几个朋友"),
 }
 
 _HELP: dict[str, Text] = {
@@ -241,6 +257,24 @@ _HELP: dict[str, Text] = {
         "Every hand is played at this level, whatever the teams' levels; empty = the banker "
         "team's level.",
         "每局都打这个级, 不管双方打到几; 留空 = 打庄家方的级。",
+    ),
+    "players": _t(
+        "Seats at the table: 4, or 5 to 8 with 找朋友; in 找朋友 changing it also sets one "
+        "deck per two players unless the decks are set too.",
+        "座位数: 4 人, 或 找朋友 时 5 到 8 人; "
+        "找朋友 时改人数也会改成每两人一副牌 (除非同时设了副数)。",
+    ),
+    "friends": _t(
+        "No fixed partners: after burying, the banker calls cards, and whoever plays the "
+        "called copy joins the banker's side when that trick ends; each player has their own "
+        "level.",
+        "没有固定对家: 庄家扣底后叫牌, 谁出了叫到的那张牌, 那一轮结束时就加入庄家一方; "
+        "每人各自升级。",
+    ),
+    "friend_calls": _t(
+        "How many friends the banker calls; empty = keep the banker's side no larger than the "
+        "other (4–5 players: 1, 6–7: 2, 8: 3).",
+        "庄家叫几个朋友; 留空 = 让庄家一方不多于另一方 (4–5 人: 1, 6–7 人: 2, 8 人: 3)。",
     ),
 }
 

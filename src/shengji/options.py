@@ -92,20 +92,44 @@ class RuleOptions:
     throw_forced: ThrowForced = "unit"
     #: Every hand is played at this level whatever the teams' levels; None = the banker's.
     fixed_level: int | None = None
+    #: Seats at the table: 4, or 5..8 with ``friends``.
+    players: int = 4
+    #: 找朋友: no fixed partnerships; after burying, the banker calls friend cards and
+    #: whoever plays one joins the banker's side; every player has their own level.
+    friends: bool = False
+    #: 找朋友: how many friends the banker calls; None = as many as keep the banker's
+    #: side no larger than the other (one fewer than half the players).
+    friend_calls: int | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
             object.__setattr__(self, f.name, _coerce(f.name, getattr(self, f.name)))
+        _check_together(self)
 
     @property
     def kitty_size(self) -> int:
-        """Number of kitty cards for the deck count (§7)."""
-        return kitty_size(self.decks)
+        """Number of kitty cards: for four players by the deck count (§7); otherwise the
+        fewest, at least 5, that leave every player the same number of cards."""
+        if self.players == 4:
+            return kitty_size(self.decks)
+        k = 54 * self.decks % self.players
+        while k < 5:
+            k += self.players
+        return k
 
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
-        return (54 * self.decks - self.kitty_size) // 4
+        return (54 * self.decks - self.kitty_size) // self.players
+
+    @property
+    def calls(self) -> int:
+        """Friend calls the banker makes (0: fixed partnerships)."""
+        if not self.friends:
+            return 0
+        if self.friend_calls is not None:
+            return self.friend_calls
+        return self.players // 2 - 1
 
     @property
     def total_points(self) -> int:
@@ -121,7 +145,11 @@ class RuleOptions:
                     f"unknown option {key!r}; known options: {', '.join(sorted(known))}",
                     code=Code.UNKNOWN_OPTION,
                 )
-        return dataclasses.replace(self, **dict(overrides))
+        changes = dict(overrides)
+        if "players" in changes and "decks" not in changes and self.friends:
+            # 找朋友: one deck per two players unless the decks are set too
+            changes["decks"] = _int("players", changes["players"], 4, 8) // 2
+        return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """Options as plain JSON/TOML-friendly values (levels as rank text)."""
@@ -134,6 +162,33 @@ class RuleOptions:
                 v = [rank_text(r) for r in v]
             out[f.name] = v
         return out
+
+
+def _check_together(o: RuleOptions) -> None:
+    """The rules between options (找朋友's needs)."""
+
+    def bad(text: str) -> OptionError:
+        return OptionError(text, code=Code.BAD_OPTION_VALUE)
+
+    if not o.friends:
+        if o.players != 4:
+            raise bad(f"{o.players} players need friends = true (找朋友): fixed partnerships are 4")
+        return
+    if o.coins or o.throw_penalty == "stake":
+        raise bad(
+            "找朋友 (friends) is not played for coins: coins and throw_penalty = stake need "
+            "fixed partnerships"
+        )
+    if o.j_hook:
+        raise bad("找朋友 (friends) has no J hook (钩底): j_hook needs fixed partnerships")
+    most = o.players // 2 - 1
+    if o.friend_calls is not None and o.friend_calls > most:
+        raise bad(
+            f"option 'friend_calls' must be at most {most} with {o.players} players (the "
+            "banker's side may not outnumber the other)"
+        )
+    if o.hand_size < 5:
+        raise bad(f"{o.decks} deck(s) leave {o.players} players fewer than 5 cards each")
 
 
 def _bad(name: str, what: str, value: Any) -> OptionError:
@@ -206,8 +261,13 @@ def _coerce(name: str, v: Any) -> Any:
         if not isinstance(v, list | tuple):
             raise _bad(name, "a list of level ranks", v)
         return tuple(sorted({_level(name, r) for r in v}))
-    if name == "level_cards_link":
+    if name in ("level_cards_link", "friends"):
         return _bool(name, v)
+    if name == "players":
+        return _int(name, v, 4, 8)
+    if name == "friend_calls":
+        none = v is None or (isinstance(v, str) and v.strip().lower() in ("null", "none", ""))
+        return None if none else _int(name, v, 1, 7)
     if name == "fixed_level":
         none = v is None or (isinstance(v, str) and v.strip().lower() in ("null", "none", ""))
         return None if none else _level(name, v)

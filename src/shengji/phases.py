@@ -2,8 +2,9 @@
 
 A hand goes ``deal`` → ``before_kitty`` (showing after the deal) → ``bury`` →
 ``after_burial`` (counter-declaring, 反主炒底/反底, where the rules have it; a counter
-leads to ``bury`` again) → ``play`` → ``hand_over``; the last hand ends in
-``match_over``. Shows are made in the three :data:`DECLARING_PHASES`.
+leads to ``bury`` again) → ``call`` (找朋友 only: the banker calls friends) → ``play`` →
+``hand_over``; the last hand ends in ``match_over``. Shows are made in the three
+:data:`DECLARING_PHASES`.
 
 >>> "after_burial" in DECLARING_PHASES, "bury" in DECLARING_PHASES
 (True, False)
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-Phase = Literal["deal", "before_kitty", "bury", "after_burial", "play", "hand_over", "match_over"]
+Phase = Literal[
+    "deal", "before_kitty", "bury", "after_burial", "call", "play", "hand_over", "match_over"
+]
 """Where a hand (or the match) stands."""
 
 DeclaringPhase = Literal["deal", "before_kitty", "after_burial"]

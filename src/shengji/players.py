@@ -2,7 +2,7 @@
 themselves are listed once, in :mod:`shengji.bots.registry`).
 
 A player is given only its seat's :class:`~shengji.views.SeatView` and returns an
-action; :func:`run_match` drives a match between four players.
+action; :func:`run_match` drives a match between a player per seat.
 """
 
 from __future__ import annotations
@@ -35,8 +35,13 @@ def run_match(
     stacked: Sequence[Sequence[Any]] = (),
     on_event: Callable[[GameState, list[Event]], None] | None = None,
 ) -> tuple[GameState, Recorder]:
-    """Play a match (or one hand with ``stop_after_hand``) between four players; each is
-    asked only when its seat is to act and sees only its view."""
+    """Play a match (or one hand with ``stop_after_hand``) between ``options.players``
+    players, one per seat; each is asked only when its seat is to act and sees only its
+    view."""
+    if len(players) != options.players:
+        raise ValueError(
+            f"{options.players} seats need {options.players} players, not {len(players)}"
+        )
     st = new_match(options, seed, stacked)
     rec = Recorder(options, seed)
     while st.phase != "match_over":

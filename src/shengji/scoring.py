@@ -321,6 +321,21 @@ class HandResult:
     stake: int
     coins: tuple[int, int]
     kitty: tuple[Card, ...]
+    #: 找朋友: the banker's side as the hand ended (the banker first; empty otherwise).
+    side: tuple[int, ...] = ()
+    #: 找朋友: the levels each seat climbed in this hand (empty otherwise).
+    climbed: tuple[int, ...] = ()
+
+
+def scoring_levels(
+    options: RuleOptions, levels: Sequence[int], banker: int, teams: Sequence[int]
+) -> tuple[int, int]:
+    """The levels :func:`score_hand` reads, by side: the teams' levels, or in 找朋友
+    (every player's own level; the banker on side 0) the banker's and the first
+    collector's after the banker (who banks next if the collectors win)."""
+    if options.friends:
+        return (levels[banker], levels[next_on_side(banker, 1 - teams[banker], teams)])
+    return (levels[0], levels[1])
 
 
 def score_hand(
@@ -400,6 +415,58 @@ def team_standing(
         if climbed[0] != climbed[1]:
             winner = 0 if climbed[0] > climbed[1] else 1
     return (levels[0], levels[1]), (climbed[0], climbed[1]), over, winner
+
+
+def player_standing(
+    options: RuleOptions,
+    teams: Sequence[int],
+    banker: int,
+    outcome: HandOutcome,
+    levels: Sequence[int],
+    progress: Sequence[int],
+    hand_number: int,
+) -> tuple[tuple[int, ...], tuple[int, ...], bool, int | None]:
+    """找朋友: every player has their own level. After hand ``hand_number`` (0-based),
+    each player of the winning side (``teams`` as the hand ended) climbs the outcome's
+    gain from their own level. Returns the players' levels, the levels each has climbed
+    in the match, whether the match is over and the winning seat (the banker when the
+    banker's side wins it, else the first winner after the banker; None while it goes on,
+    or a ``match_hands`` match with no single leader).
+
+    >>> from shengji.presets import load_preset
+    >>> opts = load_preset("zhaopengyou", {"players": 5})
+    >>> o = hand_outcome(opts, banker_seat=0, banker_level=2, collector_level=2, points=0,
+    ...                  teams=(0, 1, 0, 1, 1))
+    >>> player_standing(opts, (0, 1, 0, 1, 1), 0, o, (2, 2, 2, 2, 4), (0, 0, 0, 0, 2), 0)
+    ((5, 2, 5, 2, 4), (3, 0, 3, 0, 2), False, None)
+    """
+    n = len(teams)
+    bteam = teams[banker]
+    up = bteam if outcome.side == "banker" else 1 - bteam
+    new, climbed = list(levels), list(progress)
+    winner: int | None = None
+    for i in range(n):
+        s = (banker + i) % n
+        if teams[s] != up:
+            continue
+        start = levels[s]
+        new[s], moved, _ = climb(options, start, outcome.gain, outcome.side == "banker")
+        climbed[s] += moved
+        done = (
+            options.match_end == "defend_ace"
+            and outcome.side == "banker"
+            and s == banker
+            and start == 14
+        ) or (options.match_end == "reach_ace" and new[s] == 14 and moved > 0)
+        if done and winner is None:
+            winner = s
+    over = winner is not None
+    if not over and options.match_hands is not None and hand_number + 1 >= options.match_hands:
+        over = True
+        best = max(climbed)
+        if climbed.count(best) == 1:
+            winner = climbed.index(best)
+    return tuple(new), tuple(climbed), over, winner
 
 
 def hand_stake(options: RuleOptions, counters: int) -> int:

@@ -1,7 +1,10 @@
 """``shengji simulate``: many hands or matches between bots, with honest statistics.
 
 Every deal is identified by its index; with ``mirror`` it is played twice, bot A on team
-{0, 2} and then on team {1, 3}, with the same cards, so luck cancels. Work is split over
+{0, 2} and then on team {1, 3}, with the same cards, so luck cancels. In 找朋友 (5 to 8
+seats, sides found during the hand) bot A sits on the even seats and bot B on the odd ones
+(swapped when mirrored), and the figures are per player: how often a player of each bot
+went up, its share of the levels climbed and the levels per player and hand. Work is split over
 processes by deal index and the results are put back in deal order, so the figures do not
 depend on the number of workers.
 """
@@ -53,6 +56,10 @@ class HandFacts:
     levels: int  # levels climbed by the team that went up
     points: int  # collectors' points
     forfeit: bool = False  # a bot failed: not played out (see Forfeit)
+    #: 找朋友: per seat, whether it went up, the levels it climbed, whether it collected.
+    seat_up: tuple[bool, ...] = ()
+    seat_levels: tuple[int, ...] = ()
+    seat_collected: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +150,15 @@ def deal_seed(seed: int, index: int) -> int:
 
 
 def seat_bots(settings: Settings, job: Job) -> list[str]:
-    """The bot name at each seat: A on {0, 2} and B on {1, 3}, swapped when mirrored."""
+    """The bot name at each seat: A on the even seats ({0, 2}) and B on the odd ones,
+    swapped when mirrored."""
     a, b = settings.players
-    return [a if (seat % 2 == 1) == job.mirrored else b for seat in range(4)]
+    return [a if is_a else b for is_a in a_seats(settings.options, job)]
+
+
+def a_seats(options: RuleOptions, job: Job) -> list[bool]:
+    """Whether bot A plays each seat (see :func:`seat_bots`)."""
+    return [(seat % 2 == 1) == job.mirrored for seat in range(options.players)]
 
 
 class _Seen:
@@ -182,8 +195,9 @@ def run_job(settings: Settings, job: Job) -> JobResult:
         for seat, name in enumerate(names)
     ]
     a_team = 1 if job.mirrored else 0
+    is_a = a_seats(settings.options, job)
     times: tuple[list[float], list[float]] = ([], [])
-    timed = [_Timed(p, times[0 if seat % 2 == a_team else 1]) for seat, p in enumerate(players)]
+    timed = [_Timed(p, times[0 if is_a[seat] else 1]) for seat, p in enumerate(players)]
     seen = _Seen(new_match(settings.options, seed))
     forfeit: Forfeit | None = None
     rec = None
@@ -214,12 +228,25 @@ def run_job(settings: Settings, job: Job) -> JobResult:
         for p in players:
             if isinstance(p, ExternalBot):
                 p.close()
-    hands = hand_facts(st.results, a_team)
+    hands = hand_facts(st.results, a_team, is_a)
     if forfeit is not None:
         failed = forfeit.seat % 2
         banker = st.banker % 2 if st.banker is not None else failed
         levels = forfeit_levels(settings.options)
-        hands.append(HandFacts(banker == a_team, failed != a_team, levels, 0, forfeit=True))
+        n = settings.options.players
+        # 找朋友: every other player goes up (whoever the friends were)
+        up = tuple(s != forfeit.seat for s in range(n)) if settings.options.friends else ()
+        hands.append(
+            HandFacts(
+                banker == a_team,
+                failed != a_team,
+                levels,
+                0,
+                forfeit=True,
+                seat_up=up,
+                seat_levels=tuple(levels if u else 0 for u in up),
+            )
+        )
     won = (
         None
         if settings.matches is None
@@ -237,11 +264,29 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     )
 
 
-def hand_facts(results: Sequence[HandResult], a_team: int) -> list[HandFacts]:
-    """Each finished hand from the point of view of bot A's team ``a_team``."""
+def hand_facts(
+    results: Sequence[HandResult], a_team: int, is_a: Sequence[bool] = ()
+) -> list[HandFacts]:
+    """Each finished hand from the point of view of bot A's team ``a_team`` (找朋友: A's
+    seats ``is_a``, and each seat's own facts)."""
     out = []
     for r in results:
         o = r.outcome
+        if r.side:
+            banker_side = set(r.side)
+            up = tuple((s in banker_side) == (o.side == "banker") for s in range(len(is_a)))
+            out.append(
+                HandFacts(
+                    is_a[r.banker],
+                    any(u and a for u, a in zip(up, is_a, strict=True)),
+                    o.moved,
+                    r.points,
+                    seat_up=up,
+                    seat_levels=r.climbed,
+                    seat_collected=tuple(s not in banker_side for s in range(len(is_a))),
+                )
+            )
+            continue
         bteam = FIXED_TEAMS[r.banker]
         up_team = bteam if o.side == "banker" else 1 - bteam
         out.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, r.points))
@@ -252,9 +297,9 @@ def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
     """:func:`run_job` for four random players, on :class:`~shengji.kernel.match.KMatch`."""
     m = KMatch(settings.options, seed)
     max_hands = 1 if settings.matches is None else settings.max_hands_per_match
-    m.play_random(random_streams(seed), max_hands=max_hands)
+    m.play_random(random_streams(seed, settings.options.players), max_hands=max_hands)
     a_team = 1 if job.mirrored else 0
-    hands = hand_facts(m.results, a_team)
+    hands = hand_facts(m.results, a_team, a_seats(settings.options, job))
     won = None
     if settings.matches is not None and m.winner is not None:
         won = m.winner == a_team
@@ -460,6 +505,9 @@ class TeamFigures:
     mean_points_ci: tuple[float, float]
     match_win_rate: float | None = None
     match_win_rate_ci: tuple[float, float] | None = None
+    #: 找朋友: levels climbed per player and hand.
+    levels_per_hand: float | None = None
+    levels_per_hand_ci: tuple[float, float] | None = None
 
 
 @dataclass
@@ -478,11 +526,14 @@ class Summary:
     #: Per team ("A", "B"): decision time in ms, median and 99th percentile (wall time:
     #: the one figure that differs between runs of the same seed).
     decision_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: 找朋友: the seats at the table (figures are per player); 0 for fixed partnerships.
+    players_at_table: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The figures as JSON-ready data."""
         return {
             "preset": self.preset,
+            "players_at_table": self.players_at_table,
             "players": list(self.players),
             "mirror": self.mirror,
             "hands": self.hands,
@@ -526,7 +577,11 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
         seed=settings.seed,
         decks=settings.options.decks,
         forfeits=[r.forfeit for r in results if r.forfeit is not None],
+        players_at_table=settings.options.players if settings.options.friends else 0,
     )
+    if settings.options.friends:
+        _per_player(settings, units, summary)
+        return summary
     for team_is_a, bot in ((True, settings.players[0]), (False, settings.players[1])):
         wins, n_hands, lv, lv_all, pts, n_coll = [], [], [], [], [], []
         m_won, m_n = [], []
@@ -557,6 +612,50 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
             summary.decision_ms["A" if team_is_a else "B"] = (1e3 * p50, 1e3 * p99)
         summary.teams.append(fig)
     return summary
+
+
+def _per_player(settings: Settings, units: list[list[JobResult]], summary: Summary) -> None:
+    """找朋友's figures per bot, over player-hands: how often its players went up, their
+    share of the levels climbed, levels per player-hand and the collectors' points when
+    its players collected."""
+    for team_is_a, bot in ((True, settings.players[0]), (False, settings.players[1])):
+        ups: list[int] = []
+        n: list[int] = []
+        lv: list[int] = []
+        lv_all: list[int] = []
+        pts: list[int] = []
+        n_coll: list[int] = []
+        for unit in units:
+            u = [0, 0, 0, 0, 0, 0]
+            for r in unit:
+                mine = [a == team_is_a for a in a_seats(settings.options, r.job)]
+                for h in r.hands:
+                    for s, is_mine in enumerate(mine):
+                        u[3] += h.seat_levels[s] if h.seat_levels else 0
+                        if not is_mine:
+                            continue
+                        u[0] += h.seat_up[s]
+                        u[1] += 1
+                        u[2] += h.seat_levels[s] if h.seat_levels else 0
+                        if h.seat_collected and h.seat_collected[s] and not h.forfeit:
+                            u[4] += h.points
+                            u[5] += 1
+            for lst, v in zip((ups, n, lv, lv_all, pts, n_coll), u, strict=True):
+                lst.append(v)
+        w = _clip(ratio_ci(ups, n))
+        share = _clip(ratio_ci(lv, lv_all))
+        per = ratio_ci(lv, n)
+        mp = ratio_ci(pts, n_coll)
+        fig = TeamFigures(
+            bot, w[0], (w[1], w[2]), share[0], (share[1], share[2]), mp[0], (mp[1], mp[2])
+        )
+        fig.levels_per_hand, fig.levels_per_hand_ci = per[0], (per[1], per[2])
+        results = [r for unit in units for r in unit]
+        times = sorted(t for r in results for t in r.times[0 if team_is_a else 1])
+        if times:
+            p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
+            summary.decision_ms["A" if team_is_a else "B"] = (1e3 * p50, 1e3 * p99)
+        summary.teams.append(fig)
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -616,6 +715,8 @@ def format_summary(summary: Summary) -> str:
         return f"{100 * v:5.1f}%  [{100 * ci[0]:5.1f}, {100 * ci[1]:5.1f}]"
 
     w = max(10, *(len(p) for p in summary.players))  # exec: specs are long
+    if summary.players_at_table:
+        return _format_per_player(summary, pct, w)
     lines = [
         f"{summary.preset}: {summary.players[0]} (A) vs {summary.players[1]} (B), "
         f"{summary.hands} hands{', mirrored' if summary.mirror else ''}, seed {summary.seed}",
@@ -639,6 +740,29 @@ def format_summary(summary: Summary) -> str:
             f"{len(summary.forfeits)} hand(s) forfeited: each counted as won by the other team "
             "by the most levels a banker side wins, left out of the mean points"
         )
+    return "\n".join(lines)
+
+
+def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str:
+    """:func:`format_summary` for 找朋友: per player, not per team."""
+    lines = [
+        f"{summary.preset} ({summary.players_at_table} players, 找朋友): {summary.players[0]} "
+        f"(A, even seats) vs {summary.players[1]} (B, odd seats), {summary.hands} hands"
+        f"{', mirrored' if summary.mirror else ''}, seed {summary.seed}",
+        f"{'bot':6} {'name':{w}} {'player went up':26} {'share of levels':26} "
+        f"{'levels per player-hand':24}",
+    ]
+    for name, t in zip("AB", summary.teams, strict=True):
+        per, ci = t.levels_per_hand or 0.0, t.levels_per_hand_ci or (0.0, 0.0)
+        lines.append(
+            f"{name:6} {t.bot:{w}} {pct(t.win_rate, t.win_rate_ci):26} "
+            f"{pct(t.level_rate, t.level_rate_ci):26} {per:5.2f} [{ci[0]:5.2f}, {ci[1]:5.2f}]"
+        )
+    lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
+    timed = [f"{team} {p50:.2f} / {p99:.2f} ms" for team, (p50, p99) in summary.decision_ms.items()]
+    if timed:
+        lines.append(f"decision time p50 / p99: {', '.join(timed)}")
+    lines += [f.text() for f in summary.forfeits]
     return "\n".join(lines)
 
 

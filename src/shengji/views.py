@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 from .cards import Card, deck, format_cards, rank_text
 from .declaring import DeclareState
 from .errors import Code, ShengjiError
+from .friends import CalledFriend
 from .game import Event, GameState, HandResult, TableFacts, Trick, TrickPlay
 from .options import RuleOptions
 from .phases import DECLARING_PHASES, Phase
@@ -35,7 +36,8 @@ class SeatView(TableFacts):
     ctx: TrumpContext
     phase: Phase
     hand_number: int
-    levels: tuple[int, int]
+    #: Levels by holder: per team, or per player (找朋友).
+    levels: tuple[int, ...]
     level: int
     declare: DeclareState
     to_act: int | None
@@ -53,6 +55,8 @@ class SeatView(TableFacts):
     kitty_seen: tuple[tuple[str, tuple[Card, ...]], ...]
     kitty: tuple[Card, ...] | None
     winner: int | None
+    #: 找朋友: the banker's calls and who answered them (public).
+    calls: tuple[CalledFriend, ...] = ()
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """This seat's own hand; any other seat's hand is not in the view."""
@@ -87,6 +91,7 @@ class SeatView(TableFacts):
             "banker": self.banker,
             "to_act": self.to_act,
             "declarations": [{"seat": s, "cards": format_cards(c)} for s, c in self.declare.shows],
+            "players": len(self.hand_sizes),
             "counters": self.declare.counters,
             "hand_sizes": list(self.hand_sizes),
             "dealt": self.dealt,
@@ -103,6 +108,11 @@ class SeatView(TableFacts):
             "score_sheet": [_shared(r, _result) for r in self.results],
             "winner": self.winner,
         }
+        if self.options.friends:
+            # the calls, who answered them, and each seat's side as far as it is known
+            # (0 the banker's, 1 the collectors', None not yet known)
+            view["calls"] = [{"call": c.call.text, "seat": c.seat} for c in self.calls]
+            view["sides"] = [self.side_of(s) for s in range(len(self.hand_sizes))]
         if self.kitty is not None:
             view["kitty"] = format_cards(self.kitty)
         return view
@@ -150,7 +160,7 @@ def _play_json(p: TrickPlay) -> dict[str, Any]:
 
 
 def seat_view(st: GameState, seat: int | None) -> SeatView:
-    """The view of ``seat`` (0..3) or of a spectator (None): the redaction function."""
+    """The view of ``seat`` or of a spectator (None): the redaction function."""
     over = st.phase in ("hand_over", "match_over") and bool(st.results)
     return SeatView(
         seat=seat,
@@ -176,6 +186,7 @@ def seat_view(st: GameState, seat: int | None) -> SeatView:
         kitty_seen=tuple((kind, cards) for who, kind, cards in st.kitty_log if who == seat),
         kitty=st.results[-1].kitty if over else None,
         winner=st.winner,
+        calls=st.calls,
     )
 
 
@@ -258,7 +269,7 @@ def _result(r: HandResult) -> dict[str, Any]:
         "levels_after": [rank_text(o.banker_level), rank_text(o.collector_level)],
         "coins": list(r.coins),
         "explain": {"en": o.explain("en"), "zh": o.explain("zh")},
-    }
+    } | ({"side": list(r.side)} if r.side else {})
 
 
 def redact_event(event: Event, seat: int | None) -> Event:

@@ -377,17 +377,25 @@ def check_matches(
     return total
 
 
+def oracle_presets() -> list[str]:
+    """The presets the oracle's game flow plays: those of fixed partnerships (找朋友's
+    friend calls are checked against their own rulings, tests/test_friends.py)."""
+    from shengji.presets import load_preset, preset_names
+
+    return [p for p in preset_names() if not load_preset(p).friends]
+
+
 def long_check(hands: int, seed: int = 0) -> Iterator[str]:
     """The gates on ``hands`` random play phases spread over every preset, as many whole
     hands again in matches of two (compiled and pure kernels against the oracle), and half
     as many whole hands through the product's ``apply`` in lockstep with the oracle's; one
     line per preset and a total."""
-    from shengji.presets import load_preset, preset_names
+    from shengji.presets import load_preset
 
     kernels = [Kernel(pure=True)]
     if Kernel().is_compiled:
         kernels.insert(0, Kernel())
-    names = preset_names()
+    names = oracle_presets()
     total = Report()
     for i, preset in enumerate(names):
         count = hands // len(names) + (1 if i < hands % len(names) else 0)

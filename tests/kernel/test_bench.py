@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shengji.presets import preset_names
+from .gate import oracle_presets
 
 
 def test_the_long_gate_runs_as_a_command() -> None:
-    n = len(preset_names())
+    n = len(oracle_presets())
     tests = Path(__file__).parent.parent
     out = subprocess.run(
         [sys.executable, "-m", "kernel.gate", "--hands", str(n)],

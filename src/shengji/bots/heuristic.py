@@ -9,6 +9,11 @@ many trumps the opponents hold, and the kitty's likely points.
   declaration; counter-declares an opponent when the new trump is clearly better for it.
 - Burying: keeps trumps, aces and pairs; empties short side suits to make voids; keeps
   point cards out of the kitty unless nothing else is left.
+- Calling friends (找朋友): the top plain card (an ace, a king at level A) of the side
+  suits it holds fewest of, the first copy it does not hold, longest suit first (it can
+  lead that suit to find the friend).
+- Sides: its partners are the seats known to be on its side; a seat whose side is not
+  known yet (an unfound friend) is treated as an opponent.
 - Leading: boss tractors, pairs and singles first (a throw only when every unit of it is
   a boss), draws trumps with low trumps when it holds trump control (as many trumps as
   the opponents likely hold, few higher ones out), never leads a lone trump point card
@@ -26,9 +31,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ..actions import Action, Bury, Continue, Declare, Pass, Play
+from ..actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..cards import Card, Suit, deck, points
 from ..follow import count_legal_follows, legal_follows, random_legal_follow
+from ..friends import FriendCall, callable_cards
 from ..game import legal_shows
 from ..leads import unit_leads
 from ..throws import beats_unit
@@ -67,6 +73,12 @@ class HeuristicBot:
                 "扣短门做绝门, 留主牌、对子和分",
             )
             return Bury(choose_burial(view))
+        if view.phase == "call":
+            self.reason = (
+                "call aces I do not hold, in suits I can lead",
+                "叫我没有的 A, 选我能出的花色",
+            )
+            return Call(choose_calls(view))
         if view.trick:
             return Play(self._follow(view))
         return Play(self._lead(view))
@@ -82,7 +94,7 @@ class HeuristicBot:
         hand = view.hand
         st = view.declare
         current = trump_ratio(view, st.trump) if st.declared else 0.0
-        partner_holds = st.holder is not None and st.holder % 2 == seat % 2 and st.holder != seat
+        partner_holds = st.holder is not None and st.holder in partners(view, seat)
         best: tuple[float, tuple[Card, ...]] | None = None
         for show in shows:
             c = show[0]
@@ -188,14 +200,15 @@ class HeuristicBot:
             self.reason = ("the only legal play", "只有这一种合法的出法")
             self.scored = [(0.0, candidates[0])]
             return candidates[0]
-        partner = (view.seat + 2) % 4
+        mine = partners(view, view.seat)
+        n = len(view.hand_sizes)
         seats = [p.seat for p in view.trick]
         cur = trick_winner(ctx, plays, lead)
         cur_seat = seats[cur]
-        last = len(plays) == 3
-        later = [(view.seat + i) % 4 for i in range(1, 4 - len(plays))]
-        later_opps = [s for s in later if s % 2 != view.seat % 2]
-        partner_safe = cur_seat == partner and (last or know.holds(plays[cur], lead, later_opps))
+        last = len(plays) == n - 1
+        later = [(view.seat + i) % n for i in range(1, n - len(plays))]
+        later_opps = [s for s in later if s not in mine]
+        partner_safe = cur_seat in mine and (last or know.holds(plays[cur], lead, later_opps))
         trick_pts = sum(points(p) for p in plays)
         endgame = len(hand) <= len(lead.cards)
         kitty_stake = know.kitty_points_guess * (2 if endgame else 0)
@@ -211,18 +224,18 @@ class HeuristicBot:
                 gain = trick_pts + kitty_stake
                 # an overtaken winner hands its own points to the other side
                 score = hold * (gain + pts) - (1 - hold) * 2.0 * pts - cost * 0.35 + 3 * hold
-                if cur_seat == partner and partner_safe:
+                if cur_seat in mine and partner_safe:
                     score -= 4  # no need to overtake a safe partner
             elif partner_safe:
                 score = pts * 1.2 - cost * 0.15
-            elif cur_seat == partner:
+            elif cur_seat in mine:
                 score = pts * 0.3 - cost * 0.25
             else:
                 score = -pts * 2.0 - cost * 0.25
             self.scored.append((score, play))
             if score > best_score:
                 best_score, best = score, play
-                why = _follow_reason(wins, partner_safe, cur_seat == partner, pts, hold)
+                why = _follow_reason(wins, partner_safe, cur_seat in mine, pts, hold)
         self.reason = why
         self.scored.sort(key=lambda sp: -sp[0])
         return best
@@ -255,13 +268,49 @@ def _follow_reason(
     if wins:
         return ("win the trick as cheaply as possible", "用最小的代价拿下这一轮")
     if partner_safe and pts:
-        return ("partner is winning safely: give points", "对家稳赢, 贴分")
+        return ("partner is winning safely: give points", "队友稳赢, 贴分")
     if partner_winning:
-        return ("partner is winning: keep the strong cards", "对家在赢, 留大牌")
+        return ("partner is winning: keep the strong cards", "队友在赢, 留大牌")
     return ("cannot win: shed the least useful cards, keep points away", "赢不了: 垫小牌, 不给分")
 
 
 # -- knowledge from the view -------------------------------------------------------------------
+
+
+def partners(view: SeatView, seat: int) -> list[int]:
+    """The other seats known to be on ``seat``'s side (a seat whose side is not known yet
+    is not among them; a seat that does not know its own side counts as a collector)."""
+    mine = view.side_of(seat)
+    mine = 1 if mine is None else mine
+    return [s for s in range(len(view.hand_sizes)) if s != seat and view.side_of(s) == mine]
+
+
+def choose_calls(view: SeatView) -> tuple[FriendCall, ...]:
+    """找朋友: the heuristic's friend calls (see the module's docstring)."""
+    ctx, hand, decks = view.ctx, view.hand, view.options.decks
+    held = Counter(hand)
+    allowed = set(callable_cards(view.ctx))
+    length = Counter(ctx.suit_of[c.index] for c in hand)
+    options: list[tuple[tuple[int, int, int], FriendCall]] = []
+    for c in allowed:
+        if ctx.suit_of[c.index] == TRUMP:
+            continue
+        top = 14 if view.level != 14 else 13
+        if c.rank < top - 1:
+            continue
+        have = held[c]
+        if have >= decks:
+            continue
+        key = (c.rank != top, have, -length[ctx.suit_of[c.index]])
+        options.append((key, FriendCall(c, have + 1)))
+    options.sort(key=lambda kc: (kc[0], kc[1].card.index))
+    calls = [fc for _, fc in options[: view.options.calls]]
+    for c in sorted(allowed, key=lambda c: -c.rank):  # few plain top cards left: any others
+        if len(calls) >= view.options.calls:
+            break
+        if held[c] < decks and all(fc.card != c for fc in calls):
+            calls.append(FriendCall(c, held[c] + 1))
+    return tuple(calls)
 
 
 class Knowledge:
@@ -274,9 +323,12 @@ class Knowledge:
         ctx = view.ctx
         unseen = Counter(deck(view.options.decks))
         unseen.subtract(view.hand)
-        self.voids: dict[int, set[int]] = {s: set() for s in range(4)}
+        n = len(view.hand_sizes)
+        self.partners = partners(view, self.seat)
+        self.opponents = [s for s in range(n) if s != self.seat and s not in self.partners]
+        self.voids: dict[int, set[int]] = {s: set() for s in range(n)}
         #: Suits in which a seat has shown it holds no pair (it did not follow a pair).
-        self.pair_voids: dict[int, set[int]] = {s: set() for s in range(4)}
+        self.pair_voids: dict[int, set[int]] = {s: set() for s in range(n)}
         for t in (*view.tricks, None):
             plays = t.plays if t is not None else view.trick
             if not plays:
@@ -311,15 +363,12 @@ class Knowledge:
         """An opponent has shown void in ``suit`` (and trumps may remain to ruff)."""
         trumps_out = bool(self._suit_unseen.get(TRUMP))
         return trumps_out and any(
-            suit in self.voids[s] and TRUMP not in self.voids[s]
-            for s in range(4)
-            if s % 2 != self.seat % 2
+            suit in self.voids[s] and TRUMP not in self.voids[s] for s in self.opponents
         )
 
     def partner_void(self, suit: int) -> bool:
-        """The partner has shown void in ``suit``."""
-        p = (self.seat + 2) % 4
-        return suit in self.voids[p] and TRUMP not in self.voids[p]
+        """A partner has shown void in ``suit`` (and has not shown void in trumps)."""
+        return any(suit in self.voids[p] and TRUMP not in self.voids[p] for p in self.partners)
 
     def is_boss(self, unit: Unit) -> bool:
         """No unseen cards could form the same shape ranking higher (a pair or wider
@@ -327,20 +376,17 @@ class Knowledge:
         if not beats_unit(self.view.ctx, unit, self._suit_unseen.get(unit.suit, [])):
             return True
         return unit.width >= 2 and all(
-            unit.suit in self.voids[s] or unit.suit in self.pair_voids[s]
-            for s in range(4)
-            if s % 2 != self.seat % 2
+            unit.suit in self.voids[s] or unit.suit in self.pair_voids[s] for s in self.opponents
         )
 
     def opponent_trumps(self) -> float:
         """About how many trumps the opponents still hold: the unseen trumps, less the
-        partner's likely share, none for an opponent that has shown void in trumps."""
+        partners' likely share, none for an opponent that has shown void in trumps."""
         out = len(self._suit_unseen.get(TRUMP, ()))
-        opps = [s for s in range(4) if s % 2 != self.seat % 2 and TRUMP not in self.voids[s]]
+        opps = [s for s in self.opponents if TRUMP not in self.voids[s]]
         if not opps:
             return 0.0
-        partner = (self.seat + 2) % 4
-        holders = len(opps) + (0 if TRUMP in self.voids[partner] else 1)
+        holders = len(opps) + sum(1 for p in self.partners if TRUMP not in self.voids[p])
         return out * len(opps) / holders
 
     def trump_control(self, hand: Sequence[Card]) -> bool:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..actions import Action, Bury, Continue, Declare, Pass, Play
+from ..actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..cards import ALL_CARDS
+from ..friends import FriendCall
 from ..game import Table, legal_shows
 from ..kernel.match import THROW_RATE, seat_stream
 from ..kernel.rollout import default_kernel
@@ -23,7 +24,8 @@ def random_action(
     st: Table, seat: int, rng: random.Random | Any, throw_rate: float = THROW_RATE
 ) -> Action:
     """A random legal action for ``seat``: uniform over shows and pass, a uniform burial,
-    a uniform legal follow, a uniform one-unit lead or (``throw_rate``) a throw attempt.
+    uniform friend calls, a uniform legal follow, a uniform one-unit lead or
+    (``throw_rate``) a throw attempt.
     ``rng`` is a :class:`random.Random` (one kernel stream is drawn from it per call) or a
     kernel stream (``shengji.kernel.match.seat_stream``). Works on a game state or on the
     seat's own view."""
@@ -40,6 +42,10 @@ def random_action(
         cards = core.random_burial(counts, st.options.kitty_size, krng)
         return Bury(tuple(ALL_CARDS[c] for c in cards))
     t = default_kernel().tables(st.ctx)
+    if st.phase == "call":
+        opts, trump = st.options, -1 if st.ctx.trump is None else int(st.ctx.trump)
+        cards, ords = core.random_calls(t, st.level, trump, opts.calls, opts.decks, krng)
+        return Call(tuple(FriendCall(ALL_CARDS[c], k) for c, k in zip(cards, ords, strict=True)))
     if st.trick:
         lead = core.card_ints(st.trick[0].cards)
         units = core.lead_units(t, lead)

@@ -857,9 +857,9 @@ def hand_counts(cards: Sequence[HasIndex]) -> list[int]:
 class KState:
     """A hand in the play phase, mutable: hands as counts, the trick so far, points.
 
-    Seats are data: ``team[seat]`` is the seat's side (0 or 1, fixed partnerships today;
-    a mode that reveals teams during the hand changes it), and a trick has one play per
-    seat of ``len(team)``."""
+    Seats are data: ``team[seat]`` is the seat's side (0 or 1), and a trick has one play
+    per seat of ``len(team)``. Sides are fixed partnerships, or (找朋友, :meth:`set_calls`)
+    the banker's side grows as called cards are played."""
 
     def __init__(self, t: Tables, banker: int, leader: int, team: list[int] | None = None) -> None:
         self.t = t
@@ -887,10 +887,36 @@ class KState:
         self.events: list[KEvent] = []
         self.blocked: list[int] = []
         self.info: object = None
+        #: Points each seat took in its tricks (the collectors' total is its side's sum).
+        self.seat_points: list[int] = [0] * self.seats
+        #: 找朋友: the called cards and ordinals (empty: fixed partnerships), how many
+        #: copies of each have been played, and the seat that played the called copy
+        #: (-1: nobody yet). That seat joins the banker's side when its trick is complete.
+        self.calls: list[int] = []
+        self.call_ord: list[int] = []
+        self.call_seen: list[int] = []
+        self.call_by: list[int] = []
+
+    def set_calls(self, cards: list[int], ordinals: list[int]) -> None:
+        """Play 找朋友 with these calls: the banker alone on side 0 until friends are
+        found (``team`` becomes this state's own list)."""
+        self.team = [1] * self.seats
+        self.team[self.banker] = 0
+        self.calls = cards
+        self.call_ord = ordinals
+        self.call_seen = [0] * len(cards)
+        self.call_by = [-1] * len(cards)
 
     def copy(self) -> KState:
         """An independent copy (events are not copied)."""
-        s = KState(self.t, self.banker, self.leader, self.team)
+        friends = len(self.calls) > 0
+        s = KState(self.t, self.banker, self.leader, list(self.team) if friends else self.team)
+        s.seat_points = list(self.seat_points)
+        if friends:
+            s.calls = self.calls
+            s.call_ord = self.call_ord
+            s.call_seen = list(self.call_seen)
+            s.call_by = list(self.call_by)
         s.hands = [list(h) for h in self.hands]
         s.sizes = list(self.sizes)
         s.to_act = self.to_act
@@ -975,6 +1001,8 @@ class KState:
             hand[c] -= 1
         self.sizes[seat] -= len(cards)
         self.plays.append(cards)
+        if self.calls:
+            self.count_called(seat, cards)
         if self.record:
             self.events.append(KEvent(EV_PLAY, seat, cards, [], -1, 0, 0, False))
         if len(self.plays) < self.seats:
@@ -1009,6 +1037,16 @@ class KState:
             )
         return res.played, (seat + res.blocker) % n
 
+    def count_called(self, seat: int, cards: list[int]) -> None:
+        """Count the called copies among ``cards`` played by ``seat`` (in play order)."""
+        calls = self.calls
+        for c in cards:
+            for i in range(len(calls)):
+                if calls[i] == c and self.call_by[i] < 0:
+                    self.call_seen[i] += 1
+                    if self.call_seen[i] == self.call_ord[i]:
+                        self.call_by[i] = seat
+
     def best_play(self) -> int:
         """Index in :attr:`plays` (0 = the lead) of the play winning the trick so far
         (:func:`trick_winner`); -1 before the lead."""
@@ -1027,9 +1065,25 @@ class KState:
         for p in plays:
             for c in p:
                 pts += pts_of[c]
-        collectors = self.team[winner] != self.team[self.banker]
-        if collectors:
-            self.trick_points += pts
+        self.seat_points[winner] += pts
+        team = self.team
+        if self.calls:
+            # the seats that played a called copy in this trick join the banker's side,
+            # with the points they took before; the collectors' total is recounted
+            tb = team[self.banker]
+            for s in self.call_by:
+                if s >= 0:
+                    team[s] = tb
+            total = 0
+            for s in range(self.seats):
+                if team[s] != tb:
+                    total += self.seat_points[s]
+            self.trick_points = total
+            collectors = team[winner] != tb
+        else:
+            collectors = team[winner] != team[self.banker]
+            if collectors:
+                self.trick_points += pts
         if self.record:
             self.events.append(KEvent(EV_TRICK, winner, [], [], -1, 0, pts, collectors))
         self.tricks += 1
@@ -1140,6 +1194,8 @@ PH_AFTER_BURIAL: Final = 3
 PH_PLAY: Final = 4
 PH_OVER: Final = 5
 PH_REDEAL: Final = 6
+#: 找朋友: the banker calls friends after the last burial.
+PH_CALL: Final = 7
 #: A show's phase when it is not known (shows replayed from a record).
 PH_ANY: Final = -1
 #: ``declaring`` systems.
@@ -1160,13 +1216,15 @@ ACT_DECLARE: Final = 0
 ACT_PASS: Final = 1
 ACT_BURY: Final = 2
 ACT_PLAY: Final = 3
+ACT_CALL: Final = 4
 #: Trump "suit" of no-trump (无主).
 NT: Final = -1
 
 
 class HandRules:
     """What a hand needs of the rule options, as ints (``shengji.kernel.match`` builds it);
-    ``team[seat]`` is the seat's side."""
+    ``team[seat]`` is the seat's side (with friend calls, only its length counts: sides
+    are found during the hand)."""
 
     def __init__(
         self,
@@ -1177,6 +1235,7 @@ class HandRules:
         counter_takes_banker: bool,
         no_declaration: int,
         team: list[int],
+        calls: int,
     ) -> None:
         self.decks = decks
         self.hand_size = hand_size
@@ -1186,6 +1245,8 @@ class HandRules:
         self.no_declaration = no_declaration
         self.team = team
         self.seats = len(team)
+        #: 找朋友: friend calls the banker makes after burying (0: fixed partnerships).
+        self.calls = calls
 
 
 def show_priority(card: int) -> int:
@@ -1411,6 +1472,52 @@ class KDeclare:
         return self._countered(seat, card, count, takes, True)
 
 
+def callable_card(t: Tables, level: int, trump: int, card: int) -> bool:
+    """Whether ``card`` may be called as a friend (找朋友) at ``level`` with ``trump``
+    (tables ``t``): not a joker, a level card or another card that is a trump outside
+    the trump suit (a constant 2)."""
+    if card < 0 or card >= 52 or card % 13 + 2 == level:
+        return False
+    return t.suit_of[card] != TRUMP or card // 13 == trump
+
+
+def calls_error(
+    t: Tables,
+    level: int,
+    trump: int,
+    calls: int,
+    decks: int,
+    cards: list[int],
+    ordinals: list[int],
+) -> str:
+    """Why these friend calls are not allowed ("" when they are): not ``calls`` of them,
+    a card that may not be called (:func:`callable_card`), an ordinal outside 1..``decks``
+    or the same call twice."""
+    if len(cards) != calls or len(ordinals) != len(cards):
+        return "count"
+    seen: list[int] = []
+    for i in range(len(cards)):
+        c, k = cards[i], ordinals[i]
+        if not callable_card(t, level, trump, c):
+            return "not_callable"
+        if k < 1 or k > decks:
+            return "ordinal"
+        if c * 8 + k in seen:
+            return "duplicate"
+        seen.append(c * 8 + k)
+    return ""
+
+
+def random_calls(
+    t: Tables, level: int, trump: int, calls: int, decks: int, rng: KRng
+) -> tuple[list[int], list[int]]:
+    """``calls`` friend calls drawn uniformly: distinct callable cards
+    (:func:`callable_card`), each with a uniform ordinal 1..``decks``."""
+    pool = [c for c in range(52) if callable_card(t, level, trump, c)]
+    cards = rng.sample(pool, calls)
+    return cards, [1 + rng.below(decks) for _ in cards]
+
+
 class KHand:
     """A whole hand on ints, mutable: the deal with a show offered at each draw, the
     declaring windows, burial and the 炒底/反底 rounds, then the play phase (a
@@ -1617,7 +1724,44 @@ class KHand:
             self.window_pos = 0
             self.passes = 0
         else:
+            self._end_kitty()
+
+    def _end_kitty(self) -> None:
+        if self.r.calls:
+            self.phase = PH_CALL
+            self.to_act = self.decl.banker
+        else:
             self._begin_play()
+
+    # -- 找朋友: calling friends -----------------------------------------------------------
+
+    def callable_card(self, card: int) -> bool:
+        """Whether ``card`` may be called now (:func:`callable_card`)."""
+        return callable_card(self.trump_tables, self.level, self.decl.trump, card)
+
+    def call_error(self, cards: list[int], ordinals: list[int]) -> str:
+        """Why the banker may not make these calls now ("" when it may)."""
+        if self.phase != PH_CALL:
+            return "phase"
+        r, t = self.r, self.trump_tables
+        return calls_error(t, self.level, self.decl.trump, r.calls, r.decks, cards, ordinals)
+
+    def call_friends(self, cards: list[int], ordinals: list[int]) -> None:
+        """The banker calls friends (legal: :meth:`call_error`); the play begins."""
+        self.decisions += 1
+        if self.record:
+            self.log.append(
+                [ACT_CALL, self.to_act, *[c * 8 + k for c, k in zip(cards, ordinals, strict=False)]]
+            )
+        self._begin_play()
+        ks = self.play
+        assert ks is not None
+        ks.set_calls(list(cards), list(ordinals))
+
+    def random_calls(self, rng: KRng) -> tuple[list[int], list[int]]:
+        """The random player's calls (:func:`random_calls`)."""
+        t = self.trump_tables
+        return random_calls(t, self.level, self.decl.trump, self.r.calls, self.r.decks, rng)
 
     def _begin_play(self) -> None:
         banker = self.decl.banker
@@ -1695,7 +1839,7 @@ class KHand:
         if self.phase == PH_BEFORE_KITTY:
             self._close_declaring()
         else:
-            self._begin_play()
+            self._end_kitty()
 
     def _close_declaring(self) -> None:
         d = self.decl
@@ -1731,6 +1875,9 @@ class KHand:
             self.play_cards(ks.random_move_k(rng, throw_rate))
         elif ph == PH_BURY:
             self.bury(random_burial(self.hands[seat], self.r.kitty_size, rng))
+        elif ph == PH_CALL:
+            cards, ords = self.random_calls(rng)
+            self.call_friends(cards, ords)
         else:
             shows = self.legal_shows(seat)
             pick = rng.below(len(shows) + 1)

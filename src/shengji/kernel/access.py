@@ -61,6 +61,7 @@ def hand_rules(kernel_core: Any, options: RuleOptions, team: list[int]) -> HandR
         options.counter_takes_banker,
         NO_DECLARATION[options.no_declaration],
         team,
+        options.calls,
     )
     return rules
 

@@ -24,8 +24,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import ALL_CARDS, Card, Suit, deck
 from ..options import RuleOptions
-from ..scoring import HandResult, hand_stake, score_hand, settle_coins, team_standing
-from ..seats import FIXED_TEAMS
+from ..scoring import (
+    HandResult,
+    hand_stake,
+    player_standing,
+    score_hand,
+    scoring_levels,
+    settle_coins,
+    team_standing,
+)
+from ..seats import level_holder, start_teams
 from ..shuffle import hand_seed, is_secret, shuffled
 from ..trump import trump_context, trump_text
 from . import access
@@ -76,11 +84,13 @@ class KMatch:
         self.kernel = kernel or default_kernel()
         self.core: Any = self.kernel.core
         self.stacked = [[c.index for c in d] for d in stacked]
-        self.team = list(FIXED_TEAMS)
+        self.team = list(start_teams(options))
         self.rules = access.hand_rules(self.core, options, self.team)
         lvl = options.start_level
-        self.levels = (lvl, lvl)
-        self.progress = (0, 0)
+        #: Levels by holder (``seats.level_holder``): per team, or per player (找朋友).
+        holders = options.players if options.friends else 2
+        self.levels: tuple[int, ...] = (lvl,) * holders
+        self.progress: tuple[int, ...] = (0,) * holders
         self.coins = (0, 0)
         self.hand_number = 0
         self.results: list[HandResult] = []
@@ -98,8 +108,8 @@ class KMatch:
         stacked: Sequence[Sequence[Card]],
         *,
         hand_number: int,
-        levels: tuple[int, int],
-        progress: tuple[int, int],
+        levels: tuple[int, ...],
+        progress: tuple[int, ...],
         coins: tuple[int, int],
         results: list[HandResult],
         winner: int | None,
@@ -114,7 +124,7 @@ class KMatch:
         m.kernel = kernel or default_kernel()
         m.core = m.kernel.core
         m.stacked = [[c.index for c in d] for d in stacked]
-        m.team = list(FIXED_TEAMS)
+        m.team = list(start_teams(options))
         m.rules = access.hand_rules(m.core, options, m.team)
         m.levels = levels
         m.progress = progress
@@ -186,11 +196,14 @@ class KMatch:
         ctx = trump_context(opts, h.level, None if h.decl.trump < 0 else Suit(h.decl.trump))
         banker = h.decl.banker
         kitty = [ALL_CARDS[c] for c in h.kitty]
+        teams = ks.team
+        friends = opts.friends
+        levels = scoring_levels(opts, self.levels, banker, teams)
         score = score_hand(
             opts,
             ctx,
             banker,
-            self.levels,
+            levels,
             ks.trick_points,
             ks.penalties,
             kitty,
@@ -198,17 +211,25 @@ class KMatch:
             ks.last_winner,
             [ALL_CARDS[c] for c in ks.last_win],
             ks.last_points,
-            teams=self.team,
+            teams=teams,
         )
         outcome = score.outcome
-        bteam = self.team[banker]
-        levels, progress, over, winner = team_standing(
-            opts, bteam, outcome, self.progress, self.hand_number
-        )
+        bteam = teams[banker]
+        if friends:
+            new, progress, over, winner = player_standing(
+                opts, teams, banker, outcome, self.levels, self.progress, self.hand_number
+            )
+        else:
+            two, climbed, over, winner = team_standing(
+                opts, bteam, outcome, (self.progress[0], self.progress[1]), self.hand_number
+            )
+            new, progress = two, climbed
         stake = hand_stake(opts, h.decl.counters)
         win_team = bteam if outcome.side == "banker" else 1 - bteam
         sp = ks.stake_penalties
         change = settle_coins(opts, stake, win_team, (sp[0], sp[1]))
+        n = len(teams)
+        side = tuple(s for s in ((banker + i) % n for i in range(n)) if teams[s] == bteam)
         result = HandResult(
             number=self.hand_number,
             banker=banker,
@@ -224,8 +245,12 @@ class KMatch:
             stake=stake,
             coins=change,
             kitty=tuple(kitty),
+            side=side if friends else (),
+            climbed=tuple(a - b for a, b in zip(progress, self.progress, strict=False))
+            if friends
+            else (),
         )
-        self.levels = levels
+        self.levels = new
         self.progress = progress
         self.coins = (self.coins[0] + change[0], self.coins[1] + change[1])
         self.results.append(result)
@@ -240,7 +265,7 @@ class KMatch:
         record = self.hand.record
         self.decisions_before += self.hand.decisions + 1
         self.hand_number += 1
-        self.hand = self._start_hand(banker, self.levels[self.team[banker]], 0)
+        self.hand = self._start_hand(banker, self.levels[level_holder(self.options, banker)], 0)
         self.hand.record = record
 
     @property

@@ -29,7 +29,8 @@ from ..actions import ActionError
 from ..cards import ALL_CARDS, Card, card_from_index, format_cards, points
 from ..errors import Code
 from ..options import RuleOptions
-from ..scoring import HandOutcome, score_hand
+from ..scoring import HandOutcome, score_hand, scoring_levels
+from ..seats import start_teams
 from ..trump import TrumpContext
 from . import access
 from .loader import load_core
@@ -57,7 +58,9 @@ class PlayTable(Protocol):
     @property
     def kitty(self) -> Sequence[Card] | None: ...
     @property
-    def levels(self) -> tuple[int, int]: ...
+    def levels(self) -> tuple[int, ...]: ...
+    @property
+    def calls(self) -> Sequence[Any]: ...
     @property
     def trick_points(self) -> int: ...
     @property
@@ -82,6 +85,7 @@ class HandInfo:
     options: RuleOptions
     ctx: TrumpContext
     kitty: tuple[Card, ...]
+    #: The levels :func:`shengji.scoring.score_hand` reads (:func:`scoring_levels`).
     levels: tuple[int, int]
 
 
@@ -148,23 +152,17 @@ class Kernel:
         banker = table.banker
         assert banker is not None
         ctx = table.ctx
-        s = cast("KState", self.core.KState(self.tables(ctx), banker, table.leader))
+        team = list(start_teams(table.options))
+        s = cast("KState", self.core.KState(self.tables(ctx), banker, table.leader, team))
         for seat in range(s.seats):
             h = s.hands[seat]
             for c in hands[seat]:
                 h[c.index] += 1
             s.sizes[seat] = len(hands[seat])
-        s.to_act = table.to_act if table.to_act is not None else table.leader
-        s.trick_points = table.trick_points
-        s.penalties = table.penalties
-        stake = getattr(table, "stake_penalties", (0, 0))
-        s.stake_penalties = [stake[0], stake[1]]
-        s.tricks = len(table.tricks)
-        if table.trick:
-            s.plays = [[c.index for c in p.cards] for p in table.trick]
-            s.set_lead(s.plays[0])
+        restore_play(s, table)
         s.record = record
-        s.info = HandInfo(table.options, ctx, tuple(kitty), table.levels)
+        levels = scoring_levels(table.options, table.levels, banker, s.team)
+        s.info = HandInfo(table.options, ctx, tuple(kitty), levels)
         return s
 
     def play_out(
@@ -185,6 +183,39 @@ class Kernel:
         search bot's rollouts: cheap, and closer to how people play than random plays)."""
         self.core.play_out_light(state, self.core.rng_from(rng or random.Random()))
         return score(state)
+
+
+def restore_play(s: KState, table: PlayTable) -> None:
+    """Give the kernel play state ``s`` (hands already set) what ``table`` says of the
+    play so far: the seat to act, points, penalties, the tricks and the trick in progress,
+    and (找朋友) the friend calls, the copies of each played and the friends found."""
+    s.to_act = table.to_act if table.to_act is not None else table.leader
+    s.trick_points = table.trick_points
+    s.penalties = table.penalties
+    stake = getattr(table, "stake_penalties", (0, 0))
+    s.stake_penalties = [stake[0], stake[1]]
+    s.tricks = len(table.tricks)
+    for t in table.tricks:
+        s.seat_points[t.winner] += t.points
+    if table.calls:
+        s.set_calls([c.call.card.index for c in table.calls], [c.call.ordinal for c in table.calls])
+        for t in table.tricks:
+            for p in t.plays:
+                s.count_called(p.seat, [c.index for c in p.cards])
+        for c in table.calls:
+            if c.seat is not None:
+                s.team[c.seat] = s.team[s.banker]
+        for p in table.trick:
+            s.count_called(p.seat, [c.index for c in p.cards])
+    if table.tricks:
+        last = table.tricks[-1]
+        s.last_lead = [c.index for c in last.plays[0].cards]
+        s.last_win = [c.index for c in next(p for p in last.plays if p.seat == last.winner).cards]
+        s.last_winner = last.winner
+        s.last_points = last.points
+    if table.trick:
+        s.plays = [[c.index for c in p.cards] for p in table.trick]
+        s.set_lead(s.plays[0])
 
 
 def score(state: KState) -> RolloutResult:
