@@ -9,15 +9,21 @@ from __future__ import annotations
 import functools
 import json
 import random
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
+from .bots.heuristic import choose_calls
 from .cards import Suit, parse_cards, parse_rank
 from .follow import legal_follows, random_legal_follow
+from .friends import format_calls
 from .leads import unit_lead_list
 from .options import RuleOptions
 from .phases import DECLARING_PHASES
 from .trump import trump_context
 from .units import classify_lead
+
+if TYPE_CHECKING:
+    from .views import SeatView
 
 
 @functools.lru_cache(maxsize=64)
@@ -27,7 +33,8 @@ def _options(options: str) -> RuleOptions:
 
 def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """A legal action for the client's seat: with ``rng`` a random one, else the first
-    (passing on single shows, burying the first cards, the lowest lead)."""
+    (passing on single shows, burying the first cards, the lowest lead); a 找朋友 banker
+    calls the heuristic bot's friends."""
     view = state["view"]
     phase = view["phase"]
     if phase == "hand_over":
@@ -47,6 +54,9 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
     if phase == "bury":
         cards = rng.sample(hand, opts.kitty_size) if rng else hand[: opts.kitty_size]
         return {"type": "bury", "cards": " ".join(c.text for c in cards)}
+    if phase == "call":  # 找朋友: the heuristic's calls (an ace the banker lacks, ...)
+        seen = SimpleNamespace(ctx=ctx, hand=tuple(hand), options=opts, level=ctx.level)
+        return {"type": "call", "calls": format_calls(choose_calls(cast("SeatView", seen)))}
     if view["trick"]:
         lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
         if rng is not None:

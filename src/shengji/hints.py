@@ -19,7 +19,7 @@ from typing import Any
 from .actions import action_to_json
 from .bots.registry import hint_bot, make_player, reason_of
 from .errors import Code, ShengjiError
-from .i18n import cards_label, t
+from .i18n import calls_text, cards_label, t
 from .views import SeatView
 
 __all__ = ["hint", "hint_at"]
@@ -39,7 +39,8 @@ def hint(view: SeatView, spec: str | None = None, seed: int | None = None) -> di
     text: dict[str, str] = {}
     for lang, reason in zip(("en", "zh"), reasons, strict=True):
         cards = cards_label(str(action.get("cards") or ""), lang)
-        said[lang] = t(f"action.{action['type']}", lang, cards=cards)
+        calls = calls_text(str(action.get("calls") or ""), lang)
+        said[lang] = t(f"action.{action['type']}", lang, cards=cards, calls=calls)
         text[lang] = t("hint.text", lang, action=said[lang], why=reason or "—")
     why = dict(zip(("en", "zh"), reasons, strict=True))
     return {"action": action, "said": said, "why": why, "text": text}

@@ -269,6 +269,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "notice.did.pass": {"en": "passed", "zh": "不亮"},
     "notice.did.bury": {"en": "buried {count} cards", "zh": "扣了 {count} 张底牌"},
     "notice.did.continue": {"en": "went on", "zh": "继续"},
+    "notice.did.call": {"en": "called {calls} as friends", "zh": "叫了朋友 {calls}"},
     "notice.PLAYED_FOR_YOU": {
         "en": "while you were away, the bot made {count} moves for you",
         "zh": "你离开期间, 机器人替你走了 {count} 步",
@@ -278,6 +279,30 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "你离开期间, 机器人替你走了 1 步",
     },
     # -- error details ------------------------------------------------------------------------
+    "err.detail.call.count": {
+        "en": "call exactly {need} {friends}: you called {got}",
+        "zh": "要叫 {need} 个朋友, 你叫了 {got} 个",
+    },
+    "err.detail.call.duplicate": {
+        "en": "the same card and ordinal is called twice",
+        "zh": "同一张牌的同一个次序叫了两次",
+    },
+    "err.detail.call.not_callable": {
+        "en": "{card} cannot be called: jokers and level cards are never friends' cards",
+        "zh": "{card} 不能叫: 王和级牌不能当朋友牌",
+    },
+    "err.detail.call.ordinal": {
+        "en": "{call}: the ordinal is 1 to {decks} (there are {decks} copies of each card)",
+        "zh": "{call}: 次序只能是 1 到 {decks} (每张牌有 {decks} 张)",
+    },
+    "err.detail.call.syntax": {
+        "en": "a friend call is a card and an ordinal, like SA:2 (the 2nd ♠A)",
+        "zh": "叫朋友写牌和次序, 例如 SA:2 (第2张♠A)",
+    },
+    "err.detail.BAD_SEAT": {
+        "en": "this table has seats 1 to {seats}",
+        "zh": "这张桌只有 1 到 {seats} 号座位",
+    },
     "err.detail.BAD_CARD": {
         "en": "“{text}” is not a card: write the suit S/H/C/D and the rank (S10, HJ), or BJ/LJ",
         "zh": "“{text}”不是一张牌: 先写花色 S/H/C/D 再写点数 (S10, HJ), 王写 BJ/LJ",
@@ -599,6 +624,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "action.bury": {"en": "bury {cards}", "zh": "扣 {cards}"},
     "action.play": {"en": "play {cards}", "zh": "出 {cards}"},
     "action.continue": {"en": "next hand", "zh": "下一局"},
+    "action.call": {"en": "call {calls}", "zh": "叫 {calls}"},
     # what happened
     "note.hand": {
         "en": "— hand {n}: level {level}{banker} —",
@@ -852,6 +878,7 @@ def notice_text(code: str, params: Mapping[str, Any], lang: str, you: bool = Fal
             lang,
             cards=cards_label(params.get("cards", ""), lang),
             count=params.get("count", 0),
+            calls=calls_text(params.get("calls", ""), lang),
         )
         if you:
             return t("notice.TIME_RAN_OUT.you", lang, did=did)
@@ -881,6 +908,26 @@ def card_label(card: str, lang: str) -> str:
     if up[:1] in SUIT_SYMBOLS:
         return SUIT_SYMBOLS[up[0]] + up[1:]
     return c
+
+
+CALL_REASONS = ("count", "duplicate", "not_callable", "ordinal", "syntax")
+
+
+def call_text(call: str, lang: str) -> str:
+    """One friend call (``SA:2``) for people: ``the 2nd ♠A`` / ``第2张♠A`` (as it is, when
+    it is not a call's notation)."""
+    from .friends import call_label, parse_call
+
+    try:
+        return call_label(parse_call(call), lang)
+    except Exception:  # a malformed call is shown as it was written
+        return call
+
+
+def calls_text(calls: str | Iterable[str], lang: str) -> str:
+    """Several calls (``"SA:2 HK:1"``) for people, joined with ``, `` (``、``)."""
+    items = calls.split() if isinstance(calls, str) else list(calls)
+    return ("、" if lang == "zh" else ", ").join(call_text(c, lang) for c in items)
 
 
 def cards_label(cards: str | Iterable[str], lang: str) -> str:
@@ -967,6 +1014,17 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
     zh = lang == "zh"
     if code == "BAD_BOT_SPEC" and "seats" in p:
         return t("err.detail.bots_per_seat", lang, got=p["seats"])
+    if code == "ILLEGAL_CALL" and p.get("reason") in CALL_REASONS:
+        why = str(p["reason"])
+        words = dict(p)
+        words["friends"] = "friend" if p.get("need") == 1 else "friends"
+        if "card" in p:
+            words["card"] = card_label(str(p["card"]), lang)
+        if "call" in p:
+            words["call"] = call_text(str(p["call"]), lang)
+        return t(f"err.detail.call.{why}", lang, **words)
+    if code == "BAD_SEAT" and "seats" in p:
+        return t("err.detail.BAD_SEAT", lang, seats=p["seats"])
     if code == "BAD_CARD" and "text" in p:
         return t("err.detail.BAD_CARD", lang, text=p["text"])
     if code == "CARDS_NOT_IN_HAND" and p.get("cards"):

@@ -102,7 +102,7 @@ class CreateRoom(BaseModel):
     overrides: dict[str, Any] = Field(default_factory=dict, max_length=64)
     turn_seconds: float = Field(default=0.0, ge=0, le=600)
     away_seconds: float = Field(default=30.0, ge=0, le=3600)
-    bots: list[str | None] = Field(default_factory=list, max_length=4)
+    bots: list[str | None] = Field(default_factory=list, max_length=8)
     public: bool = False
     hints: bool = True
 
@@ -120,11 +120,15 @@ def error_message(request_id: str | None, code: str, text: str, params: Any = No
 
 
 def _http_error(
-    status: int, code: str, text: str, headers: dict[str, str] | None = None
+    status: int,
+    code: str,
+    text: str,
+    headers: dict[str, str] | None = None,
+    params: dict[str, Any] | None = None,
 ) -> HTTPException:
     return HTTPException(
         status,
-        detail={"code": code, "message": text, "text": localized(code, text)},
+        detail={"code": code, "message": text, "text": localized(code, text, params)},
         headers=headers,
     )
 
@@ -274,7 +278,7 @@ def create_app(
             room, host_key = await hub.create(settings, body.bots, body.public, peer)
         except ShengjiError as e:
             status = {"TOO_MANY_ROOMS": 429, "STORE_UNAVAILABLE": 503}.get(e.code, 400)
-            raise _http_error(status, e.code, e.message) from None
+            raise _http_error(status, e.code, e.message, params=e.params) from None
         return {"id": room.id, "url": f"/room/{room.id}", "host_key": host_key}
 
     async def _finished_record(room_id: str) -> dict[str, Any]:
@@ -303,8 +307,8 @@ def create_app(
         """Every view ``seat`` had during the finished match, for the card-by-card
         replayer: made in a worker process, kept per (room, seat), sent gzip-compressed
         (uncompressed only to a client that does not accept gzip)."""
-        if not 0 <= seat <= 3:
-            raise _http_error(400, "BAD_SEAT", "seat must be 0..3")
+        if not 0 <= seat <= 7:
+            raise _http_error(400, "BAD_SEAT", "seat must be 0..7")
         key = ("views", room_id, seat)
         body: bytes | None = replayer.cached(key)
         if body is None:
@@ -313,6 +317,8 @@ def create_app(
             seats = (
                 [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]] if row else []
             )
+            if seat >= len(seats):
+                raise _http_error(400, "BAD_SEAT", f"this table has seats 0..{len(seats) - 1}")
             source = {"record": rec, "room": {"seats": seats}}
             peer = request.client.host if request.client else ""
             try:
@@ -333,14 +339,17 @@ def create_app(
         (:mod:`shengji.review`), with the better play. Any seat once the match is over;
         during the match only the caller's own seat (``Authorization: Bearer TOKEN``, the
         resume token) and only a finished hand."""
-        if not 0 <= seat <= 3:
-            raise _http_error(400, "BAD_SEAT", "seat must be 0..3")
+        if not 0 <= seat <= 7:
+            raise _http_error(400, "BAD_SEAT", "seat must be 0..7")
         if not 0 <= hand < 10_000:
             raise _http_error(400, "BAD_HAND", "hand must be a finished hand's number (0 = first)")
         token = _bearer(request)
         row = await _read(store.load_room, room_id) if len(room_id) <= 64 else None
         if row is None:
             raise _http_error(404, "NO_ROOM", "no such room")
+        if seat >= len(row.lobby["seats"]):
+            n = len(row.lobby["seats"])
+            raise _http_error(400, "BAD_SEAT", f"this table has seats 0..{n - 1}")
         rec = await _read(store.load_record, room_id)
         if rec is not None:
             if hand >= len(rec.get("hands", [])):

@@ -65,7 +65,13 @@ class Hub:
         peer: str = "",
     ) -> tuple[Room, str]:
         """A new room and its host key; nothing is made if anything is refused."""
-        settings.options()  # raises for a bad preset or option
+        seats = settings.options().players  # raises for a bad preset or option
+        if bots is not None and len(bots) > seats:
+            raise RoomError(
+                Code.BAD_SEAT,
+                f"{len(bots)} bots for a table of {seats} seats",
+                {"seats": seats, "got": len(bots)},
+            )
         for bot in bots or []:
             if bot is not None and bot not in table_bot_names():
                 raise RoomError(

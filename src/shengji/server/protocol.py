@@ -23,7 +23,7 @@ MAX_CHAT_CHARS = 500
 MAX_NAME_CHARS = 32
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
-Seat = Annotated[int, Field(ge=0, le=3)]
+Seat = Annotated[int, Field(ge=0, le=7)]  # a table has 4 to 8 seats (找朋友)
 
 
 def _known_bot(name: str) -> str:
@@ -112,11 +112,13 @@ class Chat(_Command):
 
 
 class ActionBody(BaseModel):
-    """A game action: ``declare``, ``pass``, ``bury``, ``play`` or ``continue``."""
+    """A game action: ``declare``, ``pass``, ``bury``, ``play``, ``call`` (找朋友: the
+    banker's friend calls, ``calls``: ``"SA:2 HK:1"``) or ``continue``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["declare", "pass", "bury", "play", "continue"]
+    type: Literal["declare", "pass", "bury", "play", "call", "continue"]
     cards: Annotated[str, Field(max_length=400)] | None = None
+    calls: Annotated[str, Field(max_length=100)] | None = None
 
 
 class Act(_Command):

@@ -147,7 +147,7 @@ class Room:
         self._own_kept: dict[int, tuple[object, object, object, str]] = {}
         self.store = store
         self.limits = limits or Limits()
-        self.seats = [SeatInfo(bot=settings.default_bot) for _ in range(4)]
+        self.seats = [SeatInfo(bot=settings.default_bot) for _ in range(self.options.players)]
         #: Spectators' token hashes and names (at most ``spectator_tokens``, oldest
         #: forgotten first); ``watching`` counts the connected ones.
         self.spectators: dict[str, str] = {}
@@ -168,7 +168,7 @@ class Room:
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.timer_for: GameState | None = None
-        self.deadlines: list[float | None] = [None] * 4
+        self.deadlines: list[float | None] = [None] * len(self.seats)
         self.deadlines_at: float | None = None
         self.continued: set[int] = set()
         #: After a hand: seats whose person has a hand review open (when it was opened,
@@ -576,7 +576,7 @@ class Room:
                             Code.ROOM_STARTED, "the match has started: join as a spectator"
                         )
                     if cmd.seat is not None:
-                        if self.seats[cmd.seat].kind != "empty":
+                        if self._seat_arg(cmd.seat).kind != "empty":
                             raise RoomError(Code.SEAT_TAKEN, f"seat {cmd.seat} is taken")
                         seat = cmd.seat
                     else:
@@ -618,6 +618,16 @@ class Room:
         if not self._is_host(conn):
             raise RoomError(Code.NOT_HOST, "only the host can do that")
 
+    def _seat_arg(self, seat: int) -> SeatInfo:
+        """The seat a command names (``BAD_SEAT`` past this table's last seat)."""
+        if not 0 <= seat < len(self.seats):
+            raise RoomError(
+                Code.BAD_SEAT,
+                f"this table has seats 0 to {len(self.seats) - 1}, not {seat}",
+                {"seat": seat, "seats": len(self.seats)},
+            )
+        return self.seats[seat]
+
     def _need_lobby(self) -> None:
         if self.status != "lobby":
             raise RoomError(Code.NOT_IN_LOBBY, "only before the match starts")
@@ -629,7 +639,7 @@ class Room:
                 self._need_lobby()
                 if seat is None:
                     raise RoomError(Code.NOT_SEATED, "spectators cannot change seats; join a seat")
-                if self.seats[cmd.seat].kind != "empty":
+                if self._seat_arg(cmd.seat).kind != "empty":
                     raise RoomError(Code.SEAT_TAKEN, f"seat {cmd.seat} is taken")
                 # the token moves with its seat: every connection of it follows
                 self.seats[cmd.seat], self.seats[seat] = (
@@ -643,7 +653,7 @@ class Room:
                 self.seats[seat].ready = cmd.ready
             elif isinstance(cmd, SetBot):
                 self._need_host(conn)
-                s = self.seats[cmd.seat]
+                s = self._seat_arg(cmd.seat)
                 if s.kind == "human" and s.token_hash == self.host_hash:
                     raise RoomError(Code.SEAT_TAKEN, "the host's own seat cannot be given to a bot")
                 if self.status != "lobby" and cmd.bot is None:
@@ -654,7 +664,7 @@ class Room:
                 )
             elif isinstance(cmd, Kick):
                 self._need_host(conn)
-                s = self.seats[cmd.seat]
+                s = self._seat_arg(cmd.seat)
                 if s.kind != "human" or s.token_hash == self.host_hash:
                     raise RoomError(Code.NOT_KICKABLE, "only another person can be kicked")
                 self._evict(cmd.seat)
@@ -665,7 +675,7 @@ class Room:
             elif isinstance(cmd, Randomize):
                 self._need_host(conn)
                 self._need_lobby()
-                order = list(range(4))
+                order = list(range(len(self.seats)))
                 random.shuffle(order)
                 old = list(self.seats)
                 self.seats = [old[i] for i in order]
@@ -879,12 +889,12 @@ class Room:
             return
         if self.following:  # the process that plays the room keeps its timers
             self._cancel_timer()
-            self.deadlines = [None] * 4
+            self.deadlines = [None] * len(self.seats)
             return
         st = self.state
         if st is None or self.status != "playing":
             self._cancel_timer()
-            self.deadlines = [None] * 4
+            self.deadlines = [None] * len(self.seats)
             return
         if st.phase == "hand_over":
             self._plan_hand_over(st)
@@ -892,11 +902,13 @@ class Room:
             seat = st.to_act if st.to_act is not None else 0
             if self._bot_controls(seat) or self.settings.turn_seconds <= 0:
                 self._cancel_timer()
-                self.deadlines = [None] * 4
+                self.deadlines = [None] * len(self.seats)
             else:
                 if self.timer_for is not st:
                     self._start_timer(st, self.settings.turn_seconds)
-                self.deadlines = [self.deadlines_at if i == seat else None for i in range(4)]
+                self.deadlines = [
+                    self.deadlines_at if i == seat else None for i in range(len(self.seats))
+                ]
         self.kick_driver()
 
     def _plan_hand_over(self, st: GameState) -> None:
@@ -921,7 +933,7 @@ class Room:
             ):
                 self._start_timer(st, first - now, hold=True)
                 self.deadlines_at = first
-            self.deadlines = [ends.get(i) for i in range(4)]
+            self.deadlines = [ends.get(i) for i in range(len(self.seats))]
             return
         if waiting:
             if self.next_left is not None:  # the holds ended: the countdown goes on
@@ -932,7 +944,7 @@ class Room:
             self._cancel_timer()
         self.next_left = None
         deadline = self.deadlines_at if self.timer_for is st else None
-        self.deadlines = [deadline if i in waiting else None for i in range(4)]
+        self.deadlines = [deadline if i in waiting else None for i in range(len(self.seats))]
 
     def kick_driver(self) -> None:
         """Make sure bots move when it is their turn."""
@@ -1005,6 +1017,8 @@ class Room:
             "cards": "" if a["type"] == "bury" else cards,
             "count": len(cards.split()),
         }
+        if a["type"] == "call":  # 找朋友: the calls are public
+            params["calls"] = a.get("calls", "")
         self.notice("TIME_RAN_OUT", params)
 
     def _start_timer(self, st: GameState, seconds: float, hold: bool = False) -> None:

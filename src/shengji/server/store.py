@@ -135,9 +135,9 @@ def _check_shape(data: RoomData) -> None:
     """What every reader of a room row relies on (raises ValueError)."""
     seats = data.lobby.get("seats")
     if not (
-        isinstance(seats, list) and len(seats) == 4 and all(isinstance(x, dict) for x in seats)
+        isinstance(seats, list) and 4 <= len(seats) <= 8 and all(isinstance(x, dict) for x in seats)
     ):
-        raise ValueError("the lobby has no four seats")
+        raise ValueError("the lobby has not 4 to 8 seats")
     for x in seats:
         if not isinstance(x.get("kind"), str) or not isinstance(x.get("name"), str):
             raise ValueError("a seat has no kind or name")
