@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Screenshots of the web table, to look at as a new player would: the lobby, declaring,
 burying, a failed throw, an auto-play notice, mid-trick, the hand log, the score sheet and
-the match's end, each at 360x740 (a phone) and 1280x800 (a desktop), in English and in
-Chinese. A server runs in a subprocess over a database in ``var/``; one person plays with
-three bots by clicking, as the browser tests do.
+the match's end, and 找朋友 at six seats (lobby, the banker's call dialog, a trick with
+the calls, a friend found, the score sheet per player), each at 360x740 (a phone) and
+1280x800 (a desktop), in English and in Chinese. A server runs in a subprocess over a
+database in ``var/``; one person plays with bots by clicking, as the browser tests do.
 
-Usage: ``python scripts/screenshots.py [--out var/screens] [--lang en,zh]``
+Usage: ``python scripts/screenshots.py [--out var/screens] [--lang en,zh] [--only friends]``
 (needs chromium: ``scripts/ensure-browser``). Files are ``NAME-LANG-WxH.png``, the whole
 page, and ``NAME-LANG-WxH-view.png``, what the phone's screen shows without scrolling.
 """
@@ -264,10 +265,57 @@ def auto_play(srv: Srv, browser: Any, lang: str, shots: Shots) -> None:
     page.context.close()
 
 
+BOTS5 = [None, "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"]
+
+
+def friends(srv: Srv, browser: Any, lang: str, shots: Shots) -> None:
+    """找朋友 at six seats: the lobby, the banker's call dialog (tables are made until the
+    person banks, at most four), a trick with the calls shown, the moment a friend is
+    found, the score sheet per player."""
+    done: set[str] = set()
+    for _ in range(4):
+        page = start(srv, browser, lang, "zhaopengyou", overrides={"match_hands": 1}, bots=BOTS5)
+        if "zpy-lobby" not in done:
+            done.add("zpy-lobby")
+            shots.snap(page, "zpy-lobby")
+        begin(page)
+
+        def on_turn(st: dict[str, Any], page: Any = page) -> bool:
+            v = st["view"]
+            if v["phase"] == "call" and "zpy-call" not in done:
+                page.wait_for_selector("#calldialog")
+                done.add("zpy-call")
+                shots.snap(page, "zpy-call")
+            if v["phase"] == "play" and len(v["trick"]) >= 3 and "zpy-trick" not in done:
+                done.add("zpy-trick")
+                shots.snap(page, "zpy-trick")
+            return False
+
+        def until(page: Any = page) -> bool:
+            if (
+                "zpy-friend" not in done
+                and page.locator('#reveal [data-kind="friendFound"]').count()
+            ):
+                done.add("zpy-friend")
+                shots.snap(page, "zpy-friend")
+            return bool(view(page).get("phase") in ("hand_over", "match_over"))
+
+        play_until(page, until, on_turn, declare=True)
+        if "zpy-sheet" not in done:
+            page.wait_for_selector("#handresult")
+            done.add("zpy-sheet")
+            shots.snap(page, "zpy-sheet")
+        page.context.close()
+        if "zpy-call" in done and "zpy-friend" in done:
+            return
+    print(f"  (missing in {lang}: {sorted({'zpy-call', 'zpy-friend'} - done)})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "var" / "screens"))
     ap.add_argument("--lang", default="en,zh")
+    ap.add_argument("--only", default="", help="comma-separated: table, friends (default both)")
     args = ap.parse_args()
     if CHROMIUM is None:
         sys.exit("no chromium: run scripts/ensure-browser")
@@ -282,9 +330,13 @@ def main() -> None:
         try:
             for lang in args.lang.split(","):
                 print(lang, flush=True)
-                lobby_declaring_burying(srv, browser, lang, shots)
-                auto_play(srv, browser, lang, shots)
-                a_hand(srv, browser, lang, shots)
+                only = set(filter(None, args.only.split(","))) or {"table", "friends"}
+                if "table" in only:
+                    lobby_declaring_burying(srv, browser, lang, shots)
+                    auto_play(srv, browser, lang, shots)
+                    a_hand(srv, browser, lang, shots)
+                if "friends" in only:
+                    friends(srv, browser, lang, shots)
         finally:
             browser.close()
             srv.kill()

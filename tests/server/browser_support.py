@@ -227,7 +227,11 @@ def act(page: Any, st: dict[str, Any], declare: bool = False) -> None:
         page.click("#next")
         wait(page, f"!window.shengjiState.room.waiting || window.shengjiState.rev > {rev}")
         return
-    if phase in DECLARING:
+    if phase == "call":  # 找朋友: the banker calls friends in the dialog (its suggestion)
+        if not page.locator("#calldialog").count():
+            page.click("#callopen")
+        page.click("#callgo")
+    elif phase in DECLARING:
         shows = st.get("shows") or []
         if declare and shows:
             page.locator(f'#actions button.show[data-cards="{shows[-1]}"]').click()

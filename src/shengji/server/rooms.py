@@ -30,6 +30,7 @@ from ..actions import Action, Continue, action_from_json, action_to_json
 from ..bots.external import ExternalBot
 from ..bots.registry import make_player
 from ..errors import Code, ShengjiError
+from ..friends import callable_cards
 from ..game import GameState, apply, new_match
 from ..i18n import notice_texts
 from ..options import RuleOptions
@@ -63,6 +64,14 @@ from .store import ActionWrite, GroupWriter, RoomData, Store, StoreConflict, Sto
 log = logging.getLogger("shengji.server")
 
 CHAT_TAIL = 50
+
+
+def callable_text(st: GameState, seat: int | None) -> str | None:
+    """找朋友: the cards the banker may call (one of each, notation), sent to the banker
+    while it is their turn to call (else None)."""
+    if seat is None or st.phase != "call" or st.to_act != seat:
+        return None
+    return " ".join(c.text for c in callable_cards(st.ctx))
 
 
 class RoomError(ShengjiError):
@@ -433,6 +442,8 @@ class Room:
         msg = message("state", rev=self.rev, room=room or self.public(), you=you)
         if self.state is not None:
             msg.update(seat_message(self.state, seat))
+            if (callable_ := callable_text(self.state, seat)) is not None:
+                msg["callable"] = callable_
         return msg
 
     def broadcast(self) -> None:
@@ -491,6 +502,8 @@ class Room:
             parts += [',"view":', self._own_text(st, seat), ",", table[1:]]
             if seat == st.to_act and (shows := legal_show_texts(st, seat)) is not None:
                 parts += [',"shows":', dumps(shows)]
+            if (callable_ := callable_text(st, seat)) is not None:
+                parts += [',"callable":', dumps(callable_)]
         parts.append("}")
         return "".join(parts)
 

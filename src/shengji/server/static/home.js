@@ -42,7 +42,7 @@ export function homeLangChanged() {
 function readForm() {
   if (!document.getElementById("preset")) return null;
   return {
-    bots: [0, 1, 2, 3].map((i) => document.getElementById(`bot${i}`).value),
+    bots: [...document.querySelectorAll(".seatpick select")].map((e) => e.value),
     timer: document.getElementById("timer").value,
     pub: document.getElementById("publicroom").checked,
     hints: document.getElementById("allowhints").checked,
@@ -53,14 +53,7 @@ function buildForm(keep = null) {
   const presetSel = el("select", { id: "preset", "aria-label": t("preset") },
     H.presets.map((p) => el("option", { value: p.name, selected: p.name === H.preset }, presetTitle(p.name))));
   presetSel.addEventListener("change", () => loadSchema(presetSel.value));
-  const botSel = (i) => {
-    const v = keep ? keep.bots[i] : i === 0 ? "" : defaultBot();
-    const sel = el("select", { id: `bot${i}`, "aria-label": `${t("seat")} ${i + 1}` },
-      el("option", { value: "", selected: v === "" }, t("person")), botOptions(v));
-    const desc = el("small", { class: "botdesc muted", id: `botdesc${i}` }, v ? botDescription(v) : "");
-    sel.addEventListener("change", () => { desc.textContent = sel.value ? botDescription(sel.value) : ""; });
-    return [sel, desc];
-  };
+  const botSel = (i) => seatMenu(i, keep);
   const timer = el("select", { id: "timer" }, [0, 15, 30, 60, 120].map((s) =>
     el("option", { value: s, selected: String(s) === String(keep ? keep.timer : 0) }, s ? t("seconds", { n: s }) : t("timerOff"))));
   fill(H.form,
@@ -68,12 +61,49 @@ function buildForm(keep = null) {
     el("label", { class: "field" }, el("span", {}, t("preset")), presetSel),
     el("div", { id: "rules", class: "rules" }),
     el("div", { class: "field" }, el("span", {}, t("bots")),
-      el("div", { class: "seatpick" }, [0, 1, 2, 3].map((i) => el("label", {}, el("small", {}, `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`), botSel(i))))),
+      el("div", { class: "seatpick", id: "seatpick" }, seatPickers(botSel))),
     el("label", { class: "field" }, el("span", {}, t("timer")), timer),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "allowhints", checked: keep ? keep.hints : true }), t("allowHints")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "publicroom", checked: keep ? keep.pub : false }), t("publicRoom")),
     el("div", { class: "row" }, el("button", { id: "create", onclick: create }, t("go"))),
     el("div", { class: "msg", id: "createmsg", role: "alert" }, H.error || ""));
+}
+
+// The table's seats: the rules' `players` (找朋友: 4 to 8; else 4).
+function seatsNow() {
+  const o = H.schema && H.schema.options ? H.schema.options.find((x) => x.name === "players") : null;
+  const n = o ? Number(o.name in H.values ? H.values[o.name] : o.value) : 4;
+  return Number.isFinite(n) && n >= 4 && n <= 8 ? n : 4;
+}
+
+function friendsNow() {
+  const o = H.schema && H.schema.options ? H.schema.options.find((x) => x.name === "friends") : null;
+  return !!(o && (o.name in H.values ? H.values[o.name] : o.value));
+}
+
+function seatMenu(i, keep) {
+  const v = keep && keep.bots[i] !== undefined ? keep.bots[i] : i === 0 ? "" : defaultBot();
+  const sel = el("select", { id: `bot${i}`, "aria-label": `${t("seat")} ${i + 1}` },
+    el("option", { value: "", selected: v === "" }, t("person")), botOptions(v));
+  const desc = el("small", { class: "botdesc muted", id: `botdesc${i}` }, v ? botDescription(v) : "");
+  sel.addEventListener("change", () => { desc.textContent = sel.value ? botDescription(sel.value) : ""; });
+  return [sel, desc];
+}
+
+function seatPickers(botSel) {
+  const friends = friendsNow();
+  return [...Array(seatsNow()).keys()].map((i) => el("label", {}, el("small", {},
+    friends ? `${t("seat")} ${i + 1}` : `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`), botSel(i)));
+}
+
+// The seat menus follow the rules' number of players (what was chosen in each is kept).
+function syncSeats() {
+  const box = document.getElementById("seatpick");
+  const key = `${seatsNow()}|${friendsNow()}`;
+  if (!box || box.dataset.key === key) return;
+  box.dataset.key = key;
+  const keep = readForm();
+  fill(box, seatPickers((i) => seatMenu(i, keep)));
 }
 
 async function loadSchema(name) {
@@ -88,6 +118,7 @@ async function loadSchema(name) {
     }
   } catch (_) { /* shown below */ }
   renderRules();
+  syncSeats();
 }
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
@@ -118,6 +149,7 @@ function setValue(o, v) {
   box.dataset.open = "1";
   const focused = document.activeElement && document.activeElement.id;
   renderRules();
+  syncSeats();
   if (focused) { const f = document.getElementById(focused); if (f) f.focus(); }
 }
 
@@ -165,7 +197,7 @@ function optionRow(o) {
 async function create() {
   const btn = document.getElementById("create");
   btn.disabled = true;
-  const bots = [0, 1, 2, 3].map((i) => document.getElementById(`bot${i}`).value || null);
+  const bots = [...document.querySelectorAll(".seatpick select")].map((e) => e.value || null);
   const body = {
     preset: H.preset, overrides: { ...H.values }, bots,
     turn_seconds: Number(document.getElementById("timer").value) || 0,
@@ -195,7 +227,7 @@ function renderRooms() {
   fill(H.list, el("h2", {}, t("publicRooms")),
     rooms.length ? el("ul", { class: "rooms" }, rooms.map((r) => el("li", {},
       el("a", { href: `/room/${r.id}`, onclick: (e) => { e.preventDefault(); H.navigate(`/room/${r.id}`); } }, presetTitle(r.preset)),
-      el("span", { class: "muted" }, ` · ${t(`status_${r.status}`)} · ${t("seatsTaken", { n: r.seats.filter((s) => s.kind !== "empty").length })}`),
+      el("span", { class: "muted" }, ` · ${t(`status_${r.status}`)} · ${t("seatsTaken", { n: r.seats.filter((s) => s.kind !== "empty").length, m: r.seats.length })}`),
       el("span", { class: "pips" }, r.seats.map((s) => (s.kind === "empty" ? "○" : s.kind === "bot" ? "◍" : "●")).join(" ")))))
       : el("p", { class: "muted" }, t("noRooms")));
 }

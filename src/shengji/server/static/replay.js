@@ -80,7 +80,7 @@ function links() {
 function roomLike() {
   const room = P.room || {};
   return {
-    seats: room.seats || [0, 1, 2, 3].map((i) => ({ kind: "human", name: `${t("seat")} ${i + 1}` })),
+    seats: room.seats || [...Array(((P.views || [])[0] || {}).players || 4).keys()].map((i) => ({ kind: "human", name: `${t("seat")} ${i + 1}` })),
     options: room.options || {}, host_seat: null,
   };
 }
@@ -149,7 +149,7 @@ function draw() {
   const prevHand = [...starts].reverse().find((s) => s < P.i) ?? 0;
   const nextHand = starts.find((s) => s > P.i) ?? P.views.length - 1;
   const seatSel = el("select", { id: "replayseat", "aria-label": t("asSeat") },
-    [0, 1, 2, 3].map((s) => el("option", { value: s, selected: s === P.seat }, seatName(room, s))));
+    room.seats.map((_, s) => el("option", { value: s, selected: s === P.seat }, seatName(room, s))));
   seatSel.addEventListener("change", () => { P.seat = Number(seatSel.value); load(); });
   const slider = el("input", { type: "range", id: "replayslider", min: 0, max: P.views.length - 1, value: P.i });
   slider.addEventListener("input", () => go(Number(slider.value)));

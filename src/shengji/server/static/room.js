@@ -5,7 +5,8 @@ import { setSound, soundOn, turnCame, turnTitle } from "./alert.js";
 import { botDescription, botInfo, botLevel, botName, botOptions, loadBots } from "./bots.js";
 import { cardRow } from "./cards.js";
 import { el, fill, setText } from "./dom.js";
-import { errorText, lang, onLang, pick, presetTitle, t, tn } from "./i18n.js";
+import { announced, callChip, callsNeeded, callText, isFriends, ordinalText, revealed, suggestCalls, teamClass } from "./friends.js";
+import { errorText, lang, onLang, pick, presetTitle, suitSymbol, t, tn } from "./i18n.js";
 import { getSaved, hostKey, Link, save, tokenKey } from "./net.js";
 import { splitCards } from "./notation.js";
 import { presetSchema, rulesSummary } from "./rules.js";
@@ -16,13 +17,14 @@ import {
 } from "./table.js";
 
 const HOLD_MS = 1200; // a finished trick stays at least this long unless it is your turn
+const REVEAL_MS = 7000; // how long a friend found (or the calls made) is told on the felt
 const DECLARE_PHASES = ["deal", "before_kitty", "after_burial"];
 
 let R = null; // the room page's state
 
 export function leaveRoom() {
   if (R && R.link) R.link.close();
-  if (R) { clearInterval(R.tick); clearTimeout(R.noteTimer); document.removeEventListener("keydown", R.onKey); }
+  if (R) { clearInterval(R.tick); clearTimeout(R.noteTimer); clearTimeout(R.revealTimer); document.removeEventListener("keydown", R.onKey); }
   if (R) turnTitle(false);
   if (R && R.barObserver) R.barObserver.disconnect();
   document.documentElement.style.removeProperty("--bar-h");
@@ -159,6 +161,7 @@ function onState(msg) {
   if (msg.room && typeof msg.room.now === "number") R.offset = msg.room.now - Date.now() / 1000;
   if (Array.isArray(msg.chat)) onChat(msg.chat); // servers before the chat message
   const v = msg.view;
+  if (v && prev && prev.view) noteFriends(prev.view, v, msg.room);
   if (v) {
     const key = `${v.hand_number}|${v.phase === "bury" ? "b" : ""}|${v.hand || ""}|${v.trump}|${v.level}`;
     if (key !== R.handKey) { R.handKey = key; R.selected = new Set(); R.cursor = Math.min(R.cursor, Math.max(0, splitCards(v.hand).length - 1)); if (R.rule && R.rule.kind !== "act") R.rule = null; }
@@ -172,12 +175,33 @@ function onState(msg) {
     && !["hand_over", "match_over"].includes(v.phase);
   if (mine && !R.mine) turnCame();
   R.mine = mine;
+  // 找朋友: the banker's call dialog opens by itself once a hand; it closes when the calls are made
+  if (mine && v.phase === "call" && R.callOpened !== v.hand_number) { R.callOpened = v.hand_number; R.overlay = "call"; }
+  if (R.overlay === "call" && !(mine && v.phase === "call")) { R.overlay = null; const o = document.getElementById("overlay"); if (o) { o.hidden = true; fill(o); } }
   if (prev && prev.room.status === "lobby" && msg.room.status !== "lobby") R.lobbyMsg = null;
   if (msg.room.status === "finished" && (!prev || prev.room.status !== "finished")) {
     const keep = JSON.stringify({ seats: msg.room.seats, options: msg.room.options, host_seat: msg.room.host_seat });
     try { localStorage.setItem(`shengji:room:${R.id}`, keep); } catch (_) { /* the replay names seats by number */ }
   }
   render();
+}
+
+// 找朋友: the calls just made, and each friend found by the trick that just ended, told on
+// the felt for a while (the found seat glows) and kept in the chat log.
+function noteFriends(before, v, room) {
+  const nameOf = (s) => (s === R.state.you.seat ? t("you") : seatName(room, s));
+  const lines = [];
+  const made = announced(before, v, (s) => seatName(room, s));
+  if (made) lines.push({ text: made, seat: null, joined: null, key: "bankerCalled" });
+  for (const r of revealed(before, v, nameOf)) lines.push({ ...r, key: r.joined ? "friendFound" : "callNoFriend" });
+  if (!lines.length) return;
+  R.reveal = { lines, until: Date.now() + REVEAL_MS };
+  for (const line of lines) {
+    (R.chatLines ||= []).push({ time: Date.now() / 1000 + R.offset, seat: null, notice: line.text });
+  }
+  renderChat(false);
+  clearTimeout(R.revealTimer);
+  R.revealTimer = setTimeout(() => { if (R && R.state) renderFelt(); }, REVEAL_MS + 20);
 }
 
 function onChat(lines) {
@@ -299,6 +323,11 @@ function scheduleCheck() {
 }
 
 function kittySize() {
+  // burying: your hand holds the kitty on top of what every other seat holds
+  const v = R.state.view, me = R.state.you.seat;
+  const sizes = (v && v.hand_sizes) || [];
+  const others = sizes.filter((_, i) => i !== me);
+  if (v && v.phase === "bury" && others.length && sizes[me] > Math.min(...others)) return sizes[me] - Math.min(...others);
   const decks = (R.state.room.options || {}).decks || 2;
   return [6, 8, 6, 8][decks - 1] || 8;
 }
@@ -402,8 +431,9 @@ function renderLobby() {
   const inLobby = room.status === "lobby";
   box.hidden = !inLobby;
   if (!inLobby) return;
+  const friends = isFriends(null, room);
   const seats = room.seats.map((s, i) => {
-    const kids = [el("span", { class: `seatno team${i % 2}` }, `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`),
+    const kids = [el("span", { class: `seatno${friends ? "" : ` team${i % 2}`}` }, friends ? `${t("seat")} ${i + 1}` : `${t("seat")} ${i + 1} · ${t(i % 2 ? "teamB" : "teamA")}`),
       el("span", { class: "lname" }, s.kind === "empty" ? el("i", { class: "muted" }, t("empty")) : seatName(room, i),
         you.seat === i ? ` (${t("you")})` : "", room.host_seat === i ? ` ★` : "")];
     if (s.kind === "human") kids.push(el("span", { class: s.ready ? "ok" : "muted" }, s.ready ? `✓ ${t("isReady")}` : t("notYetReady")));
@@ -423,7 +453,7 @@ function renderLobby() {
   }
   if (you.host) {
     const canStart = room.seats.every((s) => s.kind !== "empty") && room.seats.every((s) => s.kind !== "human" || s.ready);
-    controls.push(el("button", { class: "ghost", id: "randomize", disabled: !online(), onclick: () => lobbyCmd({ type: "randomize" }) }, t("randomize")));
+    controls.push(el("button", { class: "ghost", id: "randomize", disabled: !online(), onclick: () => lobbyCmd({ type: "randomize" }) }, t(friends ? "shuffleSeats" : "randomize")));
     controls.push(el("button", { id: "start", disabled: !canStart || !online(), "aria-disabled": String(!canStart),
       title: canStart ? null : t("startWhy"), onclick: () => lobbyCmd({ type: "start" }) }, t("start")));
     if (!canStart) controls.push(el("small", { class: "muted", id: "startwhy" }, t("startWhy")));
@@ -480,8 +510,12 @@ function renderFelt() {
   const held = holdState();
   const note = R.note && R.note.until > Date.now()
     ? el("div", { class: "auto-note", id: "autonote", role: "status" }, `⚑ ${pick(R.note.text)}`) : null;
+  const reveal = R.reveal && R.reveal.until > Date.now() ? R.reveal : null;
+  const told = reveal ? el("div", { class: "reveals", id: "reveal", role: "status" }, reveal.lines.map((l) =>
+    el("div", { class: `reveal-note${l.joined === false ? " nofriend" : ""}`, "data-kind": l.key }, l.text))) : null;
   fill("feltbox", felt(view, room, you.seat, {
-    note,
+    note: told || note ? el("div", {}, told, note) : null,
+    revealed: reveal ? reveal.lines.filter((l) => l.joined).map((l) => l.seat) : null,
     hold: held === "hold",
     recent: held === "recent",
     deadline: (s) => deadlineOf(s),
@@ -599,6 +633,10 @@ function renderActions() {
     prompt = t("buryHint", { n });
     acts.push(el("button", { id: "bury", disabled: !on || R.selected.size !== n, onclick: () => act({ type: "bury", cards: chosen() }) },
       `${t("bury", { n })} (${R.selected.size}/${n})`));
+  } else if (mine && view.phase === "call") {
+    const n = callsNeeded(room);
+    prompt = tn("callPrompt", n);
+    acts.push(el("button", { id: "callopen", disabled: !on, onclick: () => openOverlay("call") }, t("callOpen")));
   } else if (mine && view.phase === "play") {
     prompt = t("selectHint");
     acts.push(el("button", { id: "play", disabled: !on || !R.selected.size, onclick: () => act({ type: "play", cards: chosen() }) }, t("play")));
@@ -606,7 +644,7 @@ function renderActions() {
     prompt = view.to_act === null || view.to_act === undefined ? t(`phase_${view.phase}`)
       : t("waitingFor", { name: seatName(room, view.to_act) });
   }
-  if (mine && room.hints !== false && (DECLARE_PHASES.includes(view.phase) || ["bury", "play"].includes(view.phase))) {
+  if (mine && room.hints !== false && (DECLARE_PHASES.includes(view.phase) || ["bury", "play", "call"].includes(view.phase))) {
     const busy = R.hinting === R.state.rev;
     acts.push(el("button", { class: "ghost", id: "hintbtn", disabled: !on || busy, title: t("hintTitle"), onclick: requestHint }, t("hint")));
   }
@@ -647,6 +685,10 @@ async function requestHint() {
     if (a.cards && ["play", "bury"].includes(a.type)) {
       R.selected = positionsOf(myHand(), a.cards);
       renderHand();
+    }
+    if (a.type === "call" && a.calls) {
+      R.calls = { hand: R.state.view.hand_number, slots: a.calls.split(/\s+/).map((c) => { const [card, ord] = c.split(":"); return { card, ord: Number(ord || 1) }; }) };
+      if (R.overlay === "call") renderOverlay();
     }
     R.hinted = a.type === "declare" ? { rev, cards: a.cards } : null;
     R.rule = { kind: "hint", text: pick(body.text) };
@@ -691,11 +733,11 @@ function renderResult() {
   const review = seat !== null && seat !== undefined
     ? el("button", { class: "ghost", id: "reviewbtn", onclick: () => openReview() }, t("reviewMine")) : null;
   if (view.phase === "match_over") {
-    fill(box, matchEnd(view, room), handResult(view, room), el("div", { class: "row" },
+    fill(box, matchEnd(view, room), handResult(view, room, seat), el("div", { class: "row" },
       el("a", { class: "button ghost", id: "record", href: `/api/rooms/${R.id}/record`, download: `shengji-${R.id}.json` }, t("record")),
       el("a", { class: "button", id: "replaylink", href: `/replay/${R.id}` }, t("replay")), review));
   } else {
-    fill(box, handResult(view, room), review ? el("div", { class: "row" }, review) : null);
+    fill(box, handResult(view, room, seat), review ? el("div", { class: "row" }, review) : null);
   }
 }
 
@@ -733,6 +775,62 @@ function endReviewHold() {
   R.reviewHold = null;
 }
 
+// -- 找朋友: the banker's friend calls ------------------------------------------------------
+const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+
+function callableCards() {
+  const order = (c) => "SHCD".indexOf(c[0]) * 20 + RANKS.indexOf(c.slice(1));
+  return splitCards(R.state.callable || "").sort((a, b) => order(a) - order(b));
+}
+
+// The calls being chosen (kept while the dialog is redrawn): the suggestion at first.
+function callSlots() {
+  const { view, room } = R.state;
+  const need = callsNeeded(room);
+  const decks = (room.options || {}).decks || 2;
+  if (!R.calls || R.calls.hand !== view.hand_number || R.calls.slots.length !== need) {
+    const ctx = contextOf(view, room);
+    R.calls = { hand: view.hand_number, slots: suggestCalls(myHand(), callableCards(), need, decks, ctx.isTrump) };
+  }
+  return R.calls.slots;
+}
+
+function callDialog() {
+  const { room } = R.state;
+  const decks = (room.options || {}).decks || 2;
+  const callable = callableCards();
+  const slots = callSlots();
+  const hand = myHand();
+  const held = (c) => hand.filter((x) => x === c).length;
+  const rows = slots.map((slot, i) => {
+    const card = el("select", { id: `callcard${i}`, class: "callcardpick", "aria-label": `${t("callN", { n: i + 1 })}: ${t("callCard")}` },
+      ["S", "H", "C", "D"].map((su) => {
+        const cs = callable.filter((c) => c[0] === su);
+        return cs.length ? el("optgroup", { label: `${suitSymbol(su)} ${t(`suit_${su}`)}` },
+          cs.map((c) => el("option", { value: c, selected: c === slot.card }, `${suitSymbol(c[0])}${c.slice(1)}`))) : null;
+      }));
+    card.addEventListener("change", () => { slot.card = card.value; renderOverlay(); });
+    const ord = el("select", { id: `callord${i}`, class: "callordpick", "aria-label": `${t("callN", { n: i + 1 })}: ${t("callWhich")}` },
+      [...Array(decks).keys()].map((k) => el("option", { value: k + 1, selected: k + 1 === slot.ord }, ordinalText(k + 1))));
+    ord.addEventListener("change", () => { slot.ord = Number(ord.value); renderOverlay(); });
+    const h = held(slot.card);
+    const dup = slots.some((o, j) => j < i && o.card === slot.card && o.ord === slot.ord);
+    const says = [callChip(`${slot.card}:${slot.ord}`), " · ", h ? tn("youHold", h) : t("youHoldNone")];
+    if (h >= decks) says.push(" · ", el("span", { class: "warn" }, t("callOwn")));
+    if (dup) says.push(" · ", el("span", { class: "warn" }, t("callSame")));
+    return el("div", { class: "callslot", "data-slot": i },
+      el("span", { class: "slotname" }, t("callN", { n: i + 1 })), el("span", { class: "slotpick" }, card, ord),
+      el("span", { class: "slotsays", id: `callsays${i}` }, says));
+  });
+  const calls = slots.map((x) => `${x.card}:${x.ord}`).join(" ");
+  const go = el("button", { id: "callgo", disabled: !online() || !slots.every((x) => x.card),
+    onclick: () => { closeOverlay(); act({ type: "call", calls }); } }, t("callGo"), " ",
+    el("small", {}, slots.map((x) => callText(`${x.card}:${x.ord}`)).join(lang === "zh" ? "、" : ", ")));
+  const err = R.rule && R.rule.kind === "act" ? el("p", { class: "msg", id: "callmsg", role: "alert" }, R.rule.text) : null;
+  return [el("h3", {}, t("callTitle")), el("p", { class: "callintro" }, t("callIntro")), rows, err,
+    el("div", { class: "row callrow" }, go)];
+}
+
 function kittyButton() {
   return el("button", { class: "ghost small", id: "kittybtn", onclick: () => openOverlay("kitty") }, t("kitty"));
 }
@@ -747,7 +845,9 @@ function renderOverlay() {
   if (!view) { closeOverlay(); return; }
   const ctx = contextOf(view, room);
   let body;
-  if (R.overlay === "review") {
+  if (R.overlay === "call") {
+    body = callDialog();
+  } else if (R.overlay === "review") {
     const rv = R.review;
     body = [reviewPanel(rv, { room, ctx: rv.ctx, retry: () => openReview(rv.hand, true) })];
     const me = R.state.you.seat;
@@ -770,7 +870,7 @@ function renderOverlay() {
       el("small", {}, t(k.kind === "picked_up" ? "pickedUp" : "buried")), cardRow(k.cards, { size: "table", ctx, markTrump: true })))];
   }
   o.hidden = false;
-  const ids = { last: "lastdialog", review: "reviewdialog", log: "logdialog" };
+  const ids = { last: "lastdialog", review: "reviewdialog", log: "logdialog", call: "calldialog" };
   const id = ids[R.overlay] || "kittydialog";
   const before = document.getElementById(id);
   const scrolled = before ? before.scrollTop : 0; // redrawn at every move: keep the reader's place
@@ -789,7 +889,7 @@ function renderChat(all) {
   const make = (m) => (m.notice
     ? el("div", { class: "line notice" }, when(m), " ", el("span", { class: "text" }, `⚑ ${pick(m.notice)}`))
     : el("div", { class: "line" }, when(m),
-      " ", el("b", { class: m.seat === null || m.seat === undefined ? "spec" : `team${m.seat % 2}` },
+      " ", el("b", { class: m.seat === null || m.seat === undefined ? "spec" : teamClass(R.state && R.state.view, m.seat) },
         m.name || t("spectator")), " ", el("span", { class: "text" }, m.text)));
   if (all || log.childElementCount > lines.length) fill(log, lines.map(make));
   else for (let i = log.childElementCount; i < lines.length; i++) log.append(make(lines[i]));
@@ -822,7 +922,7 @@ function onKey(e) {
     R.keyboard = true;
     toggle(R.cursor);
   } else if (e.key === "Enter") {
-    const btn = ["play", "bury", "next"].map((id) => document.getElementById(id)).find((b) => b && !b.disabled);
+    const btn = ["play", "bury", "next", "callopen"].map((id) => document.getElementById(id)).find((b) => b && !b.disabled);
     if (btn) { e.preventDefault(); btn.click(); }
   } else if (e.key === "l" || e.key === "L") {
     openOverlay("last");

@@ -6,9 +6,17 @@ import { botLevel } from "./bots.js";
 import { cardEl, cardRow } from "./cards.js";
 import { el } from "./dom.js";
 import { errorText, lang, pick, suitSymbol, t, tn } from "./i18n.js";
+import { callsPanel, isFriends, seatCount, teamClass, winnersOf } from "./friends.js";
 import { cardPoints, contextOf, splitCards } from "./notation.js";
 
 export const POSITIONS = ["bottom", "right", "top", "left"];
+
+// Where a seat sits on the felt, by its place after yours in play order (counter-
+// clockwise from the bottom): the four sides with four seats, the grid's cells around the
+// centre with more (p0 is you, at the bottom).
+export function feltPosition(rel, n) {
+  return n === 4 ? `pos-${POSITIONS[rel]}` : `pos-p${rel}`;
+}
 
 export function seatName(room, i) {
   if (i === null || i === undefined) return "?";
@@ -44,9 +52,11 @@ const collectorsTeam = (view) => (view.banker === null || view.banker === undefi
 export function pointCardsTaken(view) {
   const team = collectorsTeam(view);
   if (team === null) return [];
+  const friends = Array.isArray(view.sides);
   const out = [];
   for (const tr of view.tricks || []) {
-    if (tr.winner % 2 !== team) continue;
+    // 找朋友: the points of every player not (yet) known on the banker's side
+    if (friends ? view.sides[tr.winner] === 0 : tr.winner % 2 !== team) continue;
     for (const p of tr.plays) for (const c of splitCards(p.cards)) if (cardPoints(c)) out.push(c);
   }
   return out;
@@ -63,7 +73,9 @@ export function statusBar(view, room, me, watching = false) {
     el("span", { class: "tname" }, teamName(room, team)), el("span", { class: "tshort" }, short(team)), " ",
     el("b", {}, view.levels[team])));
   const taken = pointCardsTaken(view);
-  return el("div", { class: "statusbar", id: "statusbar" },
+  const friends = isFriends(view, room);
+  const nameOf = (s) => seatName(room, s) + (s === me ? ` (${t("you")})` : "");
+  return el("div", { class: `statusbar${friends ? " friends" : ""}`, id: "statusbar" },
     el("div", { class: "st" }, el("small", {}, t("handN", { n: view.hand_number + 1 })),
       el("span", {}, t("level"), " ", el("b", { id: "level" }, view.level))),
     el("div", { class: "st" }, el("small", {}, t("trump")), el("span", { id: "trump" }, trumpBadge(view.trump))),
@@ -71,7 +83,7 @@ export function statusBar(view, room, me, watching = false) {
     el("div", { class: "st pts" }, el("small", {}, t("points")),
       el("span", {}, el("b", { id: "points" }, String(pts)), penalty),
       taken.length ? el("span", { class: "taken", id: "taken", title: t("pointCards") }, cardRow(taken, { size: "mini" })) : null),
-    el("div", { class: "st levels" }, el("small", {}, t("levels")), levels));
+    friends ? callsPanel(view, room, nameOf) : el("div", { class: "st levels" }, el("small", {}, t("levels")), levels));
 }
 
 // Which trick to draw on the felt: the one being played, or the last finished one until
@@ -105,11 +117,14 @@ export function felt(view, room, me, opts = {}) {
   const playOf = {};
   if (trick) for (const p of trick.plays) playOf[p.seat] = p;
   const leader = trick && trick.plays.length ? trick.plays[0].seat : null;
-  const seats = [0, 1, 2, 3].map((s) => {
+  const n = seatCount(view, room);
+  const friends = isFriends(view, room);
+  const seats = [...Array(n).keys()].map((s) => {
     const info = (room.seats || [])[s] || {};
-    const pos = POSITIONS[(s - base + 4) % 4];
+    const pos = feltPosition((s - base + n) % n, n);
     const tags = [];
     if (view.banker === s) tags.push(el("span", { class: "tag banker", title: t("banker") }, t("bankerBadge")));
+    else if (friends && (view.sides || [])[s] === 0) tags.push(el("span", { class: "tag friend", title: t("friendTitle") }, t("friendBadge")));
     if (room.host_seat === s) tags.push(el("span", { class: "tag host", title: t("host") }, "★"));
     if (info.away) tags.push(el("span", { class: "tag away" }, t("away")));
     else if (info.kind === "human" && info.connected === false) tags.push(el("span", { class: "tag away" }, t("offline")));
@@ -122,11 +137,13 @@ export function felt(view, room, me, opts = {}) {
     if (p && win === s) playTags.push(el("span", { class: "ptag win" }, trick.done ? `★ ${t("won")}` : `★ ${t("winning")}`));
     if (p && p.attempted) playTags.push(el("span", { class: "ptag fail", title: cardsText(p.attempted) }, t("throwFailedTag")));
     const toAct = view.to_act === s && !["hand_over", "match_over"].includes(view.phase);
-    return el("div", { class: `seat pos-${pos}${toAct ? " to-act" : ""}${win === s && p ? " winning" : ""}`, "data-seat": s },
+    const revealed = opts.revealed && opts.revealed.includes(s);
+    return el("div", { class: `seat ${pos}${toAct ? " to-act" : ""}${win === s && p ? " winning" : ""}${revealed ? " revealed" : ""}`, "data-seat": s },
       el("div", { class: "who" },
-        el("span", { class: `name team${s % 2}` }, seatName(room, s), me === s ? ` (${t("you")})` : ""), tags),
+        el("span", { class: `name ${teamClass(view, s)}` }, seatName(room, s), me === s ? ` (${t("you")})` : ""), tags),
       el("div", { class: "sub" },
         el("span", { class: "count" }, tn("cards", (view.hand_sizes || [])[s] ?? 0)),
+        friends && view.levels ? el("span", { class: "plevel", title: t("playerLevel") }, t("levelOf", { lv: view.levels[s] })) : null,
         deadline ? el("span", { class: "timer", "data-deadline": String(deadline), title: t("timeLeft") }, "") : null),
       el("div", { class: `play${p ? "" : " empty"}${trick && trick.done ? " done" : ""}`, "data-play": s },
         p ? cardRow(p.cards, { size: "table", ctx, markTrump: true }) : null,
@@ -159,7 +176,7 @@ export function felt(view, room, me, opts = {}) {
   if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
   if (opts.logButton) center.push(opts.logButton);
   if (opts.kittyButton) center.push(opts.kittyButton);
-  return el("div", { class: `felt${notes.length ? " has-notes" : ""}`, id: "felt" }, seats, el("div", { class: "center" }, center),
+  return el("div", { class: `felt n${n}${notes.length ? " has-notes" : ""}`, id: "felt", "data-seats": n }, seats, el("div", { class: "center" }, center),
     notes.length ? el("div", { class: "notes", id: "feltnotes" }, notes) : null);
 }
 
@@ -195,16 +212,16 @@ export function declarationsPanel(view, room) {
   if (!ds.length) return null;
   return el("div", { class: "decls", id: "decls" }, el("h3", {}, t("declarations")),
     ds.map((d, i) => el("div", { class: "decl" },
-      el("span", { class: `name team${d.seat % 2}` }, seatName(room, d.seat)),
+      el("span", { class: `name ${teamClass(view, d.seat)}` }, seatName(room, d.seat)),
       el("small", {}, declKind(ds, i)), cardRow(d.cards, { size: "mini" }))));
 }
 
 // One trick as rows: name, cards, leads / won, points (live: the trick being played, its
 // winner so far).
-export function trickRows(trick, room, ctx, live = false) {
+export function trickRows(trick, room, ctx, live = false, view = null) {
   const win = trick.winner;
   return el("div", { class: "trick-rows" }, trick.plays.map((p, i) => el("div", { class: `trow${p.seat === win ? " won" : ""}`, "data-seat": p.seat },
-    el("span", { class: `name team${p.seat % 2}` }, seatName(room, p.seat)),
+    el("span", { class: `name ${teamClass(view, p.seat)}` }, seatName(room, p.seat)),
     cardRow(p.cards, { size: "table", ctx, markTrump: true }),
     el("span", { class: "ptags" }, i === 0 ? el("span", { class: "ptag lead" }, t("leads")) : null,
       p.seat === win ? el("span", { class: "ptag win" }, `★ ${t(live ? "winning" : "won")}`) : null))),
@@ -220,7 +237,7 @@ export function handLog(view, room, ctx, marks = []) {
     const failed = trick.plays.find((p) => p.attempted);
     return el("section", { class: "logtrick", "data-trick": n },
       el("h4", {}, t("reviewTrick", { n }), live ? el("small", { class: "muted" }, ` · ${t("inProgress")}`) : null),
-      trickRows(trick, room, ctx, live),
+      trickRows(trick, room, ctx, live, view),
       failed ? throwNote(failed, room, false) : null,
       marks.filter((m) => m.trick === n).map((m) => el("div", { class: "logmark" },
         el("small", {}, `${t("reviewBetter")}: `), cardRow(m.better, { size: "mini", ctx, markTrump: true }),
@@ -240,18 +257,65 @@ export function handLog(view, room, ctx, marks = []) {
 export function scoreSheet(view, room, opts = {}) {
   const rows = view.score_sheet || [];
   if (!rows.length) return null;
+  if (friendsRow(rows[0])) return friendsSheet(view, room, opts);
   return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
     el("table", { class: "sheet", id: "sheet" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("banker")), el("th", {}, t("level")),
         el("th", {}, t("trump")), el("th", { title: t("points") }, t("sheetPoints")), el("th", {}, t("result")), opts.review ? el("th", {}) : null)),
       el("tbody", {}, rows.map((r) => el("tr", {},
-        el("td", {}, r.number + 1), el("td", { class: `team${r.banker % 2}` }, seatName(room, r.banker)), el("td", {}, r.level),
+        el("td", {}, r.number + 1), el("td", { class: friendsRow(r) ? "side0" : `team${r.banker % 2}` }, seatName(room, r.banker)), el("td", {}, r.level),
         el("td", { class: r.trump === "H" || r.trump === "D" ? "red" : "" }, r.trump === "NT" ? t("ntShort") : suitSymbol(r.trump)),
         el("td", {}, r.points),
-        el("td", {}, resultGist(r, opts.me)),
+        el("td", {}, friendsRow(r) ? friendsGist(r, room, opts.me) : resultGist(r, opts.me)),
         opts.review ? el("td", {}, el("button", { class: "ghost small sheetreview", "data-hand": r.number,
           title: t("reviewHandN", { n: r.number + 1 }), "aria-label": t("reviewHandN", { n: r.number + 1 }),
           onclick: () => opts.review(r.number) }, t("reviewShort"))) : null)))));
+}
+
+const friendsRow = (r) => Array.isArray(r.side);
+
+// 找朋友's score sheet: a column per player (B the banker, F a friend, +n the levels that
+// player climbed), and every player's level now.
+function friendsSheet(view, room, opts) {
+  const rows = view.score_sheet || [];
+  const n = seatCount(view, room);
+  const seats = [...Array(n).keys()];
+  const me = opts.me;
+  const who = (s) => (s === me ? t("you") : seatName(room, s));
+  const cell = (r, s) => {
+    const won = winnersOf(r, n).includes(s) && r.gain;
+    const mark = s === r.banker ? t("sheetBankerMark") : r.side.includes(s) ? t("sheetFriendMark") : "";
+    return el("td", { class: `pcol${won ? " won" : ""}${r.side.includes(s) ? " side0" : ""}`, "data-seat": s },
+      mark, won ? `${mark ? " " : ""}+${r.gain}` : mark ? "" : "·");
+  };
+  return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
+    el("table", { class: "sheet friends", id: "sheet" },
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("level")), el("th", {}, t("trump")),
+        el("th", { title: t("points") }, t("sheetPoints")),
+        seats.map((s) => el("th", { class: "pcol", title: who(s) }, el("span", {}, who(s)))),
+        opts.review ? el("th", {}) : null)),
+      el("tbody", {}, rows.map((r) => el("tr", {},
+        el("td", {}, r.number + 1), el("td", {}, r.level),
+        el("td", { class: r.trump === "H" || r.trump === "D" ? "red" : "" }, r.trump === "NT" ? t("ntShort") : suitSymbol(r.trump)),
+        el("td", {}, r.points),
+        seats.map((s) => cell(r, s)),
+        opts.review ? el("td", {}, el("button", { class: "ghost small sheetreview", "data-hand": r.number,
+          title: t("reviewHandN", { n: r.number + 1 }), "aria-label": t("reviewHandN", { n: r.number + 1 }),
+          onclick: () => opts.review(r.number) }, t("reviewShort"))) : null)),
+      el("tr", { class: "now" }, el("td", { colspan: 4 }, t("levelNow")),
+        seats.map((s) => el("td", { class: "pcol", "data-seat": s }, (view.levels || [])[s] ?? "")),
+        opts.review ? el("td", {}) : null))),
+    el("p", { class: "muted small" }, t("sheetKey")));
+}
+
+// 找朋友: the winners by name and what they gained ("Ann, Bo +1", "Cy, Di, Ed: banker").
+function friendsGist(r, room, me) {
+  const n = (room.seats || []).length || 4;
+  const won = winnersOf(r, n);
+  const names = won.map((s) => (s === me ? t("you") : seatName(room, s))).join(lang === "zh" ? "、" : ", ");
+  const cls = won.includes(r.banker) ? "side0" : "side1";
+  if (!r.gain) return el("span", { class: cls }, lang === "zh" ? `${names} 上台` : `${names}: banker`);
+  return el("span", { class: cls }, `${names} +${r.gain}`);
 }
 
 // "us +1" / "Team A take the banker": short enough for a phone's column.
@@ -264,9 +328,10 @@ function resultGist(r, me) {
 }
 
 // The result of the latest hand: explanation, points, kitty and multiplier, levels after.
-export function handResult(view, room) {
+export function handResult(view, room, me = null) {
   const r = (view.score_sheet || [])[view.score_sheet.length - 1];
   if (!r) return null;
+  if (friendsRow(r)) return friendsResult(view, room, r, me);
   const ctx = contextOf(view); // still the finished hand's trumps
   const parts = [el("span", {}, t("collectorsTook", { n: r.trick_points }))];
   if (r.kitty_multiplier) parts.push(el("span", {}, " + ", t("kittyTimes", { pts: r.kitty_points, mult: r.kitty_multiplier })));
@@ -286,6 +351,36 @@ export function handResult(view, room) {
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 
+// Names joined for a sentence, "you" for your own seat.
+function names(room, seats, me) {
+  return seats.map((s) => (s === me ? t("you") : seatName(room, s))).join(lang === "zh" ? "、" : ", ");
+}
+
+// 找朋友's hand result: who was on the banker's side, who won and climbed, every
+// player's level.
+function friendsResult(view, room, r, me) {
+  const ctx = contextOf(view);
+  const n = (room.seats || []).length || seatCount(view, room);
+  const won = winnersOf(r, n);
+  const bankerWon = won.includes(r.banker);
+  const parts = [el("span", {}, t("collectorsTook", { n: r.trick_points }))];
+  if (r.kitty_multiplier) parts.push(el("span", {}, " + ", t("kittyTimes", { pts: r.kitty_points, mult: r.kitty_multiplier })));
+  if (r.penalties) parts.push(el("span", {}, ` ${r.penalties > 0 ? "+" : ""}${r.penalties} ${t("penalty")}`));
+  parts.push(el("b", {}, ` = ${r.points}`));
+  const levels = [...Array(n).keys()].map((s) => el("span", { class: `plv ${r.side.includes(s) ? "side0" : "side1"}${won.includes(s) && r.gain ? " up" : ""}`, "data-seat": s },
+    s === me ? t("you") : seatName(room, s), " ", el("b", {}, (view.levels || [])[s] ?? "?"),
+    won.includes(s) && r.gain ? el("small", {}, ` ▲${r.gain}`) : null));
+  return el("div", { class: "result friends", id: "handresult" },
+    el("h3", {}, t("handOver", { n: r.number + 1 })),
+    el("p", { class: "explain" }, t(bankerWon ? "bankerSideWon" : r.gain ? "collectorsWon" : "collectorsTakeOver", { names: names(room, won, me), n: r.gain || 0 })),
+    el("p", { class: "sides" }, el("span", { class: "side0" }, t("bankerSideWas", { names: names(room, r.side, me) }))),
+    el("p", { class: "breakdown" }, parts),
+    view.kitty ? el("div", { class: "kitty-line" }, el("small", {}, t("kitty"),
+      r.kitty_multiplier ? ` ×${r.kitty_multiplier}` : ""), cardRow(view.kitty, { size: "table", ctx, markTrump: true })) : null,
+    el("p", { class: "plevels" }, el("small", {}, `${t("levels")}: `), levels),
+    el("p", { class: "muted small" }, t("nextBankerIs", { name: r.next_banker === me ? t("you") : seatName(room, r.next_banker) })));
+}
+
 // The engine's explanation names seats by number: put the players' names in.
 export function withNames(text, room) {
   return String(text || "")
@@ -303,6 +398,7 @@ function levelsAfter(r) {
 }
 
 export function matchEnd(view, room) {
+  if (isFriends(view, room)) return friendsMatchEnd(view, room);
   const w = view.winner;
   const head = w === null || w === undefined ? t("draw") : t("winners", { names: teamName(room, w) });
   const coins = view.coins && (view.coins[0] || view.coins[1]);
@@ -313,6 +409,16 @@ export function matchEnd(view, room) {
     coins ? el("p", { class: "coins" }, t("coins"), ": ", [0, 1].map((team) => `${team ? " · " : ""}${teamName(room, team)} ${signed(view.coins[team])}`).join("")) : null,
     el("h3", {}, t("summary")),
     el("p", {}, summaryLine(view, room)));
+}
+
+function friendsMatchEnd(view, room) {
+  const w = view.winner;
+  const n = seatCount(view, room);
+  const head = w === null || w === undefined ? t("draw") : t("playerWins", { name: seatName(room, w) });
+  return el("div", { class: "matchend", id: "matchend" },
+    el("h2", {}, t("matchOver")), el("p", { class: "winner" }, head),
+    el("p", { class: "plevels" }, t("finalLevels"), ": ", [...Array(n).keys()].map((s) => [s ? " · " : null,
+      el("span", { class: `lv${w === s ? " champ" : ""}` }, seatName(room, s), " ", el("b", {}, view.levels[s]))])));
 }
 
 function summaryLine(view, room) {
