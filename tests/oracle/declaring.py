@@ -85,8 +85,9 @@ def apply_show(
 ) -> DeclareState:
     """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
     and return the state after it. Raises DeclarationError when it is not allowed."""
-    if not 0 <= seat <= 3:
-        raise _fail(f"seat must be 0..3, not {seat}", "bad_seat")
+    seats = options.players
+    if not 0 <= seat < seats:
+        raise _fail(f"seat must be 0..{seats - 1}, not {seat}", "bad_seat")
     show = parse_show(level, cards)
     if show.count > options.decks:
         raise _fail(

@@ -1,7 +1,12 @@
-"""The oracle's game flow: deal → declare → kitty → (counter-declare) → play → result →
-next hand, on the oracle's rules (``tests/oracle``) and ``shengji.declaring``; the states,
-actions, events and errors are the product's types (``shengji.game``), so the two compare
-directly.
+"""The oracle's game flow: deal → declare → kitty → (counter-declare) → (找朋友: call
+friends) → play → result → next hand, on the oracle's rules (``tests/oracle``) and
+``shengji.declaring``; the states, actions, events and errors are the product's types
+(``shengji.game``), so the two compare directly.
+
+找朋友 (``friends``, docs/rules.md §4.16) is played here from the rule text, for 4 to 8
+seats: its own kitty size, calls checked card by card, friends found by counting the
+called copies in play order, the collectors' points recounted by side at each trick, and
+every player's own level, the next banker and the match end (:mod:`oracle.friends`).
 
 One entry point, :func:`apply`, validates an action and returns the new state with the
 events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable code, clear
@@ -18,14 +23,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from shengji.actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+from shengji.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
 from shengji.cards import Card, Suit, deck, format_cards, points, rank_text
 from shengji.declaring import DeclareState
 from shengji.errors import Code, PlayError, ShengjiError
+from shengji.friends import CalledFriend, FriendCall, format_calls
 from shengji.game import Event, GameState, HandResult, Table, Trick, TrickPlay
 from shengji.immutable import evolve
 from shengji.multisets import multiset_combinations
@@ -33,6 +40,7 @@ from shengji.options import RuleOptions
 from shengji.phases import DECLARING_PHASES
 from shengji.scoring import (
     hand_stake,
+    kitty_bonus,
     score_hand,
     settle_coins,
     team_standing,
@@ -40,6 +48,7 @@ from shengji.scoring import (
 from shengji.shuffle import shuffled
 from shengji.trump import trump_context, trump_text
 
+from . import friends
 from .declaring import apply_show, flipped_state, start_state
 from .follow import check_follow, legal_follows
 from .leads import check_lead, unit_leads
@@ -59,6 +68,7 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
     decision. ``stacked`` gives fixed deck orders (draw order, kitty last) for the first
     hands instead of seeded shuffles; see :func:`stack_deck`."""
     lvl = options.start_level
+    holders = options.players if options.friends else 2
     size = 54 * options.decks
     for i, d in enumerate(stacked):
         if sorted(c.index for c in d) != sorted(c.index for c in deck(options.decks)):
@@ -69,8 +79,8 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
     st = GameState(
         options=options,
         seed=seed,
-        levels=(lvl, lvl),
-        progress=(0, 0),
+        levels=(lvl,) * holders,
+        progress=(0,) * holders,
         coins=(0, 0),
         hand_number=0,
         results=(),
@@ -79,7 +89,7 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
         start_seat=0,
         deck_order=(),
         dealt=0,
-        hands=((), (), (), ()),
+        hands=((),) * options.players,
         kitty=(),
         declare=start_state(True, None),
         ctx=trump_context(options, lvl, None),
@@ -98,6 +108,7 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
     first = st.hand_number == 0
     start = 0 if banker is None else banker
     level = st.options.fixed_level or level
+    n = st.options.players
     return evolve(
         st,
         phase="deal",
@@ -105,8 +116,8 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         start_seat=start,
         deck_order=tuple(cards),
         dealt=0,
-        hands=((), (), (), ()),
-        kitty=tuple(cards[4 * st.options.hand_size :]),
+        hands=((),) * n,
+        kitty=tuple(cards[n * friends.hand_size(st.options) :]),
         declare=start_state(first, banker),
         ctx=trump_context(st.options, level, None),
         level=level,
@@ -116,6 +127,7 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
         passes=0,
         buried_by=(),
         kitty_log=(),
+        calls=(),
         leader=0 if banker is None else banker,
         trick=(),
         lead=None,
@@ -176,10 +188,11 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     """What ``seat`` may do now, lazily (burials and void follows can be millions).
 
     Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
-    kitty-size cards. Play: every legal follow; for a lead, every one-unit lead (a throw,
-    any other set of cards of one suit, may also be attempted: :func:`apply` checks it
-    against the other hands and forces a unit when it fails). :mod:`shengji.moves`
-    reaches every action, throws included, card by card from at most 55 moves a step.
+    kitty-size cards. Calling friends: every set of distinct callable calls. Play: every
+    legal follow; for a lead, every one-unit lead (a throw, any other set of cards of one
+    suit, may also be attempted: :func:`apply` checks it against the other hands and
+    forces a unit when it fails). :mod:`shengji.moves` reaches every action, throws
+    included, card by card from at most 55 moves a step.
     """
     if st.phase == "match_over":
         return
@@ -194,8 +207,18 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
         yield Pass()
     elif st.phase == "bury":
         hand = st.ctx.sorted(st.hand_of(seat))
-        for cards in multiset_combinations(hand, st.options.kitty_size):
+        for cards in multiset_combinations(hand, friends.kitty_size(st.options)):
             yield Bury(cards)
+    elif st.phase == "call":
+        opts, trump = st.options, st.declare.trump
+        choices = [
+            FriendCall(c, k)
+            for c in deck(1)
+            if friends.callable_card(c, st.level, trump, opts)
+            for k in range(1, opts.decks + 1)
+        ]
+        for calls in itertools.combinations(choices, friends.calls_needed(opts)):
+            yield Call(calls)
     elif st.trick:
         assert st.lead is not None
         for p in legal_follows(st.ctx, st.lead, st.hand_of(seat)):
@@ -214,8 +237,9 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
     Raises a ShengjiError with a stable code when the action is not allowed; the given
     state is never changed.
     """
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise ActionError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_SEAT)
+    n = st.options.players
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise ActionError(f"seat must be 0..{n - 1}, not {seat!r}", code=Code.BAD_SEAT)
     events: list[Event] = []
     if st.phase == "match_over":
         raise ActionError("the match is over", code=Code.MATCH_OVER)
@@ -248,6 +272,12 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
                 "now is the time to bury the kitty (扣底)", params={"phase": st.phase}
             )
         st = _bury(st, seat, action.cards, events)
+    elif st.phase == "call":
+        if not isinstance(action, Call):
+            raise ActionError(
+                "now is the time to call friends (找朋友)", params={"phase": st.phase}
+            )
+        st = _call(st, seat, action.calls, events)
     elif st.phase == "play":
         if not isinstance(action, Play):
             raise ActionError("now is the time to play cards", params={"phase": st.phase})
@@ -312,7 +342,7 @@ def _next_in_window(st: GameState) -> GameState:
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
-    k = st.options.kitty_size
+    k = friends.kitty_size(st.options)
     if len(cards) != k:
         raise PlayError(
             f"bury exactly {k} cards, not {len(cards)}",
@@ -342,16 +372,44 @@ def _open_after_burial(st: GameState) -> GameState:
     banker = st.banker
     assert banker is not None
     if (style == "shuangsheng" and not st.declare.first_hand) or style == "shuangkou":
-        order = tuple((banker + i) % 4 for i in range(4))
+        n = st.options.players
+        order = tuple((banker + i) % n for i in range(n))
     else:
-        return _begin_play(st)
+        return _after_kitty(st)
     return evolve(st, phase="after_burial", window_order=order, window_pos=0, passes=0)
+
+
+def _after_kitty(st: GameState) -> GameState:
+    """The kitty is settled: 找朋友's banker calls friends, otherwise play begins."""
+    banker = st.banker
+    assert banker is not None
+    if st.options.friends:
+        return evolve(st, phase="call", leader=banker, to_act=banker)
+    return _begin_play(st)
+
+
+def _call(
+    st: GameState, seat: int, calls: tuple[FriendCall, ...], events: list[Event]
+) -> GameState:
+    friends.check_calls(st.options, st.level, st.declare.trump, calls)
+    events.append({"type": "call", "seat": seat, "calls": format_calls(calls)})
+    return _begin_play(evolve(st, calls=tuple(CalledFriend(c) for c in calls)))
 
 
 def _begin_play(st: GameState) -> GameState:
     banker = st.banker
     assert banker is not None
     return evolve(st, phase="play", leader=banker, to_act=banker, trick=(), lead=None)
+
+
+def _on_banker_side(st: GameState, seat: int) -> bool:
+    """Whether ``seat`` is known to be on the banker's side: its partner's seat (fixed
+    partnerships), or the banker and the friends found so far (找朋友)."""
+    banker = st.banker
+    assert banker is not None
+    if st.options.friends:
+        return seat in friends.banker_side(banker, st.calls)
+    return seat % 2 == banker % 2
 
 
 def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -365,8 +423,9 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
         lead = check_lead(ctx, hand, cards)
         if len(lead.units) > 1:
             failed = False
-            banker_side = st.is_banker_side(seat)
-            others = [st.hands[(seat + i) % 4] for i in (1, 2, 3)]
+            banker_side = _on_banker_side(st, seat)
+            n = st.options.players
+            others = [st.hands[(seat + i) % n] for i in range(1, n)]
             res = check_throw(ctx, lead, others, banker_side)
             if not res.valid:
                 failed = True
@@ -378,7 +437,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
                 attempted = cards
                 cards = played
                 lead = check_lead(ctx, hand, cards)
-                blocked_by = (seat + blocker) % 4
+                blocked_by = (seat + blocker) % n
                 penalty = 0 if stake else signed
                 events.append(
                     {
@@ -386,7 +445,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
                         "seat": seat,
                         "attempted": format_cards(attempted),
                         "played": format_cards(cards),
-                        "blocked_by": (seat + first) % 4,
+                        "blocked_by": (seat + first) % n,
                         "penalty": signed,
                         "stake": stake,
                         "code": Code.THROW_FAILED,
@@ -408,9 +467,9 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     trick = (*st.trick, TrickPlay(seat, tuple(cards), attempted, blocked_by, penalty))
     events.append({"type": "play", "seat": seat, "cards": format_cards(cards)})
     changes["hands"] = tuple(hands)
-    if len(trick) < 4:
+    if len(trick) < st.options.players:
         changes["trick"] = trick
-        changes["to_act"] = (seat + 1) % 4
+        changes["to_act"] = (seat + 1) % st.options.players
         return evolve(st, **changes)
     return _finish_trick(st, lead, trick, changes, events)
 
@@ -426,7 +485,9 @@ def _finish_trick(
     winner = plays[idx].seat
     pts = sum([c.pts for p in plays for c in p.cards])
     trick = Trick(plays, winner, pts)
-    collectors = not st.is_banker_side(winner)
+    if st.options.friends:
+        return _finish_friends_trick(st, lead, trick, changes, events)
+    collectors = not _on_banker_side(st, winner)
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
     st = evolve(
         st,
@@ -443,16 +504,126 @@ def _finish_trick(
     return st
 
 
+def _finish_friends_trick(
+    st: GameState, lead: Lead, trick: Trick, changes: dict[str, Any], events: list[Event]
+) -> GameState:
+    """找朋友: the players of called copies in this trick join the banker's side now that it
+    is complete, bringing the points they took; the collectors' points are recounted."""
+    banker = st.banker
+    assert banker is not None
+    found = friends.answered(st.calls, st.tricks, trick.plays)
+    calls = list(st.calls)
+    for i, seat in found:
+        calls[i] = CalledFriend(calls[i].call, seat)
+    side = friends.banker_side(banker, calls)
+    events.append(
+        {
+            "type": "trick",
+            "winner": trick.winner,
+            "points": trick.points,
+            "collectors": trick.winner not in side,
+        }
+    )
+    known = friends.banker_side(banker, st.calls)
+    for i, seat in found:
+        events.append(
+            {
+                "type": "friend",
+                "seat": seat,
+                "call": calls[i].call.text,
+                "joined": seat not in known,
+                "side": sorted(side),
+            }
+        )
+        known.add(seat)
+    tricks = (*st.tricks, trick)
+    st = evolve(
+        st,
+        **changes,
+        calls=tuple(calls),
+        tricks=tricks,
+        trick=(),
+        lead=None,
+        trick_points=friends.collectors_points(tricks, side),
+        to_act=trick.winner,
+        leader=trick.winner,
+    )
+    if not st.hands[0]:
+        return _finish_friends_hand(st, lead, trick, events)
+    return st
+
+
+def _finish_friends_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
+    opts = st.options
+    banker = st.banker
+    assert banker is not None
+    side = friends.banker_side(banker, st.calls)
+    collectors_last = last.winner not in side
+    mult, bonus = kitty_bonus(opts, lead, st.kitty) if collectors_last else (0, 0)
+    total = st.trick_points + bonus + st.penalties
+    if opts.level_table == "classic-1deck-45":
+        total = st.trick_points - (last.points if collectors_last else 0) + st.penalties
+    outcome, levels, progress, climbed, over, winner = friends.finish(
+        opts, banker, side, total, collectors_last, st.levels, st.progress, st.hand_number
+    )
+    n = opts.players
+    in_order = tuple(s for s in ((banker + i) % n for i in range(n)) if s in side)
+    result = HandResult(
+        number=st.hand_number,
+        banker=banker,
+        level=st.level,
+        trump=trump_text(st.declare.trump),
+        trick_points=st.trick_points,
+        kitty_points=points(st.kitty),
+        kitty_multiplier=mult,
+        penalties=st.penalties,
+        points=total,
+        outcome=outcome,
+        counters=st.declare.counters,
+        stake=hand_stake(opts, st.declare.counters),
+        coins=(0, 0),
+        kitty=st.kitty,
+        side=in_order,
+        climbed=climbed,
+    )
+    events.append(
+        {
+            "type": "hand_over",
+            "side": list(in_order),
+            "kitty": format_cards(st.kitty),
+            "kitty_multiplier": mult,
+            "points": total,
+            "levels": [rank_text(v) for v in levels],
+            "next_banker": outcome.next_banker,
+            "winner": outcome.winner,
+            "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
+        }
+    )
+    st = evolve(
+        st,
+        levels=levels,
+        progress=progress,
+        results=(*st.results, result),
+        phase="match_over" if over else "hand_over",
+        to_act=None,
+        winner=winner,
+    )
+    if over:
+        events.append({"type": "match_over", "winner": winner})
+    return st
+
+
 def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
     opts = st.options
     banker = st.banker
     assert banker is not None
     win_cards = next(p.cards for p in last.plays if p.seat == last.winner)
+    team_levels = (st.levels[0], st.levels[1])
     score = score_hand(
         opts,
         st.ctx,
         banker,
-        st.levels,
+        team_levels,
         st.trick_points,
         st.penalties,
         st.kitty,
@@ -464,7 +635,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
     mult, total, outcome = score.kitty_multiplier, score.points, score.outcome
     bteam = banker % 2
     levels, progress, over, winner_team = team_standing(
-        opts, bteam, outcome, st.progress, st.hand_number
+        opts, bteam, outcome, (st.progress[0], st.progress[1]), st.hand_number
     )
     stake = hand_stake(opts, st.declare.counters)
     win_team = bteam if outcome.side == "banker" else 1 - bteam
@@ -518,7 +689,8 @@ def _next_hand(st: GameState, events: list[Event]) -> GameState:
     banker = last.outcome.next_banker
     st = evolve(st, hand_number=st.hand_number + 1)
     events.append({"type": "new_hand", "number": st.hand_number, "banker": banker})
-    return _start_hand(st, banker=banker, level=st.levels[banker % 2], redeals=0)
+    holder = banker if st.options.friends else banker % 2
+    return _start_hand(st, banker=banker, level=st.levels[holder], redeals=0)
 
 
 # -- automatic steps ------------------------------------------------------------------------
@@ -548,16 +720,17 @@ def _dealt_hands(
 
 
 def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
-    total = 4 * st.options.hand_size
+    n = st.options.players
+    total = n * friends.hand_size(st.options)
     hands = [list(h) for h in st.hands]
     level = st.level
     shows = [dict(_show_counts(h, level)) for h in hands]
     # Whether each seat has a legal show: nothing else changes during this loop, so it is
     # worked out again only when the seat draws a level card or a joker.
-    can: list[bool | None] = [None] * 4
+    can: list[bool | None] = [None] * n
     dealt = st.dealt
     while dealt < total:
-        seat = (st.start_seat + dealt) % 4
+        seat = (st.start_seat + dealt) % n
         card = st.deck_order[dealt]
         hands[seat].append(card)
         dealt += 1
@@ -577,14 +750,15 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
             return evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt, to_act=seat)
     events.append({"type": "deal", "count": dealt})
     st = evolve(st, hands=_dealt_hands(st.hands, hands), dealt=dealt)
-    order = tuple((st.start_seat + i) % 4 for i in range(4))
+    order = tuple((st.start_seat + i) % n for i in range(n))
     return evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
 
 
 def _window_step(st: GameState, events: list[Event]) -> GameState:
-    """Offer the next seat in the window a show; close after four passes in a row."""
-    while st.passes < 4:
-        seat = st.window_order[st.window_pos % 4]
+    """Offer the next seat in the window a show; close after every seat passes in a row."""
+    n = st.options.players
+    while st.passes < n:
+        seat = st.window_order[st.window_pos % n]
         if legal_shows(st, seat):
             return evolve(st, to_act=seat)
         st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
@@ -625,10 +799,11 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
 
 
 def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
-    """Offer counter-declarations in turn from the banker until four seats in a row pass."""
-    while st.passes < 4:
-        seat = st.window_order[st.window_pos % 4]
+    """Offer counter-declarations in turn from the banker until every seat passes in a row."""
+    n = st.options.players
+    while st.passes < n:
+        seat = st.window_order[st.window_pos % n]
         if legal_shows(st, seat):
             return evolve(st, to_act=seat)
         st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
-    return _begin_play(st)
+    return _after_kitty(st)
