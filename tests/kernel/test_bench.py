@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .gate import oracle_presets
+from .gate import gate_tables
 
 
 def test_the_long_gate_runs_as_a_command() -> None:
-    n = len(oracle_presets())
+    n = len(gate_tables())
     tests = Path(__file__).parent.parent
     out = subprocess.run(
         [sys.executable, "-m", "kernel.gate", "--hands", str(n)],
@@ -21,7 +21,7 @@ def test_the_long_gate_runs_as_a_command() -> None:
         check=True,
     )
     lines = out.stdout.splitlines()
-    assert len(lines) == 3 * n + 1  # per preset: play phases, matches, the engine
+    assert len(lines) == 3 * n + 1  # per table: play phases, matches, the engine
     assert sum(line.startswith("engine equality (") for line in lines) == n
     assert all(line.endswith(" 0 mismatches") for line in lines)
     assert lines[-1].startswith("kernel equality (all presets, ")

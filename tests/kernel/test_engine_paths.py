@@ -1,7 +1,7 @@
 """The product's game engine (every rules question answered by the kernel) against the
 oracle's (``tests/oracle``: the object rules core): identical states, event streams and
-errors on random hands of every preset, with the kernel's pure and (where built)
-compiled core."""
+errors on random hands of every preset and of 找朋友 at 4 to 8 seats, with the kernel's
+pure and (where built) compiled core."""
 
 from __future__ import annotations
 
@@ -28,6 +28,18 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("tuolaji", {"throw_forced": "single", "throw_penalty": "flat_per_card"}),
     ("classic-1deck", {"throw_penalty": "per_attempt"}),
     ("shuangkou", {"level_cards_link": False, "joker_links_level": False}),
+]
+
+#: 找朋友 at the other table sizes (the preset seats six) and with its options, played
+#: three hands a match (every player's level, the next banker).
+FRIENDS: list[dict[str, Any]] = [
+    {"players": 4},
+    {"players": 5},
+    {"players": 7},
+    {"players": 8},
+    {"players": 8, "friend_calls": 1, "throw_penalty": "per_card"},
+    {"players": 6, "decks": 2, "match_hands": 2},
+    {"players": 5, "start_level": "A", "declaring": "tuolaji"},
 ]
 
 
@@ -72,6 +84,19 @@ def test_option_variants_play_as_the_oracle(
     bad: list[str] = []
     for seed in range(500, 500 + hands_for(engine_kernel) // 4):
         bad.extend(check_engine_hand(opts, seed, throw_rate=0.5))
+    assert bad == []
+
+
+@pytest.mark.parametrize("overrides", FRIENDS, ids=[str(v) for v in FRIENDS])
+def test_friends_tables_play_as_the_oracle(
+    engine_kernel: Kernel, overrides: dict[str, Any]
+) -> None:
+    """找朋友: calls (and refused calls), friends found, sides, points and results, in
+    lockstep over three hands of a match."""
+    opts = load_preset("zhaopengyou", overrides)
+    bad: list[str] = []
+    for seed in range(900, 900 + hands_for(engine_kernel) // 8):
+        bad.extend(check_engine_hand(opts, seed, throw_rate=0.4, hands=3))
     assert bad == []
 
 

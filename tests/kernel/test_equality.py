@@ -23,6 +23,10 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("classic-1deck", {"throw_penalty": "per_attempt"}),
     ("classic-1deck", {"level_table": "classic-1deck-45", "throw_penalty": "per_card"}),
     ("classic", {"decks": 4, "constant_twos": True, "joker_links_level": False}),
+    ("zhaopengyou", {"players": 4}),
+    ("zhaopengyou", {"players": 5, "throw_penalty": "per_card"}),
+    ("zhaopengyou", {"players": 7}),
+    ("zhaopengyou", {"players": 8, "friend_calls": 1}),
 ]
 
 

@@ -1,7 +1,8 @@
 """The whole-match gate: the kernel's match engine (deal with shows, declaring windows,
-burial, 炒底/反底, play, scoring, levels, coins) against the oracle's game flow (the
-object rules core, ``tests/oracle``), decision by decision, on random matches of every
-preset and of option variants, on the pure and (where built) the compiled path."""
+burial, 炒底/反底, 找朋友's calls, play, scoring, levels, coins) against the oracle's game
+flow (the object rules core, ``tests/oracle``), decision by decision, on random matches of
+every preset, of option variants and of 找朋友 at 4 to 8 seats, on the pure and (where
+built) the compiled path."""
 
 from __future__ import annotations
 
@@ -28,6 +29,20 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("classic-1deck", {"level_table": "classic-1deck-45", "throw_penalty": "per_card"}),
 ]
 
+#: 找朋友 at the other table sizes (the preset seats six) and with its options.
+FRIENDS: list[dict[str, Any]] = [
+    {"players": 4},
+    {"players": 5},
+    {"players": 7},
+    {"players": 8},
+    {"players": 8, "friend_calls": 1},
+    {"players": 6, "decks": 2},
+    {"players": 5, "match_hands": 3, "start_level": "K"},
+    {"players": 7, "start_level": "A"},
+    {"players": 6, "declaring": "shuangkou", "throw_penalty": "per_card"},
+    {"players": 8, "must_play_levels": "5 10", "start_level": "4", "max_gain": 2},
+]
+
 
 @pytest.mark.parametrize("preset", oracle_presets())
 def test_every_preset_plays_the_same_matches(preset: str) -> None:
@@ -41,6 +56,16 @@ def test_every_preset_plays_the_same_matches(preset: str) -> None:
 def test_option_variants_play_the_same_matches(preset: str, overrides: dict[str, Any]) -> None:
     opts = load_preset(preset).with_overrides(overrides)
     rep = check_matches(opts, range(500, 515), kernels(), hands=6)
+    assert rep.mismatches == []
+    assert rep.hands > 0
+
+
+@pytest.mark.parametrize("overrides", FRIENDS, ids=[str(v) for v in FRIENDS])
+def test_friends_tables_play_the_same_matches(overrides: dict[str, Any]) -> None:
+    """找朋友 at 4 to 8 seats: calls, friends found, sides, points, every player's level,
+    the next banker and the match end, hand after hand."""
+    opts = load_preset("zhaopengyou", overrides)
+    rep = check_matches(opts, range(700, 715), kernels(), hands=4)
     assert rep.mismatches == []
     assert rep.hands > 0
 
