@@ -35,7 +35,9 @@ REFERENCE = f"{PY} -m shengji.cli bot"
 BAD_BOT = f"{PY} {shlex.quote(str(Path(__file__).parent / 'bad_bot.py'))}"
 
 
-@pytest.mark.parametrize(("preset", "seed"), [("shuangsheng", 4), ("classic-3deck", 2)])
+@pytest.mark.parametrize(
+    ("preset", "seed"), [("shuangsheng", 4), ("classic-3deck", 2), ("zhaopengyou", 3)]
+)
 def test_every_view_of_a_hand_survives_the_wire(preset: str, seed: int) -> None:
     opts = load_preset(preset)
     rules = RuleOptions(**json.loads(json.dumps(game_message(opts, 0, 1, {})))["rules"])
@@ -49,10 +51,21 @@ def test_every_view_of_a_hand_survives_the_wire(preset: str, seed: int) -> None:
         assert view_from_act(rules, wire) == view
         checked += 1
         st, _ = apply(st, seat, random_action(st, seat, rng))
-    for seat in range(4):  # the score sheet, the kitty and the finished tricks
+    for seat in range(opts.players):  # the score sheet, the kitty and the finished tricks
         view = seat_view(st, seat)
         assert view_from_act(rules, json.loads(json.dumps(act_message(0, view, 1.0)))) == view
     assert checked > 50
+
+
+def test_the_banker_is_told_what_it_may_call() -> None:
+    opts = load_preset("zhaopengyou", {"players": 5})
+    st = new_match(opts, 2)
+    rng = random.Random(2)
+    while st.phase != "call":
+        st, _ = apply(st, st.to_act, random_action(st, st.to_act, rng))  # type: ignore[arg-type]
+    msg = act_message(7, seat_view(st, st.banker), 1.0)  # type: ignore[arg-type]
+    assert (msg["calls"], msg["decks"]) == (1, 2)
+    assert "BJ" not in msg["callable"] and len(msg["callable"].split()) == 48
 
 
 def test_the_wire_view_holds_only_what_the_seat_sees() -> None:

@@ -16,10 +16,10 @@ CASE_FILES = sorted(CASES_DIR.glob("*.json"))
 
 
 def test_conformance_suite_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert len(CASE_FILES) == 9
+    assert len(CASE_FILES) == 10
     code = main(["conformance", *map(str, CASE_FILES)])
     out = capsys.readouterr().out
-    assert out.strip().splitlines()[-1] == "241 passed, 0 failed"
+    assert out.strip().splitlines()[-1] == "264 passed, 0 failed"
     assert "FAIL" not in out
     assert code == 0
 
@@ -277,6 +277,7 @@ def test_rules_list(capsys: pytest.CaptureFixture[str]) -> None:
         "shuangsheng-super",
         "tuolaji",
         "tuolaji-4deck",
+        "zhaopengyou",
     ]
 
 

@@ -187,8 +187,6 @@ def _check_together(o: RuleOptions) -> None:
             f"option 'friend_calls' must be at most {most} with {o.players} players (the "
             "banker's side may not outnumber the other)"
         )
-    if o.hand_size < 5:
-        raise bad(f"{o.decks} deck(s) leave {o.players} players fewer than 5 cards each")
 
 
 def _bad(name: str, what: str, value: Any) -> OptionError:

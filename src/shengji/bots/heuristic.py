@@ -37,6 +37,7 @@ from ..follow import count_legal_follows, legal_follows, random_legal_follow
 from ..friends import FriendCall, callable_cards
 from ..game import legal_shows
 from ..leads import unit_leads
+from ..seats import FIXED_TEAMS
 from ..throws import beats_unit
 from ..tricks import trick_winner
 from ..trump import TRUMP, TrumpContext, trump_context
@@ -170,6 +171,8 @@ class HeuristicBot:
                     score += 0.4 * suit_count(ctx, hand, suit)
             if endgame and len(lead) >= 2 and boss:
                 score += 15  # a big unit on the last trick multiplies the kitty
+            if suit in know.find_suits and len(lead) == 1 and not boss and not pts:
+                score += 10  # the banker leads low into a called suit: the friend shows
             self.scored.append((score, lead))
             if score > best_score:
                 best_score, best = score, lead
@@ -279,10 +282,26 @@ def _follow_reason(
 
 def partners(view: SeatView, seat: int) -> list[int]:
     """The other seats known to be on ``seat``'s side (a seat whose side is not known yet
-    is not among them; a seat that does not know its own side counts as a collector)."""
+    is not among them; a seat that does not know its own side counts as a collector: a
+    friend that has not played its called copy plays as one)."""
+    n = len(view.hand_sizes)
+    if not view.options.friends:
+        return [s for s in range(n) if s != seat and FIXED_TEAMS[s] == FIXED_TEAMS[seat]]
     mine = view.side_of(seat)
     mine = 1 if mine is None else mine
-    return [s for s in range(len(view.hand_sizes)) if s != seat and view.side_of(s) == mine]
+    return [s for s in range(n) if s != seat and view.side_of(s) == mine]
+
+
+def call_progress(view: SeatView) -> list[tuple[FriendCall, int, int | None]]:
+    """找朋友: each call with the copies of its card played so far (the trick in progress
+    too) and the seat that answered it (None: nobody yet)."""
+    played: Counter[Card] = Counter()
+    for t in view.tricks:
+        for p in t.plays:
+            played.update(p.cards)
+    for p in view.trick:
+        played.update(p.cards)
+    return [(c.call, played[c.call.card], c.seat) for c in view.calls]
 
 
 def choose_calls(view: SeatView) -> tuple[FriendCall, ...]:
@@ -325,6 +344,12 @@ class Knowledge:
         unseen.subtract(view.hand)
         n = len(view.hand_sizes)
         self.partners = partners(view, self.seat)
+        #: 找朋友, the banker: the suits of the calls not answered yet (lead low there).
+        self.find_suits: set[int] = set()
+        if self.seat == view.banker:
+            for call, _, by in call_progress(view):
+                if by is None and call.card not in view.hand:
+                    self.find_suits.add(ctx.suit_of[call.card.index])
         self.opponents = [s for s in range(n) if s != self.seat and s not in self.partners]
         self.voids: dict[int, set[int]] = {s: set() for s in range(n)}
         #: Suits in which a seat has shown it holds no pair (it did not follow a pair).
