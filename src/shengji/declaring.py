@@ -31,7 +31,7 @@ from .immutable import evolve
 from .kernel import access
 from .options import RuleOptions
 from .phases import DeclaringPhase as Phase
-from .seats import FIXED_TEAMS
+from .seats import start_teams
 from .trump import trump_text
 
 
@@ -148,7 +148,7 @@ def apply_show(
     """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
     and return the state after it. Raises DeclarationError when it is not allowed (the
     kernel's ``KDeclare`` decides; the reason is worded here)."""
-    seats = len(FIXED_TEAMS)
+    seats = options.players
     if not 0 <= seat < seats:
         raise _fail(f"seat must be 0..{seats - 1}, not {seat}", "bad_seat")
     show = check_show(options, level, cards)
@@ -182,13 +182,14 @@ _PHASE: dict[str | None, int] = {None: -1, "deal": 0, "before_kitty": 1, "after_
 
 
 def hand_rules(options: RuleOptions) -> Any:
-    """The kernel's ``HandRules`` of ``options`` (four seats, fixed partnerships)."""
+    """The kernel's ``HandRules`` of ``options`` (its seats, on their sides before the
+    hand is played)."""
     return _hand_rules(access.core(), options)
 
 
 @functools.lru_cache(maxsize=64)
 def _hand_rules(kernel_core: Any, options: RuleOptions) -> Any:
-    return access.hand_rules(kernel_core, options, list(FIXED_TEAMS))
+    return access.hand_rules(kernel_core, options, list(start_teams(options)))
 
 
 def kernel_declare(state: DeclareState) -> Any:

@@ -18,6 +18,7 @@ can run here at kernel speed.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -219,6 +220,11 @@ class KMatch:
             new, progress, over, winner = player_standing(
                 opts, teams, banker, outcome, self.levels, self.progress, self.hand_number
             )
+            reached = opts.match_end == "reach_ace" and winner is not None and new[winner] == 14
+            if reached and winner is not None and outcome.winner is None:
+                # a player other than the two whose levels the outcome follows reached A
+                side = "banker" if teams[winner] == bteam else "collectors"
+                outcome = dataclasses.replace(outcome, winner=side)
         else:
             two, climbed, over, winner = team_standing(
                 opts, bteam, outcome, (self.progress[0], self.progress[1]), self.hand_number
