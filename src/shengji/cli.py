@@ -539,7 +539,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = command("play", "play in the terminal against bots or on a server")
     _add_rule_args(p)
     p.add_argument("--seed", type=int, help="random seed (default: random)")
-    p.add_argument("--seat", type=int, choices=range(4), help="your seat (default 0; online: any)")
+    p.add_argument("--seat", type=int, choices=range(8), help="your seat (default 0; online: any)")
     p.add_argument(
         "--bots",
         default="heuristic",

@@ -121,8 +121,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "没有这种机器人",
     },
     "err.detail.bots_per_seat": {
-        "en": "--bots takes one bot for every seat or three, one per seat after yours "
-        "(e.g. strong,normal,easy), not {got}",
+        "en": "--bots takes one bot for every seat or one per seat after yours "
+        "(three at four seats, e.g. strong,normal,easy), not {got}",
         "zh": "--bots 要一个 (所有座位) 或三个 (你之后的座位依次, 如 strong,normal,easy), "
         "不是 {got} 个",
     },
@@ -493,6 +493,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "phase.deal": {"en": "dealing", "zh": "发牌"},
     "phase.before_kitty": {"en": "declaring", "zh": "亮主"},
     "phase.bury": {"en": "burying the kitty", "zh": "扣底"},
+    "phase.call": {"en": "calling friends", "zh": "叫朋友"},
     "phase.after_burial": {"en": "counter-declaring", "zh": "反主"},
     "phase.play": {"en": "playing", "zh": "出牌"},
     "phase.hand_over": {"en": "hand over", "zh": "本局结束"},
@@ -670,6 +671,59 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "result.theirs": {"en": "the opponents win", "zh": "对方获胜"},
     "result.team": {"en": "seats {a}+{b} win", "zh": "{a}/{b}号位获胜"},
     "result.draw": {"en": "a draw: both teams level", "zh": "平局"},
+    "result.you": {"en": "you win the match!", "zh": "你赢得比赛!"},
+    "result.player": {"en": "{who} wins the match", "zh": "{who}赢得比赛"},
+    # 找朋友 (finding friends)
+    "side.banker": {"en": "banker", "zh": "庄家"},
+    "side.friend": {"en": "friend", "zh": "朋友"},
+    "side.collector": {"en": "collector", "zh": "闲家"},
+    "calls.coming": {"en": "friends: the banker is calling", "zh": "找朋友: 庄家正在叫"},
+    "calls.later": {"en": "friends: called after the burial", "zh": "找朋友: 扣底后叫"},
+    "calls.open": {"en": "not yet", "zh": "还没出"},
+    "calls.line": {"en": "friends: {list}", "zh": "找朋友: {list}"},
+    "levels.players": {"en": "levels: {list}", "zh": "级: {list}"},
+    "prompt.call": {
+        "en": "your turn: call your friends (Enter opens the call, ?: hint)",
+        "zh": "轮到你叫朋友 (回车叫朋友, ?: 提示)",
+    },
+    "plain.call": {
+        "en": "your turn: call friends · type call and card:copy, e.g. call {example}"
+        " (SA:2 = the 2nd ♠A played)",
+        "zh": "轮到你叫朋友 · 输入 call 和 牌:第几张, 例如 call {example} (SA:2 = 第2张♠A)",
+    },
+    "note.calls": {
+        "en": "{who} calls {calls}: whoever plays it becomes the banker's friend",
+        "zh": "{who}叫朋友: {calls}。谁出了这张牌, 谁就是庄家的朋友",
+    },
+    "note.calls.you": {
+        "en": "you call {calls}: whoever plays it becomes your friend",
+        "zh": "你叫朋友: {calls}。谁出了这张牌, 谁就是你的朋友",
+    },
+    "note.friend": {
+        "en": "— friend found! {who} played {call} and joins {banker}'s side —",
+        "zh": "— 朋友出来了! {who}出了{call}, 和{banker}一伙 —",
+    },
+    "note.friend.you": {
+        "en": "— friend found! {who} played {call} and joins your side —",
+        "zh": "— 朋友出来了! {who}出了{call}, 和你一伙 —",
+    },
+    "note.no_friend": {
+        "en": "{who} played {call}: no new friend (already on the banker's side)",
+        "zh": "{who}出了{call}: 没有新朋友 (已经在庄家一方)",
+    },
+    "dlg.call": {"en": "Call your friends (找朋友)", "zh": "叫朋友 (找朋友)"},
+    "dlg.call_intro": {
+        "en": "Whoever plays the copy you name (every copy counts from now on, yours too)"
+        " joins your side when that trick ends. Type {n} call(s) as card:copy, e.g. SA:2"
+        " for the 2nd ♠A.",
+        "zh": "从现在起谁出了你叫的那一张 (每张都算, 包括你自己的), 这一轮结束时就成为你的朋友。"
+        "输入 {n} 个 牌:第几张, 例如 SA:2 是第2张♠A。",
+    },
+    "dlg.call_keys": {
+        "en": "Enter: call · ?: hint · callable: {cards}",
+        "zh": "回车: 叫 · ?: 提示 · 可以叫的牌: {cards}",
+    },
+    "dlg.call_reads": {"en": "reads: {calls}", "zh": "即: {calls}"},
     # the score sheet
     "sheet.title": {"en": "Score sheet", "zh": "记分表"},
     "sheet.over": {"en": "Match over: {result}", "zh": "比赛结束: {result}"},
@@ -732,6 +786,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.select": {"en": "select", "zh": "选牌"},
     "key.play": {"en": "play", "zh": "出牌"},
     "key.bury": {"en": "bury", "zh": "扣底"},
+    "key.call": {"en": "call friends…", "zh": "叫朋友…"},
     "key.declare": {"en": "declare…", "zh": "亮主…"},
     "key.next": {"en": "next hand", "zh": "下一局"},
     "key.hint": {"en": "hint", "zh": "提示"},

@@ -150,8 +150,8 @@ def test_online_room_from_the_terminal_seats_bots_by_level(
     [
         (
             "en",
-            "error: --bots takes one bot for every seat or three, one per seat after yours "
-            "(e.g. strong,normal,easy), not 2 [BAD_BOT_SPEC]\n",
+            "error: --bots takes one bot for every seat or one per seat after yours "
+            "(three at four seats, e.g. strong,normal,easy), not 2 [BAD_BOT_SPEC]\n",
         ),
         (
             "zh",

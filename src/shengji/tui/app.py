@@ -32,15 +32,16 @@ try:
     from textual.binding import Binding, BindingsMap, BindingType
     from textual.containers import Vertical, VerticalScroll
     from textual.screen import ModalScreen, Screen
-    from textual.widgets import Footer, Static
+    from textual.widgets import Footer, Input, Static
 except ModuleNotFoundError as e:  # pragma: no cover - depends on what is installed
     from ..extras import missing_extra
 
     raise missing_extra("shengji.tui.app", "tui", e) from e
 
+from ..autoplay import choose_action
 from ..cards import kitty_size
 from ..errors import ShengjiError
-from ..i18n import SUIT_SYMBOLS, card_label, count_cards, count_points, t
+from ..i18n import SUIT_SYMBOLS, calls_text, card_label, count_cards, count_points, t
 from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
@@ -55,11 +56,13 @@ from .text import (
     lobby_lines,
     my_seat,
     my_turn,
+    options_of,
     positions,
     prompt,
     result_text,
     seat_flags,
     seat_title,
+    side_word,
     status_lines,
     trick_marks,
     trick_points,
@@ -362,6 +365,50 @@ class BuryDialog(ModalScreen[str]):
         self.run_worker(_hint_line(self.session, self.lang, show), group="hint")
 
 
+class CallDialog(ModalScreen[str | None]):
+    """找朋友: the banker types the friend calls (``SA:2 HK:1``), the heuristic's
+    suggestion filled in; under it the calls in words as typed. Enter calls, Esc closes
+    (Enter on the table opens it again)."""
+
+    def __init__(self, state: dict[str, Any], lang: str) -> None:
+        super().__init__()
+        self.state = state
+        self.lang = lang
+        opts = options_of(state)
+        self.need = opts.calls if opts else 1
+        try:
+            self.suggested = str(choose_action(state)["calls"])
+        except (ShengjiError, KeyError, TypeError, ValueError):
+            self.suggested = ""
+        self._bindings = keymap([("escape", "close", None, None)], lang, quit_key=False)
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        callable_ = card_label_list(str(self.state.get("callable") or ""), lang)
+        yield Vertical(
+            Static(t("dlg.call", lang), id="dlg-title"),
+            Static(t("dlg.call_intro", lang, n=self.need)),
+            Input(value=self.suggested, id="call-input"),
+            Static(self.reads(self.suggested), id="call-reads"),
+            Static(t("dlg.call_keys", lang, cards=callable_), id="dlg-keys"),
+            DialogClock(lang),
+            id="dialog",
+        )
+
+    def reads(self, text: str) -> str:
+        return t("dlg.call_reads", self.lang, calls=calls_text(text, self.lang) or "—")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#call-reads", Static).update(self.reads(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.dismiss(event.value.strip().upper())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class HelpDialog(ModalScreen[None]):
     """Every key (h, F1 or Esc closes it)."""
 
@@ -602,7 +649,8 @@ class TableApp(App[None]):
         the declaration or the kitty that waits, or play)."""
         phase = (self.state.get("view") or {}).get("phase") if self.state else None
         pending = bool(self.state) and self._pending_dialog()
-        enter = ("key.bury" if phase == "bury" else "key.declare") if pending else "key.play"
+        opens = {"bury": "key.bury", "call": "key.call"}.get(str(phase), "key.declare")
+        enter = opens if pending else "key.play"
         if (enter, self.lang) != self.bound:
             self.bound = (enter, self.lang)
             keys = [(k, a, enter if a == "submit" else d, kd) for k, a, d, kd in self.KEYS]
@@ -687,10 +735,12 @@ class TableApp(App[None]):
         phase = view["phase"]
         mine = my_turn(state)
         screen = self.screen
-        if isinstance(screen, DeclareDialog | BuryDialog) and not (
+        if isinstance(screen, DeclareDialog | BuryDialog | CallDialog) and not (
             mine
             and (
-                phase in DECLARING_PHASES if isinstance(screen, DeclareDialog) else phase == "bury"
+                phase in DECLARING_PHASES
+                if isinstance(screen, DeclareDialog)
+                else phase == ("call" if isinstance(screen, CallDialog) else "bury")
             )
         ):
             self.pop_screen()  # the turn passed (e.g. a timer played for us)
@@ -712,10 +762,14 @@ class TableApp(App[None]):
             self.push_screen(dialog, self.declared)
         elif mine and phase == "bury" and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
-            need = kitty_size(int(state["room"]["options"]["decks"]))
+            opts = options_of(state)
+            need = opts.kitty_size if opts else kitty_size(int(state["room"]["options"]["decks"]))
             self.push_screen(
                 BuryDialog(self.cards, need, state, self.session, self.lang), self.buried
             )
+        elif mine and phase == "call" and self.dialog_rev != state["rev"]:
+            self.dialog_rev = state["rev"]
+            self.push_screen(CallDialog(state, self.lang), self.called)
         elif phase in ("hand_over", "match_over") and self.sheet_hand != view["hand_number"]:
             self.sheet_hand = view["hand_number"]
             self.push_screen(ScoreDialog(state, self.lang, mine), self.sheet_closed)
@@ -744,10 +798,22 @@ class TableApp(App[None]):
         color = not self.no_color
         me = my_seat(state) or 0
         played = {p["seat"]: p for p in view.get("trick") or []}
-        order = [(me + rel) % 4 for rel in (2, 3, 1, 0)]
+        n = len(view.get("hand_sizes") or []) or 4
+        # four seats: partner, left, right, you; more: in play order after you, you last
+        rels = (2, 3, 1, 0) if n == 4 else (*range(1, n), 0)
+        order = [(me + rel) % n for rel in rels]
+        levels = view.get("levels") or []
+        friends = "calls" in view
         titles = {}
         for seat in order:
             flags = "".join(" · " + t(k, lang) for k in seat_flags(state, seat))
+            if friends:  # 找朋友: the side as known now, and each player's level
+                side = side_word(state, seat, lang)
+                flags += (
+                    (f" · {side}" if side else "")
+                    + " · "
+                    + t("status.level", lang, level=levels[seat] if seat < len(levels) else "?")
+                )
             left = count_cards(view["hand_sizes"][seat], lang)
             titles[seat] = f"{seat_title(state, seat, lang)}{flags} ({left})"
         pad = max(cell_len(x) for x in titles.values()) + 2
@@ -837,7 +903,7 @@ class TableApp(App[None]):
         """A declaration or the kitty waits for this seat (its dialog may be reopened)."""
         view = self.state.get("view") or {}
         phase = view.get("phase")
-        return my_turn(self.state) and (phase in DECLARING_PHASES or phase == "bury")
+        return my_turn(self.state) and (phase in DECLARING_PHASES or phase in ("bury", "call"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         state = self.state
@@ -1015,6 +1081,13 @@ class TableApp(App[None]):
             self.deal_pass.passed(state)
             action = {"type": "pass"}
         self._act(action)
+
+    def called(self, calls: str | None) -> None:
+        """The call dialog's answer: the calls typed (None: closed, Enter reopens it)."""
+        if calls:
+            self._act({"type": "call", "calls": calls})
+        else:
+            self.render_state()
 
     def buried(self, cards: str | None) -> None:
         self._act({"type": "bury", "cards": cards or ""})

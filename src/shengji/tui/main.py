@@ -98,7 +98,7 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
             raise ShengjiError(
                 "to watch a game, give its room link (http://HOST:PORT/room/ID)", code=Code.BAD_URL
             )
-        load_preset(args.preset, overrides or None)  # bad rules fail here, before the room
+        players = load_preset(args.preset, overrides or None).players  # bad rules fail here
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
         open_seats = _open_seats(args.open)
         turn = float(getattr(args, "turn_seconds", 0.0) or 0.0)
@@ -111,7 +111,7 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
                 stdout.flush()
                 return back
         levels = server_levels(target) or local_levels()  # a server that lists none: ours
-        per_seat = seat_bots(args.bots, seat, levels)  # the server checks the names
+        per_seat = seat_bots(args.bots, seat, levels, players)  # the server checks the names
         bots = [None if s in open_seats else bot for s, bot in enumerate(per_seat)]
         data = create_room(target, args.preset, overrides, bots, turn_seconds=turn)
         target = Target(target.base, str(data["id"]))

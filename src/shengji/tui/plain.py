@@ -51,6 +51,8 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
         return "pass_deal"
     if verb in ("pass", "next", "continue", "n"):
         return {"type": "pass" if verb == "pass" else "continue"}
+    if verb == "call":  # 找朋友: the banker's friend calls, ``call SA:2 HK:1``
+        return {"type": "call", "calls": rest}
     if verb in ("play", "p", "bury", "declare", "show"):
         kind = {"p": "play", "show": "declare"}.get(verb, verb)
         return {"type": kind, "cards": rest}
@@ -72,6 +74,8 @@ def action_line(action: dict[str, Any]) -> str:
     ('play S10 S10', 'next')
     """
     kind = action["type"]
+    if kind == "call":
+        return f"call {action['calls']}"
     return {"pass": "pass", "continue": "next"}.get(kind) or f"{kind} {action['cards']}"
 
 

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from ..actions import Action, action_from_json, action_to_json
 from ..bots.registry import bot_kinds, check_spec, hint_bot, make_player, reason_of
 from ..errors import Code, ShengjiError
+from ..friends import callable_cards
 from ..game import GameState, apply, new_match
 from ..i18n import error_text, t
 from ..options import RuleOptions
@@ -132,25 +133,30 @@ def bot_for(choice: str, levels: Mapping[str, str] | None = None) -> str:
     return check_spec(choice) if levels is None else choice
 
 
-def seat_bots(spec: str, seat: int, levels: Mapping[str, str] | None = None) -> list[str | None]:
-    """The bot of every seat from ``--bots``: one value for all the others, or three, one
-    per seat after ``seat`` in order (``strong,normal,easy``); None for ``seat`` itself.
-    ``levels``: as for :func:`bot_for`.
+def seat_bots(
+    spec: str, seat: int, levels: Mapping[str, str] | None = None, players: int = 4
+) -> list[str | None]:
+    """The bot of every seat from ``--bots``: one value for all the others, or one per
+    seat after ``seat`` in order (three at a table of four: ``strong,normal,easy``); None
+    for ``seat`` itself. ``levels``: as for :func:`bot_for`; ``players``: the seats (4 to
+    8, 找朋友).
 
     >>> seat_bots("strong,normal,easy", seat=1)
     ['random', None, 'search', 'heuristic']
+    >>> seat_bots("easy", seat=0, players=6)
+    [None, 'random', 'random', 'random', 'random', 'random']
     """
     values = spec.split(",")
-    if len(values) not in (1, 3):
+    if len(values) not in (1, players - 1):
         raise ShengjiError(
-            f"--bots takes one bot or three (one per seat after yours), not {len(values)}",
+            f"--bots takes one bot or {players - 1} (one per seat after yours), not {len(values)}",
             code=Code.BAD_BOT_SPEC,
             params={"seats": len(values)},
         )
-    names = [bot_for(v, levels) for v in values] * (3 // len(values))
-    bots: list[str | None] = [None] * 4
+    names = [bot_for(v, levels) for v in values] * ((players - 1) // len(values))
+    bots: list[str | None] = [None] * players
     for k, name in enumerate(names, start=1):
-        bots[(seat + k) % 4] = name
+        bots[(seat + k) % players] = name
     return bots
 
 
@@ -171,7 +177,7 @@ class LocalSession:
         adviser: str | None = None,
     ) -> None:
         """``adviser``: the bot spec behind :meth:`hint` (default :func:`hint_bot`)."""
-        self.bots = seat_bots(bots, seat)
+        self.bots = seat_bots(bots, seat, players=options.players)
         self.bots_spec = bots
         self.seed = seed
         #: every action applied, for the match record (:meth:`record`)
@@ -213,13 +219,15 @@ class LocalSession:
                 "host_seat": self.seat,
                 "spectators": 0,
                 "status": "finished" if self.st.phase == "match_over" else "playing",
-                "deadlines": [None] * 4,
+                "deadlines": [None] * len(self.bots),
                 "waiting": [self.seat] if self.st.phase == "hand_over" else [],
                 "paused": False,
             },
             "you": {"seat": self.seat, "host": True},
             **seat_message(self.st, self.seat),
         }
+        if self.st.phase == "call" and self.st.to_act == self.seat:  # 找朋友: what may be called
+            self.state["callable"] = " ".join(c.text for c in callable_cards(self.st.ctx))
 
     def _apply(self, seat: int, action: Action) -> None:
         self.st, _ = apply(self.st, seat, action)

@@ -18,7 +18,7 @@ from ..bots.registry import bot_kinds
 from ..cards import kitty_size, parse_card, parse_cards, parse_rank, points
 from ..declaring import parse_show
 from ..errors import ShengjiError
-from ..i18n import cards_label, count_points, error_text, t, trump_label
+from ..i18n import call_text, calls_text, cards_label, count_points, error_text, t, trump_label
 from ..option_help import overrides_text
 from ..options import RuleOptions
 from ..phases import DECLARING_PHASES
@@ -53,6 +53,35 @@ def my_turn(state: dict[str, Any]) -> bool:
 
 
 # -- names ---------------------------------------------------------------------------------
+
+
+def seat_count(state: dict[str, Any]) -> int:
+    """The seats at the table (4 to 8)."""
+    seats = (state.get("room") or {}).get("seats") or []
+    view = state.get("view") or {}
+    return len(seats) or int(view.get("players") or 4)
+
+
+def friends_on(state: dict[str, Any]) -> bool:
+    """Whether the table plays 找朋友 (no fixed partnerships)."""
+    view = state.get("view") or {}
+    return "calls" in view or bool(((state.get("room") or {}).get("options") or {}).get("friends"))
+
+
+def rel_word(state: dict[str, Any], seat: int, me: int, lang: str) -> str:
+    """Where ``seat`` sits from ``me``: ``right``/``partner``/``left`` at four seats; at
+    more, ``right`` (next in play order), ``left`` (just before you) or ``seat N``."""
+    n = seat_count(state)
+    rel = (seat - me) % n
+    if n == 4 and not friends_on(state):
+        return t(f"rel.{rel}", lang)
+    if rel == 0:
+        return t("rel.0", lang)
+    if rel == 1:
+        return t("rel.1", lang)
+    if rel == n - 1:
+        return t("rel.3", lang)
+    return t("seat.n", lang, n=seat)
 
 
 def seat_name(state: dict[str, Any], seat: int, lang: str) -> str:
@@ -92,20 +121,61 @@ def who(state: dict[str, Any], seat: int | None, lang: str) -> str:
         return str(s["name"])
     if me is None:
         return t("seat.n", lang, n=seat)
-    return t(f"rel.{(seat - me) % 4}", lang)
+    return rel_word(state, seat, me, lang)
 
 
 def seat_title(state: dict[str, Any], seat: int, lang: str) -> str:
     """A seat on the table: ``→ right · heuristic bot · seat 1``."""
     me = my_seat(state)
-    rel = (seat - (me or 0)) % 4
-    parts = [ARROWS[rel]]
-    if me is not None:
-        parts.append(t(f"rel.{rel}", lang))
+    n = seat_count(state)
+    rel = (seat - (me or 0)) % n
+    if n == 4:
+        arrow = ARROWS[rel]
+    else:  # play order goes counter-clockwise: after you on the right, before you left
+        arrow = "↓" if rel == 0 else "→" if rel == 1 else "←" if rel == n - 1 else "↑"
+    parts = [arrow]
+    if me is not None and (n == 4 or rel in (0, 1, n - 1)):
+        parts.append(rel_word(state, seat, me, lang))
     if seat != me:
         parts.append(seat_name(state, seat, lang))
     parts.append(t("seat.n", lang, n=seat))
     return " ".join(parts[:1]) + " " + " · ".join(parts[1:])
+
+
+def side_word(state: dict[str, Any], seat: int, lang: str) -> str:
+    """找朋友: a seat's side as known now (``banker``, ``friend``, ``collector``), or ""."""
+    view = state.get("view") or {}
+    sides = view.get("sides") or []
+    side = sides[seat] if 0 <= seat < len(sides) else None
+    if side is None:
+        return ""
+    if side == 0:
+        return t("side.banker" if seat == view.get("banker") else "side.friend", lang)
+    return t("side.collector", lang)
+
+
+def calls_line(state: dict[str, Any], lang: str) -> str:
+    """找朋友: the banker's calls and who answered each (``calls: the 2nd ♠A → bob ·
+    the 1st ♥K → not yet``)."""
+    view = state.get("view") or {}
+    calls = view.get("calls") or []
+    if not calls:
+        key = "calls.coming" if view.get("phase") == "call" else "calls.later"
+        return t(key, lang, who=who(state, view.get("banker"), lang))
+    items = []
+    for c in calls:
+        seat = c.get("seat")
+        answer = t("calls.open", lang) if seat is None else who(state, seat, lang)
+        items.append(f"{call_text(str(c['call']), lang)} → {answer}")
+    return t("calls.line", lang, list=" · ".join(items))
+
+
+def levels_line(state: dict[str, Any], lang: str) -> str:
+    """找朋友: every player's level (``levels: you 3 · right 2 · seat 3 2 …``)."""
+    view = state.get("view") or {}
+    levels = view.get("levels") or []
+    items = [f"{who(state, s, lang)} {lv}" for s, lv in enumerate(levels)]
+    return t("levels.players", lang, list=" · ".join(items))
 
 
 def team_label(state: dict[str, Any], team: int, lang: str) -> str:
@@ -123,6 +193,10 @@ def result_text(state: dict[str, Any], lang: str) -> str:
     me = my_seat(state)
     if winner is None:
         return t("result.draw", lang)
+    if friends_on(state):
+        return t(
+            "result.you" if winner == me else "result.player", lang, who=who(state, winner, lang)
+        )
     if me is None:
         return t("result.team", lang, a=winner, b=winner + 2)
     return t("result.ours" if winner == me % 2 else "result.theirs", lang)
@@ -318,6 +392,10 @@ def status_lines(state: dict[str, Any], lang: str) -> tuple[str, str]:
         t("status.banker", lang, who="?" if banker is None else who(state, banker, lang)),
         t("status.points", lang, points=pts),
     ]
+    online = _online_text(state, lang)
+    if friends_on(state):
+        line2 = calls_line(state, lang) + " · " + levels_line(state, lang)
+        return " · ".join(parts), line2 + (" · " + online if online else "")
     levels = view.get("levels") or ["?", "?"]
     me = my_seat(state)
     first = 0 if me is None else me % 2
@@ -329,7 +407,6 @@ def status_lines(state: dict[str, Any], lang: str) -> tuple[str, str]:
         b=team_label(state, 1 - first, lang),
         lb=levels[1 - first],
     )
-    online = _online_text(state, lang)
     return " · ".join(parts), line2 + (" · " + online if online else "")
 
 
@@ -387,8 +464,14 @@ def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
         opts = "  ".join(f"{i + 1}) {pretty(s, lang)}" for i, s in enumerate(shows))
         return t("plain.declare", lang, options=opts)
     hand = str(view.get("hand") or "").split()
+    if phase == "call":
+        if keys:
+            return t("prompt.call", lang)
+        return t("plain.call", lang, example=_example(state, hand, "calls"))
     if phase == "bury":
-        n = kitty_size(int((room.get("options") or {}).get("decks", 2)))
+        rules = options_of(state)
+        decks = int((room.get("options") or {}).get("decks", 2))
+        n = rules.kitty_size if rules else kitty_size(decks)
         if keys:
             return t("prompt.bury", lang, n=n)
         return t("plain.bury", lang, n=n, example=" ".join(hand[-n:]))
@@ -397,12 +480,12 @@ def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
     return t("plain.play", lang, example=_example(state, hand))
 
 
-def _example(state: dict[str, Any], hand: Sequence[str]) -> str:
-    """A legal play to show as the example (the plainest one, not a hint)."""
+def _example(state: dict[str, Any], hand: Sequence[str], key: str = "cards") -> str:
+    """A legal play (or friend calls) to show as the example (the plainest one)."""
     try:
-        return str(choose_action(state)["cards"])
+        return str(choose_action(state)[key])
     except (ShengjiError, KeyError, TypeError, ValueError, StopIteration, IndexError):
-        return hand[-1] if hand else "S3"
+        return "SA:1" if key == "calls" else hand[-1] if hand else "S3"
 
 
 def lobby_prompt(state: dict[str, Any], lang: str, keys: bool) -> str:
@@ -454,7 +537,7 @@ def lobby_lines(state: dict[str, Any], lang: str, link: str | None) -> list[str]
                 flags.append(t("lobby.host", lang))
             if flags:
                 desc += " (" + ", ".join(flags) + ")"
-        team = team_label(state, i % 2, lang) if me is not None else ""
+        team = team_label(state, i % 2, lang) if me is not None and not friends_on(state) else ""
         lines.append(f"{mark} {t('seat.n', lang, n=i)}: {desc}" + (f"  [{team}]" if team else ""))
     if room.get("spectators"):
         lines.append(t("lobby.spectators", lang, n=room["spectators"]))
@@ -496,7 +579,10 @@ def describe(state: dict[str, Any], lang: str) -> list[str]:
 def action_text(action: dict[str, Any], lang: str) -> str:
     """A protocol action in words: ``play ♠10 ♠10``."""
     kind = str(action.get("type"))
-    return t(f"action.{kind}", lang, cards=pretty(str(action.get("cards") or ""), lang))
+    cards = pretty(str(action.get("cards") or ""), lang)
+    return t(
+        f"action.{kind}", lang, cards=cards, calls=calls_text(str(action.get("calls") or ""), lang)
+    )
 
 
 def hint_text(hint: Any, online: bool, lang: str) -> str:
@@ -523,6 +609,9 @@ class Tracker:
         self.phase: str | None = None
         self.to_act: int | None = None
         self.chat = 0
+        #: 找朋友: the calls told (made, and answered) in this hand.
+        self.calls_told = False
+        self.answered: set[int] = set()
         #: The failed throws seen by the last :meth:`update`, in words.
         self.throws: list[str] = []
 
@@ -536,6 +625,8 @@ class Tracker:
             if view.get("hand_number") != self.hand:
                 self.hand = view.get("hand_number")
                 self.decls = self.plays = self.tricks = 0
+                self.calls_told = False
+                self.answered = set()
                 banker = view.get("banker")
                 bank = (
                     t("note.hand_banker", lang, who=who(state, banker, lang))
@@ -565,7 +656,9 @@ class Tracker:
                         who=who(state, view.get("banker"), lang),
                     )
                 )
+            out += self._calls(state, view, made=True)  # the calls come before the plays
             out += self._plays(state, view)
+            out += self._calls(state, view, made=False)  # friends found by those tricks
             if phase in ("hand_over", "match_over") and self.phase not in (
                 "hand_over",
                 "match_over",
@@ -586,6 +679,38 @@ class Tracker:
             )
             out.append(t(key, lang, who=name, text=line.get("text", "")))
         self.chat = len(chat)
+        return out
+
+    def _calls(self, state: dict[str, Any], view: dict[str, Any], made: bool) -> list[str]:
+        """找朋友: the banker's calls once made (``made``), or each friend found (or a
+        call that found nobody new) once its trick is over."""
+        lang = self.lang
+        calls = view.get("calls") or []
+        out: list[str] = []
+        banker = view.get("banker")
+        if made:
+            if calls and not self.calls_told:
+                self.calls_told = True
+                listed = calls_text([str(c["call"]) for c in calls], lang)
+                key = "note.calls.you" if banker == my_seat(state) else "note.calls"
+                out.append(t(key, lang, who=who(state, banker, lang), calls=listed))
+            return out
+        for i, c in enumerate(calls):
+            seat = c.get("seat")
+            if seat is None or i in self.answered:
+                continue
+            self.answered.add(i)
+            args = {
+                "who": who(state, seat, lang),
+                "call": call_text(str(c["call"]), lang),
+                "banker": who(state, banker, lang),
+            }
+            earlier = [x.get("seat") for j, x in enumerate(calls) if j in self.answered and j != i]
+            joined = seat != banker and seat not in earlier
+            key = "note.friend" if joined else "note.no_friend"
+            if joined and banker == my_seat(state):
+                key = "note.friend.you"
+            out.append(t(key, lang, **args))
         return out
 
     def _declarations(self, state: dict[str, Any], view: dict[str, Any]) -> list[str]:
