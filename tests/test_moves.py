@@ -10,11 +10,12 @@ import sys
 import pytest
 
 import shengji
-from shengji.actions import Bury, Continue, Play
+from shengji.actions import Bury, Call, Continue, Play
 from shengji.bots.random_bot import random_action
 from shengji.cards import ALL_CARDS, Card
+from shengji.friends import FriendCall, callable_cards
 from shengji.game import GameState, apply, new_match
-from shengji.moves import DONE, Decision, action_indexes
+from shengji.moves import DONE, Decision, action_indexes, calls_of
 from shengji.presets import load_preset, preset_names
 from shengji.views import seat_view
 
@@ -100,3 +101,55 @@ def test_import_shengji_loads_the_game_flow_when_first_used() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
     for name in shengji.__all__:
         assert getattr(shengji, name) is not None
+
+
+def _at_call(players: int, seed: int) -> GameState:
+    st = new_match(load_preset("zhaopengyou", {"players": players}), seed)
+    rng = random.Random(seed)
+    while st.phase != "call":
+        seat = st.to_act
+        assert seat is not None
+        st, _ = apply(st, seat, random_action(st, seat, rng))
+    return st
+
+
+@pytest.mark.parametrize("players", [5, 6, 8])
+def test_friend_calls_are_chosen_card_by_card(players: int) -> None:
+    """A call is its card ``ordinal`` times (``SA SA`` = ``SA:2``), calls one after another;
+    ``DONE`` on exactly ``options.calls`` calls; every walk is a call ``apply`` accepts."""
+    st = _at_call(players, players)
+    opts = st.options
+    d = Decision(seat_view(st, st.banker))
+    assert d.kind == "call" and not d.allows_done([])
+    callable_ = {c.index for c in callable_cards(st.ctx)}
+    assert d.allowed_cards([]) == callable_
+    first, second = sorted(callable_)[:2]
+    a, b = ALL_CARDS[first], ALL_CARDS[second]
+    assert first in d.allowed_cards([a] * (opts.decks - 1))
+    assert first not in d.allowed_cards([a] * opts.decks)  # no ordinal past the decks
+    sel = [a, a] + [b] * (opts.calls > 1)
+    assert d.allows_done(sel) == (opts.calls == len(calls_of(sel)))
+    assert d.action(sel) == Call(calls_of(sel))
+    assert calls_of(sel)[0] == FriendCall(a, 2)
+    # an earlier call's card does not start another call
+    if opts.calls > 1:
+        assert first not in d.allowed_cards([a, b])
+    full = [ALL_CARDS[c] for c in sorted(callable_)[: opts.calls]]
+    assert d.allowed_cards(full) == {full[-1].index} and d.allows_done(full)
+    rng = random.Random(players)
+    for _ in range(20):
+        walked = d.action([ALL_CARDS[i] for i in _walk(d, rng)[:-1]])
+        assert isinstance(walked, Call) and len(walked.calls) == opts.calls
+        apply(st, st.banker, walked)  # accepted: raises otherwise
+        chosen = random_action(st, st.banker, rng)
+        assert _reachable(d, action_indexes(chosen)), chosen
+
+
+def test_one_card_called_twice_is_the_call_not_reachable_card_by_card() -> None:
+    st = _at_call(6, 3)
+    d = Decision(seat_view(st, st.banker))
+    card = callable_cards(st.ctx)[0]
+    twice = Call((FriendCall(card, 1), FriendCall(card, 2)))
+    apply(st, st.banker, twice)  # legal
+    assert action_indexes(twice) == [card.index] * 3 + [DONE]  # reads as one call, SA:3
+    assert not _reachable(d, action_indexes(twice))

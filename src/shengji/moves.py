@@ -23,7 +23,16 @@ follows:
   reachable; ``DONE`` once :func:`~shengji.leads.check_lead` accepts the selection);
 - following: a sub-multiset of some legal follow, found from the follow families of
   :mod:`shengji.follow` (fixed cards plus free cards of a pool), ``DONE`` when
-  :func:`~shengji.follow.check_follow` accepts the selection.
+  :func:`~shengji.follow.check_follow` accepts the selection;
+- calling friends (找朋友, ``call``): each call is its card repeated ``ordinal`` times
+  (``SA SA`` is ``SA:2``, "the 2nd ♠A"), the calls one after another: a card other than
+  the last one starts the next call. A card may be added when it is callable
+  (:func:`~shengji.friends.callable_cards`) and starts a call while fewer than
+  ``options.calls`` are chosen and no earlier call has that card, or when it repeats the
+  last call's card up to the number of decks; ``DONE`` once exactly ``options.calls``
+  calls are chosen. So one card is called at most once in a ``Call`` chosen card by
+  card: ``SA:1 SA:2`` together (legal for ``apply``) is the one action that cannot be
+  reached (two calls of one card in a row would read as one call).
 
 ``Continue`` (the next hand, after ``hand_over``) is the one action without a decision.
 
@@ -44,10 +53,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from .actions import Action, ActionError, Bury, Declare, Pass, Play
+from .actions import Action, ActionError, Bury, Call, Declare, Pass, Play
 from .cards import Card
 from .errors import Code, ShengjiError
 from .follow import check_follow, follow_families
+from .friends import FriendCall, callable_cards
 from .game import legal_shows
 from .leads import check_lead
 from .phases import DECLARING_PHASES
@@ -58,7 +68,7 @@ DONE = 54
 #: Size of the action space: 54 card kinds and ``DONE``.
 N_ACTIONS = 55
 
-Kind = Literal["declare", "bury", "lead", "follow"]
+Kind = Literal["declare", "bury", "lead", "follow", "call"]
 
 
 class _Family:
@@ -103,6 +113,7 @@ class Decision:
         self.held = Counter(c.index for c in self.hand)
         self.shows: list[tuple[Card, ...]] = []
         self.families: list[_Family] = []
+        self.callable: frozenset[int] = frozenset()
         self.kind: Kind
         if view.phase in DECLARING_PHASES:
             self.kind = "declare"
@@ -118,6 +129,9 @@ class Decision:
             ]
         elif view.phase == "play":
             self.kind = "lead"
+        elif view.phase == "call":
+            self.kind = "call"
+            self.callable = frozenset(c.index for c in callable_cards(view.ctx))
         else:
             raise ActionError(f"no decision in phase {view.phase}", params={"phase": view.phase})
 
@@ -134,6 +148,15 @@ class Decision:
             if len(selection) >= self.view.options.kitty_size:
                 return set()
             return {i for i, n in self.held.items() if sel[i] < n}
+        if self.kind == "call":
+            runs = calls_of(selection)
+            opts = self.view.options
+            calls: set[int] = set()
+            if runs and runs[-1].ordinal < opts.decks:
+                calls.add(runs[-1].card.index)
+            if len(runs) < opts.calls:
+                calls |= self.callable - {c.card.index for c in runs}
+            return calls
         if self.kind == "lead":
             free = {i for i, n in self.held.items() if sel[i] < n}
             if not selection:
@@ -152,6 +175,8 @@ class Decision:
             return not selection or tuple(selection) in self.shows
         if self.kind == "bury":
             return len(selection) == self.view.options.kitty_size
+        if self.kind == "call":
+            return len(calls_of(selection)) == self.view.options.calls
         if not selection:
             return False
         try:
@@ -178,10 +203,27 @@ class Decision:
             return Declare(cards) if cards else Pass()
         if self.kind == "bury":
             return Bury(cards)
+        if self.kind == "call":
+            return Call(calls_of(cards))
         return Play(cards)
 
 
+def calls_of(selection: Sequence[Card]) -> tuple[FriendCall, ...]:
+    """The friend calls a card-by-card selection stands for: each run of one card is a
+    call, its length the ordinal (``SA SA HK`` is ``SA:2 HK:1``)."""
+    out: list[FriendCall] = []
+    for c in selection:
+        if out and out[-1].card == c:
+            out[-1] = FriendCall(c, out[-1].ordinal + 1)
+        else:
+            out.append(FriendCall(c, 1))
+    return tuple(out)
+
+
 def action_indexes(action: Action) -> list[int]:
-    """The action indexes that choose ``action`` card by card, ``DONE`` last."""
+    """The action indexes that choose ``action`` card by card, ``DONE`` last (a call: its
+    card ``ordinal`` times, the calls in order)."""
+    if isinstance(action, Call):
+        return [c.card.index for c in action.calls for _ in range(c.ordinal)] + [DONE]
     cards = action.cards if isinstance(action, Declare | Bury | Play) else ()
     return [c.index for c in cards] + [DONE]
