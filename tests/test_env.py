@@ -27,8 +27,9 @@ from shengji.env import (
     part,
     raw_env,
 )
-from shengji.env.observation import SUIT_NAMES
+from shengji.env.observation import LAYOUT, OBS_SIZE, PHASES, SUIT_NAMES, layout_of
 from shengji.follow import count_legal_follows, legal_follows
+from shengji.friends import FriendCall, callable_cards
 from shengji.game import legal_actions
 from shengji.views import seat_view
 
@@ -340,3 +341,139 @@ def test_tracked_features_follow_the_tricks() -> None:
                 assert sc[scalars["out_T"]] == pytest.approx(want)
         raw.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
     assert voids_seen > 0
+
+
+# -- 找朋友: N seats and the call phase ---------------------------------------------------
+
+
+def test_the_four_seat_layout_is_unchanged() -> None:
+    """A trained model (examples/, ``dmc:``) reads this vector: its parts and scalars stay."""
+    assert OBS_SIZE == 1044 and len(SCALARS) == 72
+    assert LAYOUT == (
+        ("hand", 54),
+        ("selection", 54),
+        ("played", 216),
+        ("trick", 216),
+        ("shown", 216),
+        ("picked_up", 54),
+        ("buried", 54),
+        ("kitty", 54),
+        ("out", 54),
+        ("scalars", 72),
+    )
+    assert SCALARS[:7] == tuple(f"phase_{p}" for p in PHASES)
+    assert SCALARS[30:33] == ("level", "own_team_level", "other_team_level")
+    assert SCALARS[45:47] == ("points_own_team", "points_other_team")
+    assert raw_env("shuangsheng").layout is layout_of(raw_env("classic").options)
+
+
+@pytest.mark.parametrize("players", [5, 6, 8])
+def test_pettingzoo_api_zhaopengyou(players: int) -> None:
+    e = env("zhaopengyou", max_hands=1, overrides={"players": players})
+    assert e.possible_agents == [f"seat_{s}" for s in range(players)]
+    api_test(e, num_cycles=400)
+
+
+@pytest.mark.parametrize("players", [5, 6, 8])
+def test_gymnasium_check_env_zhaopengyou(players: int) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    e = SingleSeatEnv(
+        "zhaopengyou", seat=players - 1, bots="random", overrides={"players": players}
+    )
+    assert e.observation_space["observation"].shape == (layout_of(e.aec.options).size,)
+    check_env(e, skip_render_check=True)
+
+
+def test_zhaopengyou_rewards_go_to_the_sides_as_the_hand_ended() -> None:
+    """The side that went up (the banker and the friends found, or the rest) gets
+    ``+moved`` each, the other ``-moved`` each."""
+    raw = raw_env("zhaopengyou", max_hands=3, overrides={"players": 5})
+    totals = _play(raw, 2)
+    expected = [0.0] * 5
+    for r in raw.game.results:
+        winners = set(r.side) if r.outcome.side == "banker" else set(range(5)) - set(r.side)
+        for s in range(5):
+            expected[s] += r.outcome.moved if s in winners else -r.outcome.moved
+    assert [totals[f"seat_{s}"] for s in range(5)] == expected
+    assert raw.hands_played == 3
+
+
+def test_the_call_phase_is_played_card_by_card_and_observed() -> None:
+    """The banker chooses its calls card by card; every seat then sees the called cards
+    and ordinals, who answered each once its trick is complete, and the sides known."""
+    raw = raw_env("zhaopengyou", max_hands=1, overrides={"players": 6})
+    raw.reset(seed=4)
+    rng = np.random.default_rng(4)
+    lay = raw.layout
+    at = {name: i for i, name in enumerate(lay.scalars)}
+    answered_seen = 0
+    for agent in raw.agent_iter():
+        obs, _, term, trunc, _ = raw.last()
+        if term or trunc:
+            raw.step(None)
+            continue
+        st = raw.game
+        if st.phase == "call" and not raw.selection:
+            assert agent == f"seat_{st.banker}"
+            assert part(obs["observation"], "scalars", lay)[at["phase_call"]] == 1
+            d = Decision(seat_view(st, st.banker))
+            assert d.kind == "call"
+            assert list(obs["action_mask"].astype(bool)) == d.mask([])
+        if st.phase == "play" and not raw.selection:
+            for seat in range(6):
+                vec = raw.observe(f"seat_{seat}")["observation"]
+                called, sc = part(vec, "called", lay), part(vec, "scalars", lay)
+                for j, c in enumerate(st.calls):
+                    assert list(np.flatnonzero(called[j])) == [c.call.card.index]
+                    ordinal = sc[at[f"call_{j}_ordinal"]] * raw.options.decks
+                    assert ordinal == pytest.approx(c.call.ordinal)
+                    assert sc[at[f"call_{j}_answered"]] == (c.seat is not None)
+                    if c.seat is not None:
+                        assert sc[at[f"call_{j}_by_{(c.seat - seat) % 6}"]] == 1
+                        answered_seen += 1
+                for i in range(6):
+                    side = st.side_of((seat + i) % 6)
+                    got = (sc[at[f"side_{i}_banker"]], sc[at[f"side_{i}_collectors"]])
+                    assert got == ((side == 0), (side == 1))
+                levels = [sc[at[f"level_{i}"]] * 14 for i in range(6)]
+                assert levels == pytest.approx([st.levels[(seat + i) % 6] for i in range(6)])
+        raw.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(raw.game.calls) == raw.options.calls and answered_seen > 0
+
+
+def test_a_call_of_one_card_twice_is_made_at_once() -> None:
+    """Bots may call ``SA:1 SA:2``, which has no card-by-card steps: ``call_at_once``."""
+    raw = raw_env("zhaopengyou", max_hands=1, overrides={"players": 6})
+    raw.reset(seed=1)
+    with pytest.raises(Exception, match="ILLEGAL_ACTION"):
+        raw.call_at_once(())
+    while raw.phase != "call":
+        raw.step(int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])[-1]))
+    card = callable_cards(raw.game.ctx)[0]
+    with pytest.raises(Exception, match="ILLEGAL_CALL"):
+        raw.call_at_once((FriendCall(card, 1), FriendCall(card, 1)))
+    raw.call_at_once((FriendCall(card, 1), FriendCall(card, 2)))
+    assert raw.phase == "play"
+    assert [c.call.text for c in raw.game.calls] == [f"{card.text}:1", f"{card.text}:2"]
+
+
+def test_single_seat_env_at_a_six_seat_table_against_heuristic_bots() -> None:
+    e = SingleSeatEnv("zhaopengyou", seat=2, bots="heuristic", overrides={"players": 6})
+    obs, info = e.reset(seed=7)
+    rng = np.random.default_rng(7)
+    done, total = False, 0.0
+    while not done:
+        assert e.aec.agent_selection == "seat_2"
+        obs, reward, term, trunc, info = e.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+        total += reward
+        done = term or trunc
+    r = e.aec.game.results[-1]
+    won = (2 in r.side) == (r.outcome.side == "banker")
+    assert total == (r.outcome.moved if won else -r.outcome.moved)
+    with pytest.raises(Exception, match="BAD_OPTION_VALUE"):
+        SingleSeatEnv("zhaopengyou", seat=6, overrides={"players": 6})
+    with pytest.raises(Exception, match="BAD_OPTION_VALUE"):
+        SingleSeatEnv("zhaopengyou", bots=["random"] * 3, overrides={"players": 6})

@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from shengji.actions import Call
 from shengji.cards import ALL_CARDS
 from shengji.env import DONE, Decision, encode, raw_env
 from shengji.env.masks import KDecision
@@ -47,7 +48,7 @@ def _same_as_object_engine(raw: Any, agent: str, obs: dict[str, Any]) -> str:
     want = encode(seat_view(st, int(agent[-1])), selection)
     assert np.array_equal(obs["observation"], want), np.flatnonzero(obs["observation"] != want)
     if not selection:
-        for seat in range(4):
+        for seat in range(raw.seats):
             got = raw.observe(f"seat_{seat}")["observation"]
             want = encode(seat_view(st, seat), [])
             assert np.array_equal(got, want), (seat, np.flatnonzero(got != want))
@@ -100,6 +101,7 @@ def test_masks_and_observations_are_the_object_engines(preset: str) -> None:
 
 def test_the_games_above_cover_redeals_counter_burials_and_failed_throws() -> None:
     if _TOTALS["hands"] < 3 * len(preset_names()):
+        _TOTALS.clear()
         for preset in preset_names():
             _TOTALS.update(_play(preset, 2, max_hands=3)[1])
             _TOTALS["hands"] += 3
@@ -153,4 +155,27 @@ def test_every_reachable_selection_is_allowed_alike(preset: str) -> None:
         if not raw.selection:
             kinds[_every_selection_agrees(raw, 30)] += 1
         raw.step(_choose(raw, obs["action_mask"], rng))
-    assert set(kinds) == {"declare", "bury", "lead", "follow"}
+    calls = {"call"} if raw.options.friends else set()
+    assert set(kinds) == {"declare", "bury", "lead", "follow", *calls}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(5, 1), (6, 2), (8, 3)])
+def test_every_call_selection_is_allowed_alike(players: int, seed: int) -> None:
+    """The banker's calls card by card: the kernel's masks are ``moves.Decision``'s for
+    every selection (up to a budget), and ``DONE`` makes the calls the object engine has."""
+    raw = raw_env("zhaopengyou", max_hands=1, overrides={"players": players})
+    raw.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while raw.phase != "call":
+        raw.step(_choose(raw, raw.observe(raw.agent_selection)["action_mask"], rng))
+    assert _every_selection_agrees(raw, 3000) == "call"
+    st = raw.game
+    ref = Decision(seat_view(st, st.to_act))
+    while raw.phase == "call":
+        mask = raw.observe(raw.agent_selection)["action_mask"]
+        choice = int(rng.choice(np.flatnonzero(mask)))
+        if choice == DONE:
+            want = ref.action(raw.selection)
+        raw.step(choice)
+    assert isinstance(want, Call)
+    assert tuple(c.call for c in raw.game.calls) == want.calls

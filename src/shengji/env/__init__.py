@@ -1,9 +1,9 @@
 """Reinforcement-learning environments (the ``rl`` extra: pettingzoo, gymnasium, numpy).
 
 :func:`env` / :class:`raw_env` are a PettingZoo AEC environment of a whole match between
-four agents, every action chosen card by card from ``Discrete(55)`` with an action mask;
-:class:`SingleSeatEnv` is a Gymnasium environment of one seat against the project's bots.
-See ``docs/env.md``.
+one agent per seat (four, or 4 to 8 in 找朋友), every action chosen card by card from
+``Discrete(55)`` with an action mask; :class:`SingleSeatEnv` is a Gymnasium environment
+of one seat against the project's bots. See ``docs/env.md``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ except ImportError as e:  # pragma: no cover - depends on what is installed
 
 from ..moves import DONE, N_ACTIONS, Decision, action_indexes
 from .aec import AGENTS, env, raw_env
-from .observation import LAYOUT, OBS_SIZE, SCALARS, encode, part
+from .observation import LAYOUT, OBS_SIZE, SCALARS, Layout, encode, layout_of, part
 from .single import SingleSeatEnv
 
 __all__ = [
@@ -30,10 +30,12 @@ __all__ = [
     "OBS_SIZE",
     "SCALARS",
     "Decision",
+    "Layout",
     "SingleSeatEnv",
     "action_indexes",
     "encode",
     "env",
+    "layout_of",
     "part",
     "raw_env",
 ]

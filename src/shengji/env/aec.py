@@ -1,12 +1,13 @@
-"""The PettingZoo AEC environment: four agents ``seat_0`` .. ``seat_3`` play a match of any
-preset, choosing every action card by card (see :mod:`shengji.moves`).
+"""The PettingZoo AEC environment: agents ``seat_0`` .. ``seat_{n-1}`` (four, or the
+preset's ``players`` in 找朋友) play a match of any preset, choosing every action card by
+card (see :mod:`shengji.moves`).
 
 Each step is one action index: a card kind (0..53) added to the acting seat's selection,
 or ``DONE`` (54), which applies the selection to the game. The same agent keeps acting
 until its action is done. When a hand ends, every agent is rewarded at once, in levels
-(the team that went up gets ``+levels``, the other ``-levels``), and the next hand is
-dealt. The match ends (terminations) at ``match_over``; ``max_hands`` ends it earlier
-(truncations).
+(the side that went up gets ``+levels``, the other ``-levels``; in 找朋友 the sides as
+the hand ended), and the next hand is dealt. The match ends (terminations) at
+``match_over``; ``max_hands`` ends it earlier (truncations).
 
 The match runs on the kernel (:class:`~shengji.kernel.match.KMatch`): masks come from
 :mod:`shengji.env.masks` and observations from
@@ -18,6 +19,7 @@ match's decisions with :func:`shengji.game.apply`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,19 +28,21 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+from ..actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
 from ..cards import ALL_CARDS, Card, format_cards, rank_text
 from ..errors import Code, OptionError
+from ..friends import FriendCall, check_calls
 from ..game import GameState, apply, new_match
-from ..kernel._core import ACT_BURY, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
+from ..kernel._core import ACT_BURY, ACT_CALL, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
 from ..kernel.match import KMatch
 from ..moves import DONE, N_ACTIONS
 from ..options import RuleOptions
 from ..phases import Phase
 from ..presets import load_preset
-from .masks import BURY, DECLARE, KDecision
-from .observation import LAYOUT, OBS_SIZE, PHASES, KernelObserver, scales
+from .masks import BURY, CALL, DECLARE, KDecision
+from .observation import FRIEND_PHASES, LAYOUT, KernelObserver, Layout, layout_of, scales
 
+#: The agents of a four-seat table (``raw_env.possible_agents`` has one per seat).
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -60,7 +64,8 @@ def env(
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped base
-    """A match of ``preset`` (rule ``overrides`` optional) between four learning agents."""
+    """A match of ``preset`` (rule ``overrides`` optional) between learning agents, one per
+    seat: ``seat_0`` .. ``seat_{n-1}`` (:attr:`seats`)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "shengji_v0",
@@ -84,16 +89,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         self.options: RuleOptions = load_preset(preset, overrides)
         self.render_mode = render_mode
         self.max_hands = max_hands
-        self.possible_agents = list(AGENTS)
+        #: The observation layout of this table (:func:`~shengji.env.observation.layout_of`).
+        self.layout: Layout = layout_of(self.options)
+        #: Seats at the table: 4, or the preset's ``players`` in 找朋友.
+        self.seats = self.layout.seats
+        self._agents = tuple(f"seat_{s}" for s in range(self.seats))
+        self._seat_of = {agent: seat for seat, agent in enumerate(self._agents)}
+        self.possible_agents = list(self._agents)
         self.agents: list[str] = []
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (self.layout.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
             }
         )
-        self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
+        self.observation_spaces = dict.fromkeys(self._agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self._agents}
         self._match: KMatch | None = None
         self._observer: KernelObserver | None = None
         self._game_seed = 0
@@ -152,7 +163,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         h = self.match.hand
         if h.phase == PH_OVER:
             return "match_over" if self.match.over else "hand_over"
-        return PHASES[h.phase]
+        return FRIEND_PHASES[h.phase]  # PHASES, then "call" (PH_CALL = 7)
 
     # -- PettingZoo API -------------------------------------------------------------------
 
@@ -162,12 +173,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(0, 2**31 - 1))
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        agents = self._agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         self.hands_played = 0
         self._rewarded = False
         self._game_seed = game_seed
@@ -179,7 +191,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
 
     def observe(self, agent: str) -> Observation:
         """What ``agent``'s seat may see, its selection and (when it acts) its mask."""
-        seat = _SEATS[agent]
+        seat = self._seat_of[agent]
         vec = self._vectors.get(seat)
         if vec is None:
             if self._observer is None:
@@ -225,6 +237,25 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         if self.render_mode == "human":
             self.render()
 
+    def call_at_once(self, calls: Sequence[FriendCall]) -> None:
+        """The banker to act calls ``calls`` in one step (for bots and referees: a call of
+        one card twice, ``SA:1 SA:2``, has no card-by-card steps, :mod:`shengji.moves`).
+        Raises ``ILLEGAL_CALL`` when the calls are not allowed, ``ILLEGAL_ACTION`` outside
+        the call phase or after a card was chosen."""
+        d = self._decision
+        if d is None or d.kind != CALL or d.cards:
+            raise ActionError("no friend call to make now", params={"phase": self.phase})
+        h = self.match.hand
+        cards, ords = [c.card.index for c in calls], [c.ordinal for c in calls]
+        if h.call_error(cards, ords):
+            check_calls(self.game.ctx, tuple(calls))  # raises the worded CallError
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        h.call_friends(cards, ords)
+        self._advance()
+
     def render(self) -> str | None:
         """The table as text (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None or self._match is None:
@@ -268,6 +299,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
                 h.pass_turn()
         elif kind == BURY:
             h.bury(cards)
+        elif kind == CALL:
+            h.call_friends(d.calls, d.ordinals)
         else:
             h.play_cards(cards)
         self._advance()
@@ -307,18 +340,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
             return
         self._decision = KDecision(h, m.core)
         self._mask = self._decision.mask
-        self.agent_selection = AGENTS[h.to_act]
+        self.agent_selection = self._agents[h.to_act]
 
     def _reward(self, m: KMatch) -> None:
+        """Every seat's reward for the hand just scored: ``+moved`` for the side that went
+        up, ``-moved`` for the other (the sides as the hand ended: in 找朋友 the banker and
+        the friends found against the rest)."""
         outcome = m.results[-1].outcome
-        banker_team = outcome.banker_seat % 2
+        ks = m.hand.play
+        assert ks is not None
+        team = ks.team
+        banker_team = team[outcome.banker_seat]
         up = banker_team if outcome.side == "banker" else 1 - banker_team
-        for seat, agent in enumerate(AGENTS):
-            self.rewards[agent] = float(outcome.moved if seat % 2 == up else -outcome.moved)
+        moved = float(outcome.moved)
+        for seat, agent in enumerate(self._agents):
+            self.rewards[agent] = moved if team[seat] == up else -moved
         self._rewarded = True
 
 
-_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 _SELECTION = dict(LAYOUT)["hand"]  # the ``selection`` part comes right after the hand
 #: The ``continue`` between two hands in the replayed log.
 _CONTINUE = -1
@@ -335,6 +374,8 @@ def _replay(st: GameState, entry: list[int]) -> GameState:
         action = Declare((ALL_CARDS[entry[2]],) * entry[3])
     elif kind == ACT_PASS:
         action = Pass()
+    elif kind == ACT_CALL:
+        action = Call(tuple(FriendCall(ALL_CARDS[v >> 3], v & 7) for v in entry[2:]))
     else:
         cards = tuple(ALL_CARDS[c] for c in entry[2:])
         action = Bury(cards) if kind == ACT_BURY else Play(cards)

@@ -13,7 +13,12 @@ worked out from the kernel's int cards and count arrays:
   selection (a unit, or a throw attempt that the kernel checks against the other hands);
 - following: a card that keeps the selection inside some family of legal follows
   (``cores``: fixed cards plus ``free`` distinct cards of a pool), ``DONE`` once the
-  selection has the lead's size (it is then one of those follows).
+  selection has the lead's size (it is then one of those follows);
+- calling friends (找朋友): each call is its card repeated ``ordinal`` times, a card other
+  than the last call's starts the next call; a callable card (``KHand.callable_card``)
+  not called yet while fewer than ``calls`` calls are chosen, the last call's card again
+  up to the number of decks, ``DONE`` once exactly ``calls`` calls are chosen
+  (:attr:`KDecision.calls`, :attr:`KDecision.ordinals`).
 
 The selection is kept here: :meth:`KDecision.add` takes the next card and updates
 :attr:`KDecision.mask` in place (a few scalar writes for a burial or a lead).
@@ -27,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..kernel._core import PH_BURY, PH_PLAY
+from ..kernel._core import PH_BURY, PH_CALL, PH_PLAY
 from ..moves import DONE, N_ACTIONS
 
 if TYPE_CHECKING:
@@ -38,7 +43,8 @@ DECLARE: Final = 0
 BURY: Final = 1
 LEAD: Final = 2
 FOLLOW: Final = 3
-KIND_NAMES: Final = ("declare", "bury", "lead", "follow")
+CALL: Final = 4
+KIND_NAMES: Final = ("declare", "bury", "lead", "follow", "call")
 
 Mask = npt.NDArray[np.int8]
 #: ``bytes.translate`` table: a count (0..255) to 0/1.
@@ -70,13 +76,17 @@ class KDecision:
     (empty at first), :meth:`add` to choose the next card, :attr:`cards` the selection."""
 
     __slots__ = (
+        "callable",
+        "calls",
         "cards",
+        "decks",
         "extra",
         "fix",
         "free",
         "kind",
         "mask",
         "n",
+        "ordinals",
         "pool",
         "rem",
         "sel",
@@ -105,6 +115,17 @@ class KDecision:
                 self.rem = list(hand)
                 self.suit_of = t.suit_of
                 mask[:DONE] = held(hand)
+        elif ph == PH_CALL:
+            self.kind = CALL
+            self.n = h.r.calls
+            self.decks = h.r.decks
+            self.calls: list[int] = []
+            self.ordinals: list[int] = []
+            callable_ = self.callable = np.zeros(DONE, dtype=np.int8)
+            for c in range(52):
+                if h.callable_card(c):
+                    callable_[c] = 1
+            mask[:DONE] = callable_
         elif ph == PH_BURY:
             self.kind = BURY
             self.rem = list(hand)
@@ -122,7 +143,8 @@ class KDecision:
 
     @property
     def kind_name(self) -> str:
-        """``declare``, ``bury``, ``lead`` or ``follow`` (as ``moves.Decision.kind``)."""
+        """``declare``, ``bury``, ``lead``, ``follow`` or ``call`` (as
+        ``moves.Decision.kind``)."""
         return KIND_NAMES[self.kind]
 
     # -- following --------------------------------------------------------------------------
@@ -183,6 +205,24 @@ class KDecision:
             allowed |= self.pool[more].any(axis=0) & (sel == 0)
         mask[:DONE] = allowed
 
+    # -- calling friends --------------------------------------------------------------------
+
+    def _call_add(self, c: int) -> None:
+        calls, ords = self.calls, self.ordinals
+        if calls and calls[-1] == c:
+            ords[-1] += 1
+        else:
+            calls.append(c)
+            ords.append(1)
+            self.callable[c] = 0  # a card is called once (its run is its ordinal)
+        mask = self.mask
+        if len(calls) < self.n:
+            mask[:DONE] = self.callable
+        else:
+            mask[:] = 0
+        mask[c] = 1 if ords[-1] < self.decks else 0
+        mask[DONE] = 1 if len(calls) == self.n else 0
+
     # -- the next card ----------------------------------------------------------------------
 
     def add(self, c: int) -> Mask:
@@ -204,6 +244,8 @@ class KDecision:
                 mask[DONE] = 1
             else:
                 self._follow_add(c)
+        elif kind == CALL:
+            self._call_add(c)
         elif kind == BURY:
             rem = self.rem
             rem[c] -= 1

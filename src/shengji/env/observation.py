@@ -14,6 +14,12 @@ counts are indexed by :attr:`~shengji.cards.Card.index`, 0..53):
 >>> OBS_SIZE
 1044
 
+A 找朋友 table of ``n`` seats has its own :class:`Layout` (:func:`layout_of`): the same
+parts with ``n`` rows of seats (row ``i`` the ``i``-th seat after the observer in play
+order), each player's level instead of the teams', the points each seat took, and the
+friend calls (a ``called`` part: one row of 54 per call) with who answered each and every
+seat's side as far as the table knows.
+
 Every entry is in [0, 1]: card counts are divided by the number of decks, sizes, points
 and levels by their largest values (:func:`scales`), and the features a player tracks
 (trick position, points won by each side, voids shown by seat and effective suit, cards
@@ -29,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
-from ..kernel._core import EV_PLAY, EV_TRICK, PH_AFTER_BURIAL, PH_BURY, PH_OVER
+from ..kernel._core import EV_PLAY, EV_TRICK, PH_AFTER_BURIAL, PH_BURY, PH_CALL, PH_OVER
 from ..options import RuleOptions
 from ..phases import Phase
 from ..views import SeatView
@@ -47,65 +53,160 @@ PHASES: tuple[Phase, ...] = (
     "hand_over",
     "match_over",
 )
+#: 找朋友's phases: :data:`PHASES` and ``call`` (the kernel's ``PH_CALL`` is 7).
+FRIEND_PHASES: tuple[Phase, ...] = (*PHASES, "call")
 TRUMPS = ("S", "H", "C", "D", "NT")
 #: Effective suits (``TrumpContext.suit_of``): the four printed suits' plain cards, then
 #: the trumps (``T``).
 SUIT_NAMES = ("S", "H", "C", "D", "T")
-#: The scalar features at the end of the vector, in order.
-SCALARS = (
-    *(f"phase_{p}" for p in PHASES),
-    *(f"trump_{t}" for t in TRUMPS),
-    "trump_unknown",
-    *(f"banker_{i}" for i in range(4)),
-    "banker_unknown",
-    *(f"to_act_{i}" for i in range(4)),
-    *(f"leader_{i}" for i in range(4)),
-    *(f"hand_size_{i}" for i in range(4)),
-    "level",
-    "own_team_level",
-    "other_team_level",
-    "collector_points",
-    "penalties",
-    "counters",
-    "dealt",
-    "hand_number",
-    "lead_size",
-    "decks",
-    "kitty_size",
-    *(f"trick_position_{i}" for i in range(4)),
-    "points_own_team",
-    "points_other_team",
-    *(f"void_{i}_{s}" for i in range(4) for s in SUIT_NAMES),
-    *(f"out_{s}" for s in SUIT_NAMES),
-)
-
-#: (name, size) of each part of the observation vector, in order: own hand; the
-#: selection so far; cards played this hand by each seat (current trick included); the
-#: current trick by seat; the cards each seat has shown to declare this hand; the last
-#: kitty this seat picked up; the last kitty it buried; the kitty once the hand is over
-#: (public); the copies of each card kind still out (neither in this hand nor played: in
-#: the other hands or the kitty); then :data:`SCALARS`.
-LAYOUT: tuple[tuple[str, int], ...] = (
-    ("hand", 54),
-    ("selection", 54),
-    ("played", 4 * 54),
-    ("trick", 4 * 54),
-    ("shown", 4 * 54),
-    ("picked_up", 54),
-    ("buried", 54),
-    ("kitty", 54),
-    ("out", 54),
-    ("scalars", len(SCALARS)),
-)
-OBS_SIZE = sum(size for _, size in LAYOUT)
-_OFFSET = {name: sum(size for _, size in LAYOUT[:i]) for i, (name, _) in enumerate(LAYOUT)}
+#: 找朋友: the most friend calls a hand has (``friend_calls`` is 1..3); the layout keeps
+#: a row for each.
+MAX_CALLS = 3
 
 
-def part(obs: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float32]:
-    """The part ``name`` of an observation vector (seat parts shaped ``(4, 54)``)."""
-    size = dict(LAYOUT)[name]
-    out = obs[_OFFSET[name] : _OFFSET[name] + size]
-    return out.reshape(4, 54) if size == 4 * 54 else out
+def _scalar_names(n: int, friends: bool) -> tuple[str, ...]:
+    """The scalar features of an ``n``-seat layout, in order."""
+    names = [
+        *(f"phase_{p}" for p in (FRIEND_PHASES if friends else PHASES)),
+        *(f"trump_{t}" for t in TRUMPS),
+        "trump_unknown",
+        *(f"banker_{i}" for i in range(n)),
+        "banker_unknown",
+        *(f"to_act_{i}" for i in range(n)),
+        *(f"leader_{i}" for i in range(n)),
+        *(f"hand_size_{i}" for i in range(n)),
+        "level",
+    ]
+    names += [f"level_{i}" for i in range(n)] if friends else ["own_team_level", "other_team_level"]
+    names += [
+        "collector_points",
+        "penalties",
+        "counters",
+        "dealt",
+        "hand_number",
+        "lead_size",
+        "decks",
+        "kitty_size",
+        *(f"trick_position_{i}" for i in range(n)),
+    ]
+    names += (
+        [f"points_{i}" for i in range(n)] if friends else ["points_own_team", "points_other_team"]
+    )
+    names += [f"void_{i}_{s}" for i in range(n) for s in SUIT_NAMES]
+    names += [f"out_{s}" for s in SUIT_NAMES]
+    if friends:
+        names += ["players", "calls"]
+        for j in range(MAX_CALLS):
+            names += [f"call_{j}_ordinal", f"call_{j}_answered"]
+            names += [f"call_{j}_by_{i}" for i in range(n)]
+        names += [f"side_{i}_{side}" for i in range(n) for side in ("banker", "collectors")]
+    return tuple(names)
+
+
+class Layout:
+    """The observation vector of a table: :attr:`parts` (name, size) in order and
+    :attr:`scalars`. Fixed partnerships (four seats) have the layout of :data:`LAYOUT`
+    and :data:`SCALARS`; 找朋友 tables of ``seats`` seats have ``seats`` rows where those
+    have four, each player's level instead of the teams', the points each seat took
+    instead of each team's, and the friend calls and the sides known so far
+    (:func:`layout_of`)."""
+
+    def __init__(self, seats: int, friends: bool) -> None:
+        n = self.seats = seats
+        self.friends = friends
+        self.phases = FRIEND_PHASES if friends else PHASES
+        self.scalars = _scalar_names(n, friends)
+        parts = [
+            ("hand", 54),
+            ("selection", 54),
+            ("played", n * 54),
+            ("trick", n * 54),
+            ("shown", n * 54),
+            ("picked_up", 54),
+            ("buried", 54),
+            ("kitty", 54),
+            ("out", 54),
+        ]
+        if friends:
+            parts.append(("called", MAX_CALLS * 54))
+        parts.append(("scalars", len(self.scalars)))
+        self.parts: tuple[tuple[str, int], ...] = tuple(parts)
+        self.size = sum(size for _, size in parts)
+        self.offset = {
+            name: sum(size for _, size in parts[:i]) for i, (name, _) in enumerate(parts)
+        }
+        base = self.offset["scalars"]
+        #: Where each scalar is in the whole vector.
+        self.at = {name: base + i for i, name in enumerate(self.scalars)}
+        #: For each observing seat, where each entry of the ``played``, ``trick`` and
+        #: ``shown`` parts (rows of 54 by relative seat: itself, then the seats after it)
+        #: is in a ``(3, n, 54)`` array of those parts by absolute seat, flattened.
+        self.rows = [
+            np.array(
+                [
+                    (k * n + (seat + i) % n) * 54 + c
+                    for k in range(3)
+                    for i in range(n)
+                    for c in range(54)
+                ]
+            )
+            for seat in range(n)
+        ]
+
+    def part(self, obs: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float32]:
+        """The part ``name`` of ``obs`` (seat parts shaped ``(seats, 54)``, ``called``
+        ``(MAX_CALLS, 54)``)."""
+        size = dict(self.parts)[name]
+        out = obs[self.offset[name] : self.offset[name] + size]
+        if name in ("played", "trick", "shown"):
+            return out.reshape(self.seats, 54)
+        return out.reshape(MAX_CALLS, 54) if name == "called" else out
+
+
+#: The layout of four seats with fixed partnerships (every preset but 找朋友's).
+LAYOUT4 = Layout(4, False)
+#: The scalar features at the end of the four-seat vector, in order.
+SCALARS = LAYOUT4.scalars
+
+#: (name, size) of each part of the four-seat observation vector, in order: own hand;
+#: the selection so far; cards played this hand by each seat (current trick included);
+#: the current trick by seat; the cards each seat has shown to declare this hand; the
+#: last kitty this seat picked up; the last kitty it buried; the kitty once the hand is
+#: over (public); the copies of each card kind still out (neither in this hand nor played:
+#: in the other hands or the kitty); then :data:`SCALARS`.
+LAYOUT: tuple[tuple[str, int], ...] = LAYOUT4.parts
+OBS_SIZE = LAYOUT4.size
+_LAYOUTS: dict[tuple[int, bool], Layout] = {(4, False): LAYOUT4}
+
+
+def layout_of(options: RuleOptions) -> Layout:
+    """The layout of a table with these rules: :data:`LAYOUT4` with fixed partnerships,
+    an ``options.players``-seat 找朋友 layout with ``friends``.
+
+    >>> from shengji.presets import load_preset
+    >>> layout_of(load_preset("shuangsheng")) is LAYOUT4
+    True
+    >>> [layout_of(load_preset("zhaopengyou", {"players": n})).size for n in (4, 5, 6, 8)]
+    [1239, 1418, 1597, 1955]
+    """
+    key = (options.players, options.friends) if options.friends else (4, False)
+    hit = _LAYOUTS.get(key)
+    if hit is None:
+        hit = _LAYOUTS[key] = Layout(*key)
+    return hit
+
+
+def part(
+    obs: npt.NDArray[np.float32], name: str, layout: Layout | None = None
+) -> npt.NDArray[np.float32]:
+    """The part ``name`` of an observation vector (seat parts shaped ``(seats, 54)``); the
+    layout is the four-seat one unless given (or unless the vector's size is a 找朋友
+    layout's already made)."""
+    if layout is None:
+        layout = LAYOUT4
+        if len(obs) != LAYOUT4.size:
+            layout = next(lay for lay in _LAYOUTS.values() if lay.size == len(obs))
+    return layout.part(obs, name)
 
 
 def _count(out: npt.NDArray[np.float32], start: int, cards: Sequence[Card]) -> None:
@@ -117,50 +218,57 @@ def encode(view: SeatView, selection: Sequence[Card] = ()) -> npt.NDArray[np.flo
     """The observation vector of ``view`` (a seat's view) with ``selection`` so far."""
     seat = view.seat
     assert seat is not None
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    lay = layout_of(view.options)
+    n = lay.seats
+    off = lay.offset
+    out = np.zeros(lay.size, dtype=np.float32)
 
     def rel(s: int) -> int:
-        return (s - seat) % 4
+        return (s - seat) % n
 
-    _count(out, _OFFSET["hand"], view.hand)
-    _count(out, _OFFSET["selection"], selection)
+    _count(out, off["hand"], view.hand)
+    _count(out, off["selection"], selection)
     for trick in view.tricks:
         for p in trick.plays:
-            _count(out, _OFFSET["played"] + 54 * rel(p.seat), p.cards)
+            _count(out, off["played"] + 54 * rel(p.seat), p.cards)
     for p in view.trick:
-        _count(out, _OFFSET["played"] + 54 * rel(p.seat), p.cards)
-        _count(out, _OFFSET["trick"] + 54 * rel(p.seat), p.cards)
+        _count(out, off["played"] + 54 * rel(p.seat), p.cards)
+        _count(out, off["trick"] + 54 * rel(p.seat), p.cards)
     for s, cards in view.declare.shows:
-        _count(out, _OFFSET["shown"] + 54 * rel(s), cards)
+        _count(out, off["shown"] + 54 * rel(s), cards)
     for kind, name in (("picked_up", "picked_up"), ("buried", "buried")):
         last = [cards for k, cards in view.kitty_seen if k == kind]
         if last:
-            _count(out, _OFFSET[name], last[-1])
+            _count(out, off[name], last[-1])
     if view.kitty is not None:
-        _count(out, _OFFSET["kitty"], view.kitty)
+        _count(out, off["kitty"], view.kitty)
     banker = view.banker
     trump = view.trump
     team = seat % 2
-    values: list[float] = [float(view.phase == p) for p in PHASES]
+    values: list[float] = [float(view.phase == p) for p in lay.phases]
     values += [float(trump == t) for t in TRUMPS] + [float(trump is None)]
-    values += [float(banker is not None and rel(banker) == i) for i in range(4)]
+    values += [float(banker is not None and rel(banker) == i) for i in range(n)]
     values += [float(banker is None)]
-    values += [float(view.to_act is not None and rel(view.to_act) == i) for i in range(4)]
-    values += [float(rel(view.leader) == i) for i in range(4)]
-    values += [float(view.hand_sizes[(seat + i) % 4]) for i in range(4)]
-    values += [float(view.level), float(view.levels[team]), float(view.levels[1 - team])]
+    values += [float(view.to_act is not None and rel(view.to_act) == i) for i in range(n)]
+    values += [float(rel(view.leader) == i) for i in range(n)]
+    values += [float(view.hand_sizes[(seat + i) % n]) for i in range(n)]
+    values += [float(view.level)]
+    if lay.friends:
+        values += [float(view.levels[(seat + i) % n]) for i in range(n)]
+    else:
+        values += [float(view.levels[team]), float(view.levels[1 - team])]
     values += [float(view.trick_points), float(view.penalties), float(view.declare.counters)]
     values += [float(view.dealt), float(view.hand_number)]
     values += [float(len(view.lead.cards)) if view.lead is not None else 0.0]
     values += [float(view.options.decks), float(view.options.kitty_size)]
-    values += [float(len(view.trick) == i) for i in range(4)]
-    points = [0, 0]
-    voids = np.zeros((4, 5), dtype=np.float32)
+    values += [float(len(view.trick) == i) for i in range(n)]
+    points = [0] * (n if lay.friends else 2)
+    voids = np.zeros((n, 5), dtype=np.float32)
     playing = view.phase in _PLAYING
     suit_of = view.ctx.suit_of
     if playing:
         for trick in view.tricks:
-            points[rel(trick.winner) % 2] += trick.points
+            points[rel(trick.winner) % len(points)] += trick.points
         for plays in (*(t.plays for t in view.tricks), view.trick):
             if not plays:
                 continue
@@ -168,19 +276,31 @@ def encode(view: SeatView, selection: Sequence[Card] = ()) -> npt.NDArray[np.flo
             for p in plays[1:]:
                 if any(suit_of[c.index] != led for c in p.cards):
                     voids[rel(p.seat), led] = 1.0
-    values += [float(points[0]), float(points[1])]
-    out[_SCALARS : _SCALARS + len(values)] = values
-    out[_VOIDS : _VOIDS + 20] = voids.reshape(-1)
-    return _finish(out, view.options, suit_of if playing else None)
+    values += [float(p) for p in points]
+    start = off["scalars"]
+    out[start : start + len(values)] = values
+    v0 = lay.at["void_0_S"]
+    out[v0 : v0 + 5 * n] = voids.reshape(-1)
+    if lay.friends:
+        at = lay.at
+        out[at["players"]] = n
+        out[at["calls"]] = view.options.calls
+        for j, cf in enumerate(view.calls):
+            out[off["called"] + 54 * j + cf.call.card.index] = 1.0
+            out[at[f"call_{j}_ordinal"]] = cf.call.ordinal
+            if cf.seat is not None:
+                out[at[f"call_{j}_answered"]] = 1.0
+                out[at[f"call_{j}_by_{rel(cf.seat)}"]] = 1.0
+        for i in range(n):
+            side = view.side_of((seat + i) % n)
+            if side is not None:
+                out[at[f"side_{i}_{'banker' if side == 0 else 'collectors'}"]] = 1.0
+    return _finish(out, view.options, suit_of if playing else None, lay)
 
 
 #: The phases in which the trick features (voids, points by team, cards out by suit) are
 #: filled in; zero before the play.
 _PLAYING = ("play", "hand_over", "match_over")
-_OUT = _OFFSET["out"]
-_SCALARS = _OFFSET["scalars"]
-_VOIDS = _SCALARS + SCALARS.index("void_0_S")
-_SUIT_OUT = _SCALARS + SCALARS.index("out_S")
 _SCALES: dict[int, tuple[RuleOptions, npt.NDArray[np.float32]]] = {}
 
 
@@ -189,29 +309,47 @@ def scales(options: RuleOptions) -> npt.NDArray[np.float32]:
     to bring it into [0, 1]: card counts by the number of decks, hand sizes and lead
     sizes by the largest hand (the banker's with the kitty), points by the points in the
     decks, levels by 14 (ace), the cards dealt by the deal, counter-declarations by 8 and
-    the hand number by 100 (both then capped at 1), decks by 4."""
+    the hand number by 100 (both then capped at 1), decks by 4; 找朋友's seats by 8, calls
+    by 3 and ordinals by the decks (the called cards are 0/1 already)."""
     hit = _SCALES.get(id(options))
     if hit is not None and hit[0] is options:
         return hit[1]
+    lay = layout_of(options)
+    n = lay.seats
     d = options.decks
     biggest = options.hand_size + options.kitty_size
     total = options.total_points
-    scale = np.full(OBS_SIZE, 1.0 / d, dtype=np.float32)
-    sc = np.ones(len(SCALARS), dtype=np.float64)
-    by = {name: i for i, name in enumerate(SCALARS)}
-    for i in range(4):
+    scale = np.full(lay.size, 1.0 / d, dtype=np.float32)
+    sc = np.ones(len(lay.scalars), dtype=np.float64)
+    by = {name: i for i, name in enumerate(lay.scalars)}
+    for i in range(n):
         sc[by[f"hand_size_{i}"]] = 1.0 / biggest
-    for name in ("level", "own_team_level", "other_team_level"):
+    levels = (
+        [f"level_{i}" for i in range(n)] if lay.friends else ["own_team_level", "other_team_level"]
+    )
+    for name in ("level", *levels):
         sc[by[name]] = 1.0 / 14
-    for name in ("collector_points", "penalties", "points_own_team", "points_other_team"):
+    points = (
+        [f"points_{i}" for i in range(n)]
+        if lay.friends
+        else ["points_own_team", "points_other_team"]
+    )
+    for name in ("collector_points", "penalties", *points):
         sc[by[name]] = 1.0 / total
     sc[by["counters"]] = 1.0 / 8
-    sc[by["dealt"]] = 1.0 / (4 * options.hand_size)
+    sc[by["dealt"]] = 1.0 / (n * options.hand_size)
     sc[by["hand_number"]] = 1.0 / 100
     sc[by["lead_size"]] = 1.0 / biggest
     sc[by["decks"]] = 1.0 / 4
     sc[by["kitty_size"]] = 1.0 / biggest
-    scale[_SCALARS:] = sc
+    if lay.friends:
+        sc[by["players"]] = 1.0 / 8
+        sc[by["calls"]] = 1.0 / MAX_CALLS
+        for j in range(MAX_CALLS):
+            sc[by[f"call_{j}_ordinal"]] = 1.0 / d
+        called = lay.offset["called"]
+        scale[called : called + MAX_CALLS * 54] = 1.0
+    scale[lay.offset["scalars"] :] = sc
     if len(_SCALES) >= 256:
         _SCALES.clear()
     _SCALES[id(options)] = (options, scale)
@@ -222,85 +360,52 @@ def _finish(
     out: npt.NDArray[np.float32],
     options: RuleOptions,
     suit_of: Sequence[int] | npt.NDArray[np.intp] | None,
+    lay: Layout = LAYOUT4,
 ) -> npt.NDArray[np.float32]:
     """Fill the parts worked out from the counts (cards out, and by effective suit once
     ``suit_of`` is known), then scale the raw vector into [0, 1] (in place)."""
     d = float(options.decks)
-    played = out[_PLAYED:_TRICK].reshape(4, 54).sum(axis=0)
-    left = np.float32(d) - out[_HAND:_HAND_END] - played
+    off = lay.offset
+    played = out[off["played"] : off["trick"]].reshape(lay.seats, 54).sum(axis=0)
+    left = np.float32(d) - out[off["hand"] : off["selection"]] - played
     np.maximum(left, 0, out=left)
-    out[_OUT : _OUT + 54] = left
+    out[off["out"] : off["out"] + 54] = left
     out *= scales(options)
     if suit_of is not None:
         suits = np.asarray(suit_of, dtype=np.intp)
-        n = np.bincount(suits, minlength=5)
+        count = np.bincount(suits, minlength=5)
         sums = np.bincount(suits, weights=left, minlength=5)
-        out[_SUIT_OUT : _SUIT_OUT + 5] = sums / (d * np.maximum(n, 1))
+        at = lay.at["out_S"]
+        out[at : at + 5] = sums / (d * np.maximum(count, 1))
     np.clip(out, 0.0, 1.0, out=out)
     return out
 
 
 # -- the same vector from the kernel ---------------------------------------------------------
 
-_HAND = _OFFSET["hand"]
-_HAND_END = _OFFSET["selection"]
-_PLAYED = _OFFSET["played"]
-_TRICK = _OFFSET["trick"]
-_SHOWN = _OFFSET["shown"]
-_PICKED = _OFFSET["picked_up"]
-_BURIED = _OFFSET["buried"]
-_KITTY = _OFFSET["kitty"]
-_S = {name: i for i, name in enumerate(SCALARS)}
-_TRUMP = _S["trump_S"]
-_TRUMP_NT = _S["trump_NT"]
-_TRUMP_UNKNOWN = _S["trump_unknown"]
-_BANKER = _S["banker_0"]
-_BANKER_UNKNOWN = _S["banker_unknown"]
-_TO_ACT = _S["to_act_0"]
-_LEADER = _S["leader_0"]
-_SIZES = _S["hand_size_0"]
-_LEVEL = _S["level"]
-_POINTS = _S["collector_points"]
-_DEALT = _S["dealt"]
-_LEAD_SIZE = _S["lead_size"]
-_DECKS = _S["decks"]
-_POSITION = _S["trick_position_0"]
-#: For each observing seat, where each entry of the ``played``, ``trick`` and ``shown``
-#: parts (rows of 54 by relative seat: itself, then the seats after it) is in a
-#: ``(3, 4, 54)`` array of those parts by absolute seat, flattened.
-_ROWS = [
-    np.array(
-        [
-            (part * 4 + (seat + i) % 4) * 54 + c
-            for part in range(3)
-            for i in range(4)
-            for c in range(54)
-        ]
-    )
-    for seat in range(4)
-]
-
 
 class KernelObserver:
     """The observation vectors of a match on the kernel, equal to
     ``encode(seat_view(game, seat))`` for the game state of the same decisions.
 
-    It reads the kernel's state (hands, declarations, the kitty log, scores) and the play
-    events of :attr:`KHand.record <shengji.kernel._core.KHand.record>` hands, which it
-    turns on (so observe a match from the start of its hands): the cards each seat played
-    this hand and in the current trick are kept here, as numpy counts."""
+    It reads the kernel's state (hands, declarations, the kitty log, scores, friend
+    calls) and the play events of :attr:`KHand.record <shengji.kernel._core.KHand.record>`
+    hands, which it turns on (so observe a match from the start of its hands): the cards
+    each seat played this hand and in the current trick are kept here, as numpy counts."""
 
     def __init__(self, match: KMatch) -> None:
         self.match = match
+        lay = self.layout = layout_of(match.options)
+        n = self.seats = lay.seats
         match.hand.record = True
         self._hand: KHand | None = None
         self._play: KState | None = None
         #: ``played``, ``trick`` and ``shown`` counts by absolute seat.
-        self.parts = np.zeros((3, 4, 54), dtype=np.float32)
+        self.parts = np.zeros((3, n, 54), dtype=np.float32)
         #: The last kitty each seat picked up, then the last one it buried.
-        self.kitty_seen = np.zeros((4, 2, 54), dtype=np.float32)
+        self.kitty_seen = np.zeros((n, 2, 54), dtype=np.float32)
         #: Voids shown by absolute seat and effective suit; points won by each team.
-        self.voids = np.zeros((4, 5), dtype=np.float32)
+        self.voids = np.zeros((n, 5), dtype=np.float32)
         self.points = [0, 0]
         #: Plays in the current trick, and the effective suit of its lead.
         self._trick_n = 0
@@ -312,6 +417,37 @@ class KernelObserver:
         self._kitty_log = 0
         #: The seats that saw a kitty this hand, as bits.
         self._kitty_seats = 0
+        off, at = lay.offset, lay.at
+        self._o = (
+            off["hand"],
+            off["selection"],
+            off["played"],
+            off["picked_up"],
+            off["kitty"],
+            off["scalars"],
+            lay.at["void_0_S"],
+        )
+        s0 = off["scalars"]
+        self._i = tuple(
+            at[name] - s0
+            for name in (
+                "trump_S",
+                "trump_NT",
+                "trump_unknown",
+                "banker_0",
+                "banker_unknown",
+                "to_act_0",
+                "leader_0",
+                "hand_size_0",
+                "level",
+                "collector_points",
+                "dealt",
+                "lead_size",
+                "decks",
+                "trick_position_0",
+            )
+        )
+        self._rows = lay.rows
 
     def _sync(self) -> KHand:
         """Catch up with the match: a new hand, new shows, kitty moves and plays."""
@@ -376,61 +512,127 @@ class KernelObserver:
         """The observation vector of ``seat`` with an empty selection (a new array)."""
         h = self._sync()
         m = self.match
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
-        out[_HAND:_HAND_END] = np.frombuffer(bytes(h.hands[seat]), dtype=np.uint8)
+        lay = self.layout
+        n = self.seats
+        hand0, hand1, played0, picked0, kitty0, scalars0, voids0 = self._o
+        (
+            i_trump,
+            i_trump_nt,
+            i_trump_unknown,
+            i_banker,
+            i_banker_unknown,
+            i_to_act,
+            i_leader,
+            i_sizes,
+            i_level,
+            i_points,
+            i_dealt,
+            i_lead_size,
+            i_decks,
+            i_position,
+        ) = self._i
+        out = np.zeros(lay.size, dtype=np.float32)
+        out[hand0:hand1] = np.frombuffer(bytes(h.hands[seat]), dtype=np.uint8)
         if self._events or self._shows:
-            out[_PLAYED:_PICKED] = self.parts.reshape(-1)[_ROWS[seat]]
+            out[played0:picked0] = self.parts.reshape(-1)[self._rows[seat]]
         if self._kitty_seats >> seat & 1:
-            out[_PICKED:_KITTY] = self.kitty_seen[seat].reshape(-1)
+            out[picked0:kitty0] = self.kitty_seen[seat].reshape(-1)
         ks = h.play
         d = h.decl
         ph = h.phase
-        sc = [0.0] * len(SCALARS)
+        sc = [0.0] * len(lay.scalars)
         if ks is not None:
             leader = ks.leader
-            sc[_POINTS] = float(ks.trick_points)
-            sc[_POINTS + 1] = float(ks.penalties)
+            sc[i_points] = float(ks.trick_points)
+            sc[i_points + 1] = float(ks.penalties)
             if ks.plays:
-                sc[_LEAD_SIZE] = float(ks.n)
-        elif ph in (PH_BURY, PH_AFTER_BURIAL):
+                sc[i_lead_size] = float(ks.n)
+        elif ph in (PH_BURY, PH_AFTER_BURIAL, PH_CALL):
             leader = d.banker
         else:
             leader = h.start_seat
         if ph == PH_OVER:
             for c in h.kitty:
-                out[_KITTY + c] += 1
+                out[kitty0 + c] += 1
             sc[6 if m.over else 5] = 1.0
-        else:  # the kernel's phases PH_DEAL .. PH_PLAY are PHASES[0..4]
+        else:  # the kernel's phases PH_DEAL .. PH_PLAY are PHASES[0..4], PH_CALL 7
             sc[ph] = 1.0
         if d.declared:
-            sc[_TRUMP_NT if d.trump < 0 else _TRUMP + d.trump] = 1.0
+            sc[i_trump_nt if d.trump < 0 else i_trump + d.trump] = 1.0
         else:
-            sc[_TRUMP_UNKNOWN] = 1.0
+            sc[i_trump_unknown] = 1.0
         if d.banker >= 0:
-            sc[_BANKER + (d.banker - seat) % 4] = 1.0
+            sc[i_banker + (d.banker - seat) % n] = 1.0
         else:
-            sc[_BANKER_UNKNOWN] = 1.0
+            sc[i_banker_unknown] = 1.0
         if h.to_act >= 0:
-            sc[_TO_ACT + (h.to_act - seat) % 4] = 1.0
-        sc[_LEADER + (leader - seat) % 4] = 1.0
+            sc[i_to_act + (h.to_act - seat) % n] = 1.0
+        sc[i_leader + (leader - seat) % n] = 1.0
         sizes = h.sizes
-        sc[_SIZES : _SIZES + 4] = sizes[seat:] + sizes[:seat]
-        team = seat % 2
+        sc[i_sizes : i_sizes + n] = sizes[seat:] + sizes[:seat]
         levels = m.levels
-        sc[_LEVEL] = float(h.level)
-        sc[_LEVEL + 1] = float(levels[team])
-        sc[_LEVEL + 2] = float(levels[1 - team])
-        sc[_POINTS + 2] = float(d.counters)
-        sc[_DEALT] = float(h.dealt)
-        sc[_DEALT + 1] = float(m.hand_number)
-        sc[_DECKS] = float(m.options.decks)
-        sc[_DECKS + 1] = float(m.options.kitty_size)
-        sc[_POSITION + self._trick_n] = 1.0
+        sc[i_level] = float(h.level)
+        if lay.friends:
+            sc[i_level + 1 : i_level + 1 + n] = levels[seat:] + levels[:seat]
+        else:
+            team = seat % 2
+            sc[i_level + 1] = float(levels[team])
+            sc[i_level + 2] = float(levels[1 - team])
+        sc[i_points + 2] = float(d.counters)
+        sc[i_dealt] = float(h.dealt)
+        sc[i_dealt + 1] = float(m.hand_number)
+        sc[i_decks] = float(m.options.decks)
+        sc[i_decks + 1] = float(m.options.kitty_size)
+        sc[i_position + self._trick_n] = 1.0
         if ks is not None:
-            sc[_POSITION + 4] = float(self.points[seat % 2])
-            sc[_POSITION + 5] = float(self.points[1 - seat % 2])
-        out[_SCALARS:] = sc
+            if lay.friends:
+                pts = ks.seat_points
+                sc[i_position + n : i_position + 2 * n] = pts[seat:] + pts[:seat]
+            else:
+                sc[i_position + 4] = float(self.points[seat % 2])
+                sc[i_position + 5] = float(self.points[1 - seat % 2])
+        out[scalars0:] = sc
         if ks is not None:
             v = self.voids
-            out[_VOIDS : _VOIDS + 20] = np.concatenate((v[seat:], v[:seat])).reshape(-1)
-        return _finish(out, m.options, self._suits if ks is not None else None)
+            out[voids0 : voids0 + 5 * n] = np.concatenate((v[seat:], v[:seat])).reshape(-1)
+        if lay.friends:
+            self._friends(out, seat, h, ks)
+        return _finish(out, m.options, self._suits if ks is not None else None, lay)
+
+    def _friends(
+        self, out: npt.NDArray[np.float32], seat: int, h: KHand, ks: KState | None
+    ) -> None:
+        """找朋友's features: the calls, who answered them (once their trick is complete)
+        and the sides known so far."""
+        lay = self.layout
+        n = self.seats
+        at = lay.at
+        out[at["players"]] = n
+        out[at["calls"]] = h.r.calls
+        banker = h.decl.banker
+        if banker < 0:
+            return
+        side = [-1] * n
+        side[banker] = 0
+        if ks is not None and ks.calls:
+            called = lay.offset["called"]
+            played, trick = self.parts[0], self.parts[1]
+            answered = 0
+            for j, c in enumerate(ks.calls):
+                k = ks.call_ord[j]
+                out[called + 54 * j + c] = 1.0
+                out[at[f"call_{j}_ordinal"]] = k
+                by = ks.call_by[j]
+                # the copy's player is known once its trick is complete
+                if by >= 0 and played[:, c].sum() - trick[:, c].sum() >= k:
+                    answered += 1
+                    out[at[f"call_{j}_answered"]] = 1.0
+                    out[at[f"call_{j}_by_{(by - seat) % n}"]] = 1.0
+                    side[by] = 0
+            if answered == len(ks.calls):
+                side = [1 if s < 0 else s for s in side]
+        first = at["side_0_banker"]
+        for i in range(n):
+            s = side[(seat + i) % n]
+            if s >= 0:
+                out[first + 2 * i + s] = 1.0

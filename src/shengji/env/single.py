@@ -1,5 +1,6 @@
-"""A Gymnasium single-agent environment: one seat learns, the other three are the
-project's bots (:mod:`shengji.bots.registry`), each given only its own seat's view.
+"""A Gymnasium single-agent environment: one seat learns, the other seats (three, or the
+rest of a 找朋友 table) are the project's bots (:mod:`shengji.bots.registry`), each given
+only its own seat's view.
 
 The bots' actions go through the same card-by-card steps as the learner's, so every
 reward of the learner's seat between two of its steps is summed into the reward of its
@@ -15,18 +16,20 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from ..actions import Call
 from ..bots.registry import make_player
 from ..errors import Code, OptionError
 from ..moves import action_indexes
 from ..players import Player
 from ..views import seat_view
-from .aec import AGENTS, Observation, raw_env
+from .aec import Observation, raw_env
 
 
 class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
-    """Seat ``seat`` of a match of ``preset`` against ``bots`` (one spec for the three
-    other seats, or three specs in seat order after ``seat``); ``info["action_mask"]``
-    and ``obs["action_mask"]`` give the legal actions."""
+    """Seat ``seat`` of a match of ``preset`` against ``bots`` (one spec for every other
+    seat, or one spec per other seat in seat order after ``seat``: three at a four-seat
+    table, ``players - 1`` in 找朋友); ``info["action_mask"]`` and ``obs["action_mask"]``
+    give the legal actions."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012  (as in Env)
 
@@ -39,18 +42,19 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         overrides: dict[str, Any] | None = None,
     ) -> None:
-        if seat not in range(4):
-            raise OptionError(f"seat must be 0..3, not {seat!r}", code=Code.BAD_OPTION_VALUE)
-        specs = [bots] * 3 if isinstance(bots, str) else list(bots)
-        if len(specs) != 3:
-            raise OptionError("give one bot spec or three", code=Code.BAD_OPTION_VALUE)
+        self.aec = raw_env(preset, render_mode, max_hands, overrides)
+        n = self.aec.seats
+        if seat not in range(n):
+            raise OptionError(f"seat must be 0..{n - 1}, not {seat!r}", code=Code.BAD_OPTION_VALUE)
+        specs = [bots] * (n - 1) if isinstance(bots, str) else list(bots)
+        if len(specs) != n - 1:
+            raise OptionError(f"give one bot spec or {n - 1}", code=Code.BAD_OPTION_VALUE)
         for spec in specs:
             make_player(spec, 0, 0)  # checks the spec now rather than at reset
         self.seat = seat
-        self.agent = AGENTS[seat]
+        self.agent = self.aec.possible_agents[seat]
         self.specs = specs
         self.render_mode = render_mode
-        self.aec = raw_env(preset, render_mode, max_hands, overrides)
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.bots: dict[int, Player] = {}
@@ -63,7 +67,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         if seed is None:
             seed = int(self.np_random.integers(0, 2**31 - 1))
         self.aec.reset(seed=seed)
-        others = [(self.seat + i) % 4 for i in (1, 2, 3)]
+        n = self.aec.seats
+        others = [(self.seat + i) % n for i in range(1, n)]
         self.bots = {
             s: make_player(spec, s, seed + s) for s, spec in zip(others, self.specs, strict=True)
         }
@@ -102,10 +107,15 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         total = 0.0
         aec = self.aec
         while not (aec.terminations[self.agent] or aec.truncations[self.agent]):
-            seat = AGENTS.index(aec.agent_selection)
+            seat = aec.possible_agents.index(aec.agent_selection)
             if seat == self.seat:
                 break
             action = self.bots[seat].act(seat_view(aec.game, seat))
+            if isinstance(action, Call) and len({c.card for c in action.calls}) < len(
+                action.calls
+            ):  # one card called twice: no card-by-card steps reach it
+                aec.call_at_once(action.calls)
+                continue
             for index in action_indexes(action):
                 aec.step(index)
                 total += aec.rewards[self.agent]
