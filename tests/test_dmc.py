@@ -78,3 +78,21 @@ def test_the_training_example_saves_a_model_that_plays(tmp_path: Path) -> None:
     assert all(0 <= r["eval_level_rate"] <= 1 for r in rows)
     assert len(load_weights(out)) == 2
     assert len(load_weights(out.with_suffix(".last.npz"))) == 2  # --best keeps the latest too
+
+
+def test_a_four_seat_model_refuses_a_zhaopengyou_table(tmp_path: Path) -> None:
+    """The model reads the four-seat observation: at a 找朋友 table it says so instead of
+    feeding the network a vector of another size."""
+    import random
+
+    from shengji.bots.random_bot import random_action
+    from shengji.game import apply, new_match
+    from shengji.views import seat_view
+
+    bot = DmcBot(0, str(_random_model(tmp_path / "m.npz")))
+    st = new_match(load_preset("zhaopengyou", {"players": 6}), 1)
+    rng = random.Random(1)
+    while st.phase != "play":
+        st, _ = apply(st, st.to_act, random_action(st, st.to_act, rng))
+    with pytest.raises(ShengjiError, match="BAD_BOT_SPEC.*cannot play a 找朋友 table of 6"):
+        bot.act(seat_view(st, st.to_act))

@@ -8,6 +8,11 @@ card, the best value among the actions the move model allows
 (:class:`shengji.moves.Decision`), exactly as an agent in the environment does. The model
 is a ``.npz`` file of the layers' weights (``w0``, ``b0``, ``w1``, ...; ReLU between
 them), so playing needs numpy only; training needs PyTorch (the ``train`` extra).
+
+A model reads the observation layout it was trained on: the models of
+``examples/train_dmc.py`` read the four-seat one (1044 entries), so they play tables of
+four seats with fixed partnerships; a 找朋友 table (``friends``, 4 to 8 seats) is refused
+with ``BAD_BOT_SPEC`` rather than played with the wrong inputs.
 """
 
 from __future__ import annotations
@@ -73,12 +78,33 @@ class DmcBot:
             weights = _CACHE[path] = load_weights(path)
         self.weights = weights
 
+    def check_table(self, view: SeatView) -> None:
+        """Raise ``BAD_BOT_SPEC`` unless the model's input is this table's observation:
+        the four-seat models refuse 找朋友 tables."""
+        from ..env.observation import layout_of
+
+        size = layout_of(view.options).size
+        inputs = self.weights[0][0].shape[0]
+        if view.options.friends or size != inputs:
+            table = (
+                f"a 找朋友 table of {view.options.players} seats (an observation of {size})"
+                if view.options.friends
+                else f"this table (an observation of {size})"
+            )
+            raise ShengjiError(
+                f"the DMC model reads an observation of {inputs} entries (four seats, fixed "
+                f"partnerships): it cannot play {table}",
+                code=Code.BAD_BOT_SPEC,
+                params={"bot": "dmc", "inputs": inputs, "size": size},
+            )
+
     def act(self, view: SeatView) -> Action:
         """Choose the action card by card."""
         from ..env.observation import encode
 
         if view.phase == "hand_over":
             return Continue()
+        self.check_table(view)
         d = Decision(view)
         selection: list[Card] = []
         while True:
