@@ -182,7 +182,9 @@ def _check_rebuild(
         fresh = k.from_table(st)
         a = (fresh.hands, fresh.sizes, fresh.plays, fresh.to_act, fresh.trick_points)
         b = (ks.hands, ks.sizes, ks.plays, ks.to_act, ks.trick_points)
-        if a != b or fresh.penalties != ks.penalties:
+        # 找朋友: who played a called copy, and the sides
+        sides = not st.options.friends or _kernel_sides(fresh) == _kernel_sides(ks)
+        if a != b or fresh.penalties != ks.penalties or not sides:
             rep.mismatches.append(f"{where}: state rebuilt mid-hand differs")
 
 
@@ -244,7 +246,7 @@ def check_engine_hand(
             seat_now = st.to_act
             assert seat_now is not None
             seat = seat_now
-            if st.phase in DECLARING_PHASES and _shows_compared(options, seat):
+            if st.phase in DECLARING_PHASES:
                 got_shows, want_shows = engine.legal_shows(st, seat), legal_shows(st, seat)
                 if got_shows != want_shows:
                     out.append(f"{where}: seat {seat} shows {got_shows} != {want_shows}")
@@ -260,20 +262,6 @@ def check_engine_hand(
         assert isinstance(got, tuple) and isinstance(got[0], GameState)
         st = got[0]
     return out
-
-
-#: PRODUCT BUG (found by this gate): ``shengji.declaring.apply_show`` takes the seats
-#: from ``len(FIXED_TEAMS)``, so ``shengji.game.legal_shows`` offers seats 4..7 of a
-#: 找朋友 table no show (``apply`` accepts theirs: the kernel decides it), and the random
-#: bot, which draws from ``legal_shows``, never shows there while the kernel's random
-#: player does. While it stands, the gates skip those seats' legal shows and the replay by
-#: the kernel's random players of tables above four; set True once it is fixed
-#: (``test_friends_gate.py::test_seats_above_four_are_offered_their_shows`` xfails on it).
-SHOWS_ABOVE_SEAT_3 = False
-
-
-def _shows_compared(options: RuleOptions, seat: int) -> bool:
-    return seat < 4 or SHOWS_ABOVE_SEAT_3
 
 
 def _probes(st: GameState, seat: int, rng: random.Random, rate: float) -> list[Action]:
@@ -326,8 +314,6 @@ def check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int = 2)
     rep = _check_match(options, seed, kernel, hands)
     from shengji.kernel.match import KMatch, random_streams
 
-    if options.players > 4 and not SHOWS_ABOVE_SEAT_3:
-        return rep  # the random bot cannot show from seats 4..7 (see SHOWS_ABOVE_SEAT_3)
     m = KMatch(options, seed, kernel=kernel)
     m.play_random(random_streams(seed, options.players, kernel=kernel), max_hands=hands)
     if [_result_key(r) for r in m.results] != rep.results:

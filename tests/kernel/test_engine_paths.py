@@ -40,6 +40,7 @@ FRIENDS: list[dict[str, Any]] = [
     {"players": 8, "friend_calls": 1, "throw_penalty": "per_card"},
     {"players": 6, "decks": 2, "match_hands": 2},
     {"players": 5, "start_level": "A", "declaring": "tuolaji"},
+    {"players": 7, "match_end": "reach_ace", "start_level": "Q"},
 ]
 
 

@@ -1,7 +1,6 @@
 """找朋友 in the equality gates: the oracle's rules for friend calls (``tests/oracle/friends.py``,
-written from docs/rules.md §4.16) against the product's, and the gates' known product
-bugs as strict expected failures (each passes once the product is fixed: then drop the
-mark, and the workaround the gate keeps for it)."""
+written from docs/rules.md §4.16) against the product's, the gates' sensitivity, and the
+product bugs they found, as regressions."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from shengji.friends import callable_cards
 from shengji.presets import load_preset
 from shengji.trump import trump_context
 
-from . import gate
 from .conftest import kernels
 from .gate import check_engine_hand, check_matches
 
@@ -62,30 +60,45 @@ def test_the_friends_gate_is_not_blind(monkeypatch: pytest.MonkeyPatch) -> None:
     assert rep.mismatches
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PRODUCT BUG: shengji.declaring.apply_show allows seats 0..len(FIXED_TEAMS)-1 "
-    "only, so shengji.game.legal_shows offers seats 4..7 no show",
-)
-def test_seats_above_four_are_offered_their_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The legal shows of seats 4..7 (product: none) against the oracle's, and the kernel's
-    random players' replay of a match (they do show there) against the random bot's."""
-    monkeypatch.setattr(gate, "SHOWS_ABOVE_SEAT_3", True)
+def test_seats_above_four_are_offered_their_shows() -> None:
+    """Regression (found by this gate, fixed in 0d541d0): the product's declaring API read
+    four seats, so ``legal_shows`` offered seats 4..7 of a 找朋友 table no show (and the
+    random bot never showed there, while the kernel's random player did)."""
     opts = load_preset("zhaopengyou", {"players": 5})
     bad = [m for seed in range(5) for m in check_engine_hand(opts, seed)]
     rep = check_matches(opts, range(5), kernels()[:1], hands=2)
     assert bad + rep.mismatches == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PRODUCT BUG: in 找朋友 a hand that ends the match by reach_ace has outcome.winner "
-    "None (and no match win in hand_over's explain) when the seat reaching A is neither the "
-    "banker nor the first collector after the banker",
-)
 @pytest.mark.parametrize(("players", "seed"), [(4, 21), (6, 18)])
 def test_a_reach_ace_win_is_named_in_the_outcome(players: int, seed: int) -> None:
+    """Regression (found by this gate, fixed in 0d541d0): a match won by ``reach_ace`` by
+    a player who is neither the banker nor the first collector after the banker left the
+    outcome's winner None (and the hand's explanation silent on the match)."""
     opts = load_preset(
         "zhaopengyou", {"players": players, "match_end": "reach_ace", "start_level": "Q"}
     )
     assert check_engine_hand(opts, seed, hands=4) == []
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_the_calls_offered_are_the_oracles(players: int) -> None:
+    """``legal_actions`` at the call: every set of distinct callable calls, in order."""
+    import random
+
+    from oracle import game as oracle
+    from shengji import game as engine
+    from shengji.bots.random_bot import random_action
+
+    opts = load_preset("zhaopengyou", {"players": players})
+    for seed in range(3):
+        st, rng = engine.new_match(opts, seed), random.Random(seed)
+        while st.phase != "call":
+            seat = st.to_act
+            assert seat is not None
+            st, _ = engine.apply(st, seat, random_action(st, seat, rng))
+        banker = st.to_act
+        assert banker is not None
+        got = list(engine.legal_actions(st, banker))
+        assert got == list(oracle.legal_actions(st, banker))
+        assert len(got) > 0

@@ -41,6 +41,8 @@ FRIENDS: list[dict[str, Any]] = [
     {"players": 7, "start_level": "A"},
     {"players": 6, "declaring": "shuangkou", "throw_penalty": "per_card"},
     {"players": 8, "must_play_levels": "5 10", "start_level": "4", "max_gain": 2},
+    {"players": 6, "match_end": "reach_ace", "start_level": "Q"},
+    {"players": 4, "match_end": "reach_ace", "start_level": "K"},
 ]
 
 
