@@ -205,7 +205,10 @@ def part(
     if layout is None:
         layout = LAYOUT4
         if len(obs) != LAYOUT4.size:
-            layout = next(lay for lay in _LAYOUTS.values() if lay.size == len(obs))
+            found = [lay for lay in _LAYOUTS.values() if lay.size == len(obs)]
+            if not found:
+                raise ValueError(f"no layout of {len(obs)} entries: pass layout_of(options)")
+            layout = found[0]
     return layout.part(obs, name)
 
 
