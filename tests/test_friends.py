@@ -20,7 +20,7 @@ from shengji.game import GameState, apply, new_match
 from shengji.options import RuleOptions
 from shengji.players import run_match
 from shengji.presets import load_preset
-from shengji.record import RecordError, Recorder, replay, verify
+from shengji.record import Recorder, RecordError, replay, verify
 from shengji.simulate import Settings, run_jobs, summarise
 from shengji.views import observe, seat_view
 

@@ -27,6 +27,7 @@ from ..cards import ALL_CARDS, Card, Suit, deck
 from ..options import RuleOptions
 from ..scoring import (
     HandResult,
+    Side,
     hand_stake,
     player_standing,
     score_hand,
@@ -223,8 +224,8 @@ class KMatch:
             reached = opts.match_end == "reach_ace" and winner is not None and new[winner] == 14
             if reached and winner is not None and outcome.winner is None:
                 # a player other than the two whose levels the outcome follows reached A
-                side = "banker" if teams[winner] == bteam else "collectors"
-                outcome = dataclasses.replace(outcome, winner=side)
+                won: Side = "banker" if teams[winner] == bteam else "collectors"
+                outcome = dataclasses.replace(outcome, winner=won)
         else:
             two, climbed, over, winner = team_standing(
                 opts, bteam, outcome, (self.progress[0], self.progress[1]), self.hand_number
