@@ -64,11 +64,13 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
     if t == "throw_failed":
         cost_en = "pays half the stake" if ev["stake"] else f"penalty {ev['penalty']}"
         cost_zh = "罚半个底金" if ev["stake"] else f"罚 {ev['penalty']}"
+        if not ev["stake"] and not ev["penalty"]:
+            cost_en = cost_zh = ""
         return _say(
             f"seat {ev['seat']}'s throw {ev['attempted']} fails (seat {ev['blocked_by']} "
-            f"beats it): plays {ev['played']}, {cost_en}",
+            f"beats it): plays {ev['played']}" + (f", {cost_en}" if cost_en else ""),
             f"{ev['seat']}号位甩牌 {ev['attempted']} 失败 ({ev['blocked_by']}号位管住): "
-            f"出 {ev['played']}, {cost_zh}",
+            f"出 {ev['played']}" + (f", {cost_zh}" if cost_zh else ""),
             lang,
         )
     if t == "trick":
