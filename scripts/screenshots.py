@@ -270,11 +270,13 @@ BOTS5 = [None, "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"]
 
 def friends(srv: Srv, browser: Any, lang: str, shots: Shots) -> None:
     """找朋友 at six seats: the lobby, the banker's call dialog (tables are made until the
-    person banks, at most four), a trick with the calls shown, the moment a friend is
+    person banks, at most six), a trick with the calls shown, the moment a friend is
     found, the score sheet per player."""
     done: set[str] = set()
-    for _ in range(4):
-        page = start(srv, browser, lang, "zhaopengyou", overrides={"match_hands": 1}, bots=BOTS5)
+    for attempt in range(6):
+        # easy bots after the first table: the person, declaring all it can, banks sooner
+        bots = BOTS5 if attempt == 0 else [None, *["random"] * 5]
+        page = start(srv, browser, lang, "zhaopengyou", overrides={"match_hands": 1}, bots=bots)
         if "zpy-lobby" not in done:
             done.add("zpy-lobby")
             shots.snap(page, "zpy-lobby")
@@ -286,6 +288,11 @@ def friends(srv: Srv, browser: Any, lang: str, shots: Shots) -> None:
                 page.wait_for_selector("#calldialog")
                 done.add("zpy-call")
                 shots.snap(page, "zpy-call")
+                for _ in range(2):  # the dialog in the other language too (it may not come)
+                    page.click("#lang")
+                    page.wait_for_timeout(200)
+                    if _ == 0:
+                        shots.snap(page, "zpy-call")
             if v["phase"] == "play" and len(v["trick"]) >= 3 and "zpy-trick" not in done:
                 done.add("zpy-trick")
                 shots.snap(page, "zpy-trick")

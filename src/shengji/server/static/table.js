@@ -282,6 +282,11 @@ function friendsSheet(view, room, opts) {
   const seats = [...Array(n).keys()];
   const me = opts.me;
   const who = (s) => (s === me ? t("you") : seatName(room, s));
+  // a column's head: a bot by its seat ("Bot 3"), a person by name
+  const head = (s) => {
+    const info = (room.seats || [])[s] || {};
+    return s === me ? t("you") : info.kind === "bot" ? t("botName", { n: s + 1 }) : seatName(room, s);
+  };
   const cell = (r, s) => {
     const won = winnersOf(r, n).includes(s) && r.gain;
     const mark = s === r.banker ? t("sheetBankerMark") : r.side.includes(s) ? t("sheetFriendMark") : "";
@@ -292,7 +297,7 @@ function friendsSheet(view, room, opts) {
     el("table", { class: "sheet friends", id: "sheet" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("level")), el("th", {}, t("trump")),
         el("th", { title: t("points") }, t("sheetPoints")),
-        seats.map((s) => el("th", { class: "pcol", title: who(s) }, el("span", {}, who(s)))),
+        seats.map((s) => el("th", { class: "pcol", title: who(s) }, el("span", {}, head(s)))),
         opts.review ? el("th", {}) : null)),
       el("tbody", {}, rows.map((r) => el("tr", {},
         el("td", {}, r.number + 1), el("td", {}, r.level),
