@@ -146,3 +146,30 @@ def test_a_six_seat_friends_hand(
     assert page.locator("#lobby .lseat").count() == 6
     start_match(page)
     _play_a_hand(page, lang, size)
+
+
+def test_the_create_form_offers_a_seat_per_player(
+    server: Server,  # noqa: F811
+    browser: Any,  # noqa: F811
+) -> None:
+    page = new_page(browser, "en", PHONE)
+    page.goto(server.base + "/")
+    wait(page, "!!document.querySelector('#preset option[value=zhaopengyou]')")
+    assert page.locator(".seatpick select").count() == 4
+    page.select_option("#preset", "zhaopengyou")
+    wait(page, "document.querySelectorAll('.seatpick select').length === 6")
+    assert "Team" not in page.inner_text("#seatpick")
+    page.click("#rulesform summary")
+    page.fill("#opt-players", "8")
+    page.locator("#opt-players").dispatch_event("change")
+    wait(page, "document.querySelectorAll('.seatpick select').length === 8")
+    page.select_option("#bot7", "random")
+    page.click("#create")
+    wait(page, "!!(window.shengjiRoom && window.shengjiRoom.id)")
+    page.wait_for_selector("#name")
+    page.fill("#name", "Ann")
+    page.click("#join")
+    wait(page, "window.shengjiState && window.shengjiState.room")
+    assert page.locator("#lobby .lseat").count() == 8
+    assert page.evaluate(NO_SIDEWAYS)
+    assert not page.watch.errors, page.watch.errors
