@@ -237,3 +237,31 @@ def test_the_turn_timer_calls_friends_for_a_slow_banker(http: TestClient) -> Non
         assert told["text"]["zh"].startswith("你超时了, 机器人替你叫了朋友 第")
         sync(c)
         assert len(c.view["calls"]) == 1 and c.view["banker"] == 0
+
+
+def test_hints_at_a_six_seat_table_call_and_play(http: TestClient) -> None:
+    """The hint at a 找朋友 table: the heuristic's calls for the banker, then plays after
+    tricks by six seats (the search bot's belief knows four seats only)."""
+    with ExitStack() as stack:
+        clients, banker = _to_call_phase(http, stack)
+        rid = banker.latest["room"]["id"]
+        auth = {"Authorization": f"Bearer {banker.token}"}
+        r = http.post(f"/api/rooms/{rid}/hint", headers=auth)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["action"]["type"] == "call" and len(body["action"]["calls"].split()) == 2
+        assert body["text"]["en"].startswith("hint: call the ")
+        assert banker.request({"type": "act", "action": body["action"]})["type"] == "ack"
+        play_to_end(clients, until="play")
+        for _ in range(400):  # a few tricks in: the hint for whoever is to play
+            for c in clients:
+                sync(c)
+            view = clients[0].view
+            if len(view["tricks"]) >= 2 and view["trick"]:
+                break
+            actor = next(c for c in clients if c.seat == view["to_act"])
+            actor.request({"type": "act", "action": actor.choose()})
+        actor = next(c for c in clients if c.seat == clients[0].view["to_act"])
+        r = http.post(f"/api/rooms/{rid}/hint", headers={"Authorization": f"Bearer {actor.token}"})
+        assert r.status_code == 200, r.text
+        assert r.json()["action"]["type"] == "play"
