@@ -265,3 +265,16 @@ def test_hints_at_a_six_seat_table_call_and_play(http: TestClient) -> None:
         r = http.post(f"/api/rooms/{rid}/hint", headers={"Authorization": f"Bearer {actor.token}"})
         assert r.status_code == 200, r.text
         assert r.json()["action"]["type"] == "play"
+
+
+def test_strong_bots_play_a_six_seat_hand(http: TestClient) -> None:
+    """A 找朋友 table of strong bots (search) plays on: the heuristic moves for them while
+    the search bot knows four seats only."""
+    rid, key = _room(http, 6, bots=[None, *["search"] * 5])
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        me = Client(w)
+        me.request({"type": "join", "name": "me", "host_key": key})
+        me.request({"type": "ready"})
+        assert me.request({"type": "start"})["type"] == "ack"
+        play_to_end([me])
+        assert me.view["phase"] == "match_over"
