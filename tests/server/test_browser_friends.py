@@ -114,7 +114,7 @@ def _play_a_hand(page: Any, lang: str, size: dict[str, int]) -> None:
     assert page.locator("#calls .call").count() == 2
     # a friend found was told in the chat log (the felt's note lasts a few seconds)
     log = page.inner_text("#chatlog")
-    called = "叫朋友" if lang == "zh" else "calls"
+    called = "叫朋友" if lang == "zh" else " call"
     assert called in log, log
     found = [c for c in view["calls"] if c["seat"] is not None and c["seat"] != view["banker"]]
     if found:

@@ -98,12 +98,12 @@ export function revealed(prev, view, nameOf) {
 }
 
 // The calls just made (the banker called): one line.
-export function announced(prev, view, nameOf) {
+export function announced(prev, view, nameOf, me = null) {
   if (!view || !(view.calls || []).length) return null;
   if (prev && prev.hand_number === view.hand_number && (prev.calls || []).length) return null;
   if (!prev) return null;
   const calls = view.calls.map((c) => callText(c.call)).join(lang === "zh" ? "、" : ", ");
-  return t("bankerCalled", { name: nameOf(view.banker), calls });
+  return t(view.banker === me ? "youCalled" : "bankerCalled", { name: nameOf(view.banker), calls });
 }
 
 // How many friends the banker calls (the option, else one fewer than half the players).

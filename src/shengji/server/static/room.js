@@ -191,7 +191,7 @@ function onState(msg) {
 function noteFriends(before, v, room) {
   const nameOf = (s) => (s === R.state.you.seat ? t("you") : seatName(room, s));
   const lines = [];
-  const made = announced(before, v, (s) => seatName(room, s));
+  const made = announced(before, v, (s) => seatName(room, s), R.state.you.seat);
   if (made) lines.push({ text: made, seat: null, joined: null, key: "bankerCalled" });
   for (const r of revealed(before, v, nameOf)) lines.push({ ...r, key: r.joined ? "friendFound" : "callNoFriend" });
   if (!lines.length) return;
