@@ -170,7 +170,7 @@ def test_random_hands_keep_the_invariants_of_friends(n: int) -> None:
                             answered[i] = p.seat
         assert [c.seat for c in st.calls] == [answered.get(i) for i in range(len(st.calls))]
         side = {r.banker, *(c.seat for c in st.calls if c.seat is not None)}
-        assert set(r.side) == side and r.side[0] == r.banker
+        assert set(r.banker_side) == side and r.banker_side[0] == r.banker
         assert r.trick_points == sum(t.points for t in st.tricks if t.winner not in side)
         up = side if r.outcome.side == "banker" else set(range(n)) - side
         assert len(st.levels) == n
@@ -185,7 +185,7 @@ def test_the_next_banker_is_the_first_winner_after_the_banker() -> None:
     for seed in range(6):
         st, _ = run_match(_opts(6), seed, [RandomBot(s, seed) for s in range(6)], max_hands=1)
         r = st.results[0]
-        side = set(r.side)
+        side = set(r.banker_side)
         winners = side if r.outcome.side == "banker" else set(range(6)) - side
         nxt = next((r.banker + i) % 6 for i in range(1, 7) if (r.banker + i) % 6 in winners)
         assert r.outcome.next_banker == nxt
@@ -241,7 +241,7 @@ def test_records_replay_and_verify_the_calls(n: int) -> None:
     st, rec = run_match(opts, 1, players, max_hands=2)
     doc = rec.record(st)
     assert any(a["type"] == "call" for a in doc["actions"])
-    assert all("side" in h for h in doc["hands"])
+    assert all("banker_side" in h for h in doc["hands"])
     assert verify(doc) == st
     assert replay(doc) == st
     bad = dict(doc, actions=[dict(a) for a in doc["actions"]])
@@ -251,8 +251,8 @@ def test_records_replay_and_verify_the_calls(n: int) -> None:
         verify(bad)
     assert e.value.index == i and "ILLEGAL_CALL" in e.value.message
     changed = dict(doc, hands=[dict(h) for h in doc["hands"]])
-    changed["hands"][0]["side"] = list(reversed(changed["hands"][0]["side"]))
-    with pytest.raises(RecordError, match="side"):
+    changed["hands"][0]["banker_side"] = list(reversed(changed["hands"][0]["banker_side"]))
+    with pytest.raises(RecordError, match="banker_side"):
         verify(changed)
 
 

@@ -96,7 +96,9 @@ def play_hands(preset: str, n_hands: int, seed: int, check_legal_every: int = 7)
                 total = sum(t.points for t in st.tricks)
                 assert total == points(played.elements())
                 assert total + last.kitty_points == 100 * opts.decks
-                side = set(last.side) or {s for s in (0, 1, 2, 3) if s % 2 == last.banker % 2}
+                side = set(last.banker_side) or {
+                    s for s in (0, 1, 2, 3) if s % 2 == last.banker % 2
+                }
                 collected = sum(t.points for t in st.tricks if t.winner not in side)
                 assert collected == last.trick_points
         # replaying the record reproduces every state exactly

@@ -97,7 +97,10 @@ def action_from_json(data: Any) -> Action:
     if cls is Call:
         calls = data.get("calls")
         if not isinstance(calls, str | list) or not all(isinstance(c, str) for c in calls):
-            raise ActionError("a call action needs 'calls', like \"SA:2 HK:1\"")
+            raise ActionError(
+                "a call action needs 'calls', like \"SA:2 HK:1\" (the 2nd SA, the 1st HK)",
+                code=Code.ILLEGAL_CALL,
+            )
         return Call(parse_calls(calls))
     cards = data.get("cards")
     if not isinstance(cards, str | list):

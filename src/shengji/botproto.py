@@ -211,7 +211,7 @@ def _result(r: dict[str, Any]) -> HandResult:
             "outcome": HandOutcome(**r["outcome"]),
             "coins": tuple(r["coins"]),
             "kitty": parse_cards(r["kitty"]),
-            "side": tuple(r.get("side", ())),
+            "banker_side": tuple(r.get("banker_side", ())),
             "climbed": tuple(r.get("climbed", ())),
         }
     )

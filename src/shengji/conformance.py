@@ -220,7 +220,7 @@ def _friends(case: dict[str, Any]) -> Answer:
     return answer | {
         "legal": True,
         "found": [None if s < 0 or ks.team[s] != ks.team[banker] else s for s in ks.call_by],
-        "side": [s for s in range(n) if ks.team[s] == ks.team[banker]],
+        "banker_side": [s for s in range(n) if ks.team[s] == ks.team[banker]],
         "collector_points": ks.trick_points,
         "points_by_seat": list(ks.seat_points),
     }

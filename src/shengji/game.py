@@ -620,7 +620,7 @@ def _found(st: GameState, ks: KState, events: list[Event]) -> tuple[CalledFriend
                     "seat": seat,
                     "call": c.call.text,
                     "joined": seat not in side,
-                    "side": [s for s in range(st.seats) if ks.team[s] == ks.team[ks.banker]],
+                    "banker_side": [s for s in range(st.seats) if ks.team[s] == ks.team[ks.banker]],
                 }
             )
             side.add(seat)
@@ -654,7 +654,7 @@ def _finish_hand(st: GameState, m: KMatch, events: list[Event]) -> GameState:
     events.append(
         {
             "type": "hand_over",
-            **({"side": list(result.side)} if result.side else {}),
+            **({"banker_side": list(result.banker_side)} if result.banker_side else {}),
             "kitty": format_cards(result.kitty),
             "kitty_multiplier": result.kitty_multiplier,
             "points": result.points,

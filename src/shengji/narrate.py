@@ -47,7 +47,7 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
         )
     if t == "friend":
         (call,) = parse_calls(ev["call"])
-        side = ", ".join(str(s) for s in ev["side"])
+        side = ", ".join(str(s) for s in ev["banker_side"])
         if ev["joined"]:
             return _say(
                 f"seat {ev['seat']} played {call_label(call, 'en')}: a friend, joins the "

@@ -65,7 +65,7 @@ def hand_summary(r: HandResult) -> dict[str, Any]:
         "banker_level": rank_text(o.banker_level),
         "collector_level": rank_text(o.collector_level),
         "winner": o.winner,
-    } | ({"side": list(r.side)} if r.side else {})
+    } | ({"banker_side": list(r.banker_side)} if r.banker_side else {})
 
 
 def final_summary(st: GameState) -> dict[str, Any]:

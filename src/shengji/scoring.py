@@ -322,7 +322,7 @@ class HandResult:
     coins: tuple[int, int]
     kitty: tuple[Card, ...]
     #: 找朋友: the banker's side as the hand ended (the banker first; empty otherwise).
-    side: tuple[int, ...] = ()
+    banker_side: tuple[int, ...] = ()
     #: 找朋友: the levels each seat climbed in this hand (empty otherwise).
     climbed: tuple[int, ...] = ()
 

@@ -272,8 +272,8 @@ def hand_facts(
     out = []
     for r in results:
         o = r.outcome
-        if r.side:
-            banker_side = set(r.side)
+        if r.banker_side:
+            banker_side = set(r.banker_side)
             up = tuple((s in banker_side) == (o.side == "banker") for s in range(len(is_a)))
             out.append(
                 HandFacts(

@@ -269,7 +269,8 @@ def _result(r: HandResult) -> dict[str, Any]:
         "levels_after": [rank_text(o.banker_level), rank_text(o.collector_level)],
         "coins": list(r.coins),
         "explain": {"en": o.explain("en"), "zh": o.explain("zh")},
-    } | ({"side": list(r.side)} if r.side else {})
+        "climbed": list(r.climbed),
+    } | ({"banker_side": list(r.banker_side)} if r.banker_side else {})
 
 
 def redact_event(event: Event, seat: int | None) -> Event:

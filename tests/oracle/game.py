@@ -532,7 +532,7 @@ def _finish_friends_trick(
                 "seat": seat,
                 "call": calls[i].call.text,
                 "joined": seat not in known,
-                "side": sorted(side),
+                "banker_side": sorted(side),
             }
         )
         known.add(seat)
@@ -583,13 +583,13 @@ def _finish_friends_hand(st: GameState, lead: Lead, last: Trick, events: list[Ev
         stake=hand_stake(opts, st.declare.counters),
         coins=(0, 0),
         kitty=st.kitty,
-        side=in_order,
+        banker_side=in_order,
         climbed=climbed,
     )
     events.append(
         {
             "type": "hand_over",
-            "side": list(in_order),
+            "banker_side": list(in_order),
             "kitty": format_cards(st.kitty),
             "kitty_multiplier": mult,
             "points": total,

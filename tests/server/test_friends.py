@@ -139,7 +139,7 @@ def test_malformed_and_hostile_calls_are_refused_with_codes_and_change_nothing(
             ({"type": "call", "calls": "SA:1 HA:1 CA:1"}, "ILLEGAL_CALL"),  # too many
             ({"type": "call", "calls": "ZZ:1 HA:1"}, "BAD_CARD"),
             ({"type": "call", "calls": "SA:99999999999999999999 HA:1"}, "ILLEGAL_CALL"),
-            ({"type": "call"}, "ILLEGAL_ACTION"),  # no calls at all
+            ({"type": "call"}, "ILLEGAL_CALL"),  # no calls at all
             ({"type": "call", "calls": "SA:1 " * 40}, "BAD_MESSAGE"),  # over the length cap
             ({"type": "call", "calls": ["SA:1", "HA:1"]}, "BAD_MESSAGE"),  # not a string
             ({"type": "play", "cards": hand[0]}, None),  # not the time to play

@@ -252,7 +252,7 @@ class KMatch:
             stake=stake,
             coins=change,
             kitty=tuple(kitty),
-            side=side if friends else (),
+            banker_side=side if friends else (),
             climbed=tuple(a - b for a, b in zip(progress, self.progress, strict=False))
             if friends
             else (),

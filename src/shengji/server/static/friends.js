@@ -59,7 +59,7 @@ export function bankerSide(view) {
 // Which seats won a finished hand (a score sheet row): the banker's side when the next
 // banker comes from it (the next banker is always from the winning side), else the rest.
 export function winnersOf(r, n) {
-  const side = Array.isArray(r.side) ? r.side : [r.banker];
+  const side = Array.isArray(r.banker_side) ? r.banker_side : [r.banker];
   const bankerWon = side.includes(r.next_banker);
   return [...Array(n).keys()].filter((s) => side.includes(s) === bankerWon);
 }

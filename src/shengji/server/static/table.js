@@ -272,7 +272,7 @@ export function scoreSheet(view, room, opts = {}) {
           onclick: () => opts.review(r.number) }, t("reviewShort"))) : null)))));
 }
 
-const friendsRow = (r) => Array.isArray(r.side);
+const friendsRow = (r) => Array.isArray(r.banker_side);
 
 // 找朋友's score sheet: a column per player (B the banker, F a friend, +n the levels that
 // player climbed), and every player's level now.
@@ -289,8 +289,8 @@ function friendsSheet(view, room, opts) {
   };
   const cell = (r, s) => {
     const won = winnersOf(r, n).includes(s) && r.gain;
-    const mark = s === r.banker ? t("sheetBankerMark") : r.side.includes(s) ? t("sheetFriendMark") : "";
-    return el("td", { class: `pcol${won ? " won" : ""}${r.side.includes(s) ? " side0" : ""}`, "data-seat": s },
+    const mark = s === r.banker ? t("sheetBankerMark") : r.banker_side.includes(s) ? t("sheetFriendMark") : "";
+    return el("td", { class: `pcol${won ? " won" : ""}${r.banker_side.includes(s) ? " side0" : ""}`, "data-seat": s },
       mark, won ? `${mark ? " " : ""}+${r.gain}` : mark ? "" : "·");
   };
   return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
@@ -372,13 +372,13 @@ function friendsResult(view, room, r, me) {
   if (r.kitty_multiplier) parts.push(el("span", {}, " + ", t("kittyTimes", { pts: r.kitty_points, mult: r.kitty_multiplier })));
   if (r.penalties) parts.push(el("span", {}, ` ${r.penalties > 0 ? "+" : ""}${r.penalties} ${t("penalty")}`));
   parts.push(el("b", {}, ` = ${r.points}`));
-  const levels = [...Array(n).keys()].map((s) => el("span", { class: `plv ${r.side.includes(s) ? "side0" : "side1"}${won.includes(s) && r.gain ? " up" : ""}`, "data-seat": s },
+  const levels = [...Array(n).keys()].map((s) => el("span", { class: `plv ${r.banker_side.includes(s) ? "side0" : "side1"}${won.includes(s) && r.gain ? " up" : ""}`, "data-seat": s },
     s === me ? t("you") : seatName(room, s), " ", el("b", {}, (view.levels || [])[s] ?? "?"),
     won.includes(s) && r.gain ? el("small", {}, ` ▲${r.gain}`) : null));
   return el("div", { class: "result friends", id: "handresult" },
     el("h3", {}, t("handOver", { n: r.number + 1 })),
     el("p", { class: "explain" }, t(bankerWon ? "bankerSideWon" : r.gain ? "collectorsWon" : "collectorsTakeOver", { names: names(room, won, me), n: r.gain || 0 })),
-    el("p", { class: "sides" }, el("span", { class: "side0" }, t("bankerSideWas", { names: names(room, r.side, me) }))),
+    el("p", { class: "sides" }, el("span", { class: "side0" }, t("bankerSideWas", { names: names(room, r.banker_side, me) }))),
     el("p", { class: "breakdown" }, parts),
     view.kitty ? el("div", { class: "kitty-line" }, el("small", {}, t("kitty"),
       r.kitty_multiplier ? ` ×${r.kitty_multiplier}` : ""), cardRow(view.kitty, { size: "table", ctx, markTrump: true })) : null,
