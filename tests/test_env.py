@@ -392,7 +392,9 @@ def test_zhaopengyou_rewards_go_to_the_sides_as_the_hand_ended() -> None:
     totals = _play(raw, 2)
     expected = [0.0] * 5
     for r in raw.game.results:
-        winners = set(r.side) if r.outcome.side == "banker" else set(range(5)) - set(r.side)
+        winners = (
+            set(r.banker_side) if r.outcome.side == "banker" else set(range(5)) - set(r.banker_side)
+        )
         for s in range(5):
             expected[s] += r.outcome.moved if s in winners else -r.outcome.moved
     assert [totals[f"seat_{s}"] for s in range(5)] == expected
@@ -471,7 +473,7 @@ def test_single_seat_env_at_a_six_seat_table_against_heuristic_bots() -> None:
         total += reward
         done = term or trunc
     r = e.aec.game.results[-1]
-    won = (2 in r.side) == (r.outcome.side == "banker")
+    won = (2 in r.banker_side) == (r.outcome.side == "banker")
     assert total == (r.outcome.moved if won else -r.outcome.moved)
     with pytest.raises(Exception, match="BAD_OPTION_VALUE"):
         SingleSeatEnv("zhaopengyou", seat=6, overrides={"players": 6})

@@ -1,10 +1,10 @@
-"""The presets — the seven of RULES.md §8 and `botzone` (Botzone's 双升) — shipped as TOML
-files in ``shengji/presets/``.
+"""The presets — the seven of RULES.md §8, `botzone` (Botzone's 双升) and the project's
+找朋友 `zhaopengyou` — shipped as TOML files in ``shengji/presets/``.
 
 >>> " ".join(preset_names()[:5])
 'botzone classic classic-1deck classic-3deck shuangkou'
 >>> " ".join(preset_names()[5:])
-'shuangsheng shuangsheng-super tuolaji tuolaji-4deck'
+'shuangsheng shuangsheng-super tuolaji tuolaji-4deck zhaopengyou'
 >>> load_preset("shuangsheng").throw_penalty
 'stake'
 >>> load_preset("bridge")
