@@ -205,34 +205,80 @@ class Belief:
             i += take
         return hands
 
-    def _try(self, rng: random.Random) -> dict[int, list[Card]] | None:
+    def _prepare(self) -> None:
+        """What every :meth:`_try` shares: the pool left once the forced cards are placed,
+        split into the constrained cards (some holder may not take them, or a holder holds
+        no two of their suit), grouped by how many holders may take each (fewest first),
+        and the free cards; and each constrained card's possible holders (voids and banned
+        cards do not change while dealing)."""
         holders = list(self.capacity)
-        hands: dict[int, list[Card]] = {h: [] for h in holders}
-        held: dict[int, Counter[Card]] = {h: Counter() for h in holders}
-        room = dict(self.capacity)
         pool = Counter(self.unseen)
         for h in holders:
-            for c, k in self.forced[h].items():
-                hands[h].extend([c] * k)
-                held[h][c] += k
-                room[h] -= k
-                pool[c] -= k
-        cards = list((+pool).elements())
-        rng.shuffle(cards)
-        choices = {c: sum(1 for h in holders if self.allowed(h, c, Counter())) for c in pool}
-        cards.sort(key=lambda c: choices[c])
-        for c in cards:
-            options = [h for h in holders if room[h] > 0 and self.allowed(h, c, held[h])]
-            if not options:
-                target = self._repair(c, hands, held, room, rng)
-                if target is None:
-                    return None
-                options = [target]
-            weights = [room[h] for h in options]
-            h = rng.choices(options, weights)[0] if len(options) > 1 else options[0]
-            hands[h].append(c)
-            held[h][c] += 1
-            room[h] -= 1
+            pool.subtract(self.forced[h])
+        empty: Counter[Card] = Counter()
+        suit_of = self.view.ctx.suit_of
+        pair_suits = {x for h in holders for x in self.no_pair[h]}
+        may: dict[Card, list[int]] = {}
+        groups: dict[int, list[Card]] = {}
+        free: list[Card] = []
+        for c, k in (+pool).items():
+            ok = [h for h in holders if self.allowed(h, c, empty)]
+            if len(ok) == len(holders) and suit_of[c.index] not in pair_suits:
+                free.extend([c] * k)
+            else:
+                may[c] = ok
+                groups.setdefault(len(ok), []).extend([c] * k)
+        self._groups = [groups[n] for n in sorted(groups)]
+        self._free = free
+        self._may = may
+        self._pairless = {h for h in holders if self.no_pair[h]}
+
+    def _try(self, rng: random.Random) -> dict[int, list[Card]] | None:
+        if not hasattr(self, "_groups"):
+            self._prepare()
+        holders = list(self.capacity)
+        hands: dict[int, list[Card]] = {h: list(self.forced[h].elements()) for h in holders}
+        held: dict[int, Counter[Card]] = {h: Counter(self.forced[h]) for h in holders}
+        room = {h: self.capacity[h] - len(hands[h]) for h in holders}
+        suit_of = self.view.ctx.suit_of
+        no_pair, pairless, may = self.no_pair, self._pairless, self._may
+        shuffle, uniform = rng.shuffle, rng.random
+        for group in self._groups:
+            cards = list(group)
+            shuffle(cards)
+            for c in cards:
+                options = [
+                    h
+                    for h in may[c]
+                    if room[h] > 0
+                    and not (h in pairless and held[h][c] and suit_of[c.index] in no_pair[h])
+                ]
+                if not options:
+                    target = self._repair(c, hands, held, room, rng)
+                    if target is None:
+                        return None
+                    h = target
+                elif len(options) == 1:
+                    h = options[0]
+                else:
+                    x = uniform() * sum([room[g] for g in options])
+                    h = options[-1]
+                    for g in options:
+                        x -= room[g]
+                        if x < 0:
+                            h = g
+                            break
+                hands[h].append(c)
+                held[h][c] += 1
+                room[h] -= 1
+        # the free cards: any holder may take any of them, so a shuffle cut by the room
+        # left is a uniform deal of them
+        cards = list(self._free)
+        shuffle(cards)
+        i = 0
+        for h in holders:
+            hands[h].extend(cards[i : i + room[h]])
+            i += room[h]
         return hands
 
     def _repair(

@@ -38,7 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, Union, cast
 
 from ..actions import Action, Bury, Declare, Pass, Play
 from ..cards import Card, Suit
@@ -47,13 +47,20 @@ from ..follow import random_legal_follow
 from ..game import GameState, apply, legal_shows
 from ..i18n import cards_label
 from ..immutable import evolve
+from ..kernel.rollout import HandInfo, score
 from ..leads import unit_lead_list
 from ..scoring import HandOutcome
 from ..trump import TRUMP, TrumpContext
 from ..units import Lead
 from ..views import SeatView, seat_view
-from .belief import Belief
+from .belief import KITTY, Belief
 from .heuristic import HeuristicBot, choose_burial
+
+if TYPE_CHECKING:
+    from ..kernel._core import KState
+
+#: Where a candidate's rollout starts: a full game state, or a kernel state.
+Start = Union[GameState, "KState"]
 
 #: Candidate plays searched per decision (the heuristic's best ones).
 MAX_CANDIDATES = 6
@@ -153,6 +160,39 @@ class KernelRollout:
             res = self.kernel.play_out(state, rng=rng)
         assert st.banker is not None
         return Finished(st.banker, res.points, res.outcome)
+
+    def finish_kernel(
+        self,
+        state: KState,
+        rng: random.Random,
+        cache: dict[tuple[object, ...], Finished] | None = None,
+    ) -> Finished:
+        """Play a kernel state (changed in place) out and score it; ``cache`` keeps the
+        scores of finished hands by what scoring reads (one search's deals share it)."""
+        core = self.kernel.core
+        if self.light:
+            core.play_out_light(state, core.rng_from(rng))
+        else:
+            core.play_out(state, rng, 0.0, None)
+        if cache is None:
+            res = score(state)
+            return Finished(state.banker, res.points, res.outcome)
+        info = cast(HandInfo, state.info)
+        key = (
+            info.kitty,
+            state.banker,
+            state.trick_points,
+            state.penalties,
+            state.last_winner,
+            tuple(state.last_lead),
+            tuple(state.last_win),
+            state.last_points,
+        )
+        hit = cache.get(key)
+        if hit is None:
+            res = score(state)
+            hit = cache[key] = Finished(state.banker, res.points, res.outcome)
+        return hit
 
 
 def light_play(
@@ -392,9 +432,9 @@ class SearchBot:
         if mine:
             cands.append(())  # passing
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
             base = belief.state(deal)
-            out = []
+            out: list[Start] = []
             for show in cands:
                 st = base
                 if show:
@@ -445,7 +485,31 @@ class SearchBot:
         assert view.seat is not None
         seat = view.seat
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+        rollout = self.rollout
+        if isinstance(rollout, KernelRollout):
+            # straight on the kernel: one state per deal, a copy per candidate
+            kernel = rollout.kernel
+            plays = [[c.index for c in play] for play in cands]
+
+            def kstarts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
+                hands = [view.hand if s == seat else deal.get(s, ()) for s in range(4)]
+                kitty = belief.kitty if belief.kitty is not None else deal.get(KITTY, ())
+                base = kernel.from_table(view, hands, kitty)
+                out: list[Start] = []
+                for play in plays:
+                    ks = base.copy()
+                    ks.apply(list(play))
+                    out.append(ks)
+                return out
+
+            return self._search(
+                view,
+                cands,
+                kstarts,
+                f"search:{self.seed}:{seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}",
+            )
+
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
             base = belief.state(deal)
             return [apply(base, seat, Play(play))[0] for play in cands]
 
@@ -462,7 +526,7 @@ class SearchBot:
         difference to the first one, best first."""
         assert view.seat is not None
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
             return [belief.after_burial(deal, burial) for burial in cands]
 
         return self._search(
@@ -477,7 +541,7 @@ class SearchBot:
         self,
         view: SeatView,
         cands: list[tuple[Card, ...]],
-        starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[GameState]],
+        starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[Start]],
         rng_key: str,
         free: bool = False,
     ) -> list[Evaluation]:
@@ -495,6 +559,7 @@ class SearchBot:
             deadline = time.perf_counter() + budget.seconds
         limit = budget.rollouts
         values: list[list[float]] = [[] for _ in cands]
+        scores: dict[tuple[object, ...], Finished] = {}
         done = 0
         while True:
             if limit is not None and done + len(cands) > limit and done:
@@ -506,11 +571,13 @@ class SearchBot:
                 break
             det_seed = rng.getrandbits(64)
             for i, st in enumerate(starts(belief, deal)):
-                r = (
-                    self.rollout.finish(st, random.Random(det_seed))
-                    if st.phase == "play"
-                    else finished(st)
-                )
+                if not isinstance(st, GameState):
+                    assert isinstance(self.rollout, KernelRollout)
+                    r = self.rollout.finish_kernel(st, random.Random(det_seed), scores)
+                elif st.phase == "play":
+                    r = self.rollout.finish(st, random.Random(det_seed))
+                else:
+                    r = finished(st)
                 values[i].append(hand_value(r, seat))
             done += len(cands)
         n = len(values[0])
