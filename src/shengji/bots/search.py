@@ -54,6 +54,7 @@ from ..trump import TRUMP, TrumpContext
 from ..units import Lead
 from ..views import SeatView, seat_view
 from .belief import KITTY, Belief
+from .endgame import Solver
 from .heuristic import HeuristicBot, choose_burial
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ MIN_DEALS = 30
 POINT_WEIGHT = 1 / 200
 #: Candidate burials searched per burial (the heuristic's and variants of it).
 MAX_BURIALS = 6
+#: With ``:endgame``, sampled deals are solved exactly (double dummy) once every hand
+#: holds at most this many cards.
+ENDGAME_CARDS = 3
+#: Solver nodes a rollout budget (``2000it``) counts as one rollout.
+NODES_PER_ROLLOUT = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +288,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     kernel) or ``apply`` (the light policy through the game engine, far slower), and
     ``noburysearch`` (bury as the heuristic bot does, without searching)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch")
+    known = ("kernel", "light", "apply", "noburysearch", "endgame", "noendgame")
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -298,7 +304,14 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         )
     budget = Budget.parse(text or None)
     rollout: Rollout = ApplyRollout() if "apply" in flags else KernelRollout(light="light" in flags)
-    return SearchBot(seat, seed, budget, rollout, bury_search="noburysearch" not in flags)
+    return SearchBot(
+        seat,
+        seed,
+        budget,
+        rollout,
+        bury_search="noburysearch" not in flags,
+        endgame=ENDGAME_CARDS if "endgame" in flags else 0,
+    )
 
 
 class SearchBot:
@@ -314,8 +327,12 @@ class SearchBot:
         budget: Budget | None = None,
         rollout: Rollout | None = None,
         bury_search: bool = True,
+        endgame: int = 0,
     ) -> None:
         self.seat = seat
+        #: Solve sampled deals exactly once every hand holds at most this many cards
+        #: (0: never), on the kernel (:mod:`shengji.bots.endgame`).
+        self.endgame = endgame
         self.seed = seed
         self.budget = budget or Budget.parse(None)
         self.rollout: Rollout = rollout or KernelRollout()
@@ -507,6 +524,7 @@ class SearchBot:
                 cands,
                 kstarts,
                 f"search:{self.seed}:{seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}",
+                solve=0 < max(view.hand_sizes) <= self.endgame,
             )
 
         def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
@@ -544,10 +562,14 @@ class SearchBot:
         starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[Start]],
         rng_key: str,
         free: bool = False,
+        solve: bool = False,
     ) -> list[Evaluation]:
         """Sample deals within the budget, play each candidate's start state out on the
         same deal (and rollout seed), and sort the candidates by paired difference.
-        ``free``: deal with :meth:`Belief.sample_free` when the belief allows it."""
+        ``free``: deal with :meth:`Belief.sample_free` when the belief allows it.
+        ``solve``: kernel starts are solved exactly (:class:`~shengji.bots.endgame.Solver`,
+        one per deal) instead of played out; a rollout budget counts
+        :data:`NODES_PER_ROLLOUT` nodes as one rollout."""
         assert view.seat is not None
         seat = view.seat
         belief = Belief(view)
@@ -570,6 +592,13 @@ class SearchBot:
             if deal is None:
                 break
             det_seed = rng.getrandbits(64)
+            if solve:
+                solver = Solver(seat)
+                for i, st in enumerate(starts(belief, deal)):
+                    assert not isinstance(st, GameState)
+                    values[i].append(solver.value(st))
+                done += max(len(cands), solver.nodes // NODES_PER_ROLLOUT)
+                continue
             for i, st in enumerate(starts(belief, deal)):
                 if not isinstance(st, GameState):
                     assert isinstance(self.rollout, KernelRollout)
