@@ -68,7 +68,7 @@ class Solver:
     def value(self, state: KState) -> float:
         """The value of ``state`` (not changed) under best play by both sides."""
         self.team = state.team[self.seat]
-        return self._search(state, -math.inf, math.inf)
+        return self._search(state.copy(), -math.inf, math.inf)
 
     def _final(self, s: KState) -> float:
         info = cast(HandInfo, s.info)
@@ -87,15 +87,18 @@ class Solver:
         return hit
 
     def _search(self, s: KState, alpha: float, beta: float) -> float:
+        """The value of ``s`` (consumed: the last move is played on it) within the
+        window (alpha, beta)."""
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise TooBig
         if s.done:
             return self._final(s)
         key: tuple[object, ...] | None = None
-        if not s.plays:
+        if not s.plays and s.sizes[0] > 1:
+            h = s.hands
             key = (
-                tuple(tuple(h) for h in s.hands),
+                *(bytes(x) for x in h),
                 s.to_act,
                 s.trick_points,
                 s.penalties,
@@ -114,8 +117,9 @@ class Solver:
         moves = s.moves()
         if len(moves) > 2:
             moves = distinct_moves(s, moves)
-        for move in moves:
-            child = s.copy()
+        last = len(moves) - 1
+        for i, move in enumerate(moves):
+            child = s if i == last else s.copy()
             child.apply(move)
             v = self._search(child, alpha, beta)
             if maximise:
@@ -154,46 +158,41 @@ def distinct_moves(s: KState, moves: list[list[int]]) -> list[list[int]]:
     are the same up to a relabelling that no comparison, unit or score can tell apart."""
     t = s.t
     seat = s.to_act
-    hands = s.hands
-    mine = hands[seat]
-    others = [hands[i] for i in range(s.seats) if i != seat]
+    mine = s.hands[seat]
     table = [0] * 54  # the cards on the table count as another seat's
     for p in s.plays:
         for c in p:
             table[c] += 1
-    others.append(table)
+    others = [h for i, h in enumerate(s.hands) if i != seat]
+    foreign = [sum(x) for x in zip(*others, table, strict=True)]
     key, pts, suit_of = t.key, t.pts, t.suit_of
     cls: dict[int, int] = {}
     for x in {suit_of[c] for m in moves for c in m}:
-        run = -1
+        run = -1  # the class of the run of interchangeable cards going on, if any
         run_pts = -1
-        level_key = -1
-        level_cards: list[int] = []
-        barrier = False
-
-        def close(level: list[int], barrier: bool) -> None:
-            nonlocal run, run_pts
-            if barrier:
-                run = -1
-            for c in level:
-                if barrier or mine[c] != 1:
-                    cls[c] = 1000 + c
+        level = -1  # the key of the cards being walked
+        level_mine: list[int] = []
+        barrier = False  # another seat or the table holds a card of this key
+        for c in [*t.suit_cards[x], -1]:
+            if c < 0 or key[c] != level:
+                if barrier:
                     run = -1
-                elif run >= 0 and pts[c] == run_pts:
-                    cls[c] = run
-                else:
-                    run, run_pts = c, pts[c]
-                    cls[c] = c
-
-        for c in t.suit_cards[x]:
-            if key[c] != level_key:
-                close(level_cards, barrier)
-                level_key, level_cards, barrier = key[c], [], False
+                for d in level_mine:
+                    if barrier or mine[d] != 1:
+                        cls[d] = 1000 + d
+                        run = -1
+                    elif run >= 0 and pts[d] == run_pts:
+                        cls[d] = run
+                    else:
+                        run, run_pts = d, pts[d]
+                        cls[d] = d
+                if c < 0:
+                    break
+                level, level_mine, barrier = key[c], [], False
             if mine[c]:
-                level_cards.append(c)
-            if any(h[c] for h in others):
+                level_mine.append(c)
+            if foreign[c]:
                 barrier = True
-        close(level_cards, barrier)
     out = []
     seen: set[tuple[int, ...]] = set()
     for m in moves:
