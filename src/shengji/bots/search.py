@@ -81,7 +81,9 @@ MAX_BURIALS = 6
 #: holds at most this many cards.
 ENDGAME_CARDS = 3
 #: Solver nodes a rollout budget (``2000it``) counts as one rollout.
-NODES_PER_ROLLOUT = 10
+NODES_PER_ROLLOUT = 8
+#: With ``:infer``, deals sampled for one deal kept at most.
+INFER_TRIES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +290,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     kernel) or ``apply`` (the light policy through the game engine, far slower), and
     ``noburysearch`` (bury as the heuristic bot does, without searching)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch", "endgame", "noendgame")
+    known = ("kernel", "light", "apply", "noburysearch", "endgame", "noendgame", "infer")
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -311,6 +313,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         rollout,
         bury_search="noburysearch" not in flags,
         endgame=ENDGAME_CARDS if "endgame" in flags else 0,
+        infer="infer" in flags,
     )
 
 
@@ -328,11 +331,15 @@ class SearchBot:
         rollout: Rollout | None = None,
         bury_search: bool = True,
         endgame: int = 0,
+        infer: bool = False,
     ) -> None:
         self.seat = seat
         #: Solve sampled deals exactly once every hand holds at most this many cards
         #: (0: never), on the kernel (:mod:`shengji.bots.endgame`).
         self.endgame = endgame
+        #: Weigh sampled deals by the soft facts of the other seats' plays
+        #: (:meth:`Belief.likelihood`): a deal is kept with its likelihood.
+        self.infer = infer
         self.seed = seed
         self.budget = budget or Budget.parse(None)
         self.rollout: Rollout = rollout or KernelRollout()
@@ -525,6 +532,7 @@ class SearchBot:
                 kstarts,
                 f"search:{self.seed}:{seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}",
                 solve=0 < max(view.hand_sizes) <= self.endgame,
+                infer=self.infer,
             )
 
         def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
@@ -563,13 +571,16 @@ class SearchBot:
         rng_key: str,
         free: bool = False,
         solve: bool = False,
+        infer: bool = False,
     ) -> list[Evaluation]:
         """Sample deals within the budget, play each candidate's start state out on the
         same deal (and rollout seed), and sort the candidates by paired difference.
         ``free``: deal with :meth:`Belief.sample_free` when the belief allows it.
         ``solve``: kernel starts are solved exactly (:class:`~shengji.bots.endgame.Solver`,
         one per deal) instead of played out; a rollout budget counts
-        :data:`NODES_PER_ROLLOUT` nodes as one rollout."""
+        :data:`NODES_PER_ROLLOUT` nodes as one rollout. ``infer``: a sampled deal is kept
+        with its likelihood (:meth:`Belief.likelihood`), else sampled again (at most
+        :data:`INFER_TRIES` times)."""
         assert view.seat is not None
         seat = view.seat
         belief = Belief(view)
@@ -580,6 +591,7 @@ class SearchBot:
         if budget.seconds is not None:
             deadline = time.perf_counter() + budget.seconds
         limit = budget.rollouts
+        soft = infer and bool(belief.soft_facts())
         values: list[list[float]] = [[] for _ in cands]
         scores: dict[tuple[object, ...], Finished] = {}
         done = 0
@@ -589,6 +601,15 @@ class SearchBot:
             if done and time.perf_counter() >= deadline:
                 break
             deal = sample(belief, rng)
+            if soft:
+                tries = 1
+                while (
+                    deal is not None
+                    and tries < INFER_TRIES
+                    and rng.random() >= belief.likelihood(deal)
+                ):
+                    deal = sample(belief, rng)
+                    tries += 1
             if deal is None:
                 break
             det_seed = rng.getrandbits(64)
