@@ -65,6 +65,8 @@ Start = Union[GameState, "KState"]
 
 #: Candidate plays searched per decision (the heuristic's best ones).
 MAX_CANDIDATES = 6
+#: ... with ``:wide``.
+WIDE_CANDIDATES = 10
 #: How many standard errors (of the paired difference over the same sampled deals) better
 #: than the heuristic's choice a candidate must be to replace it.
 MARGIN_SE = 2.0
@@ -287,10 +289,13 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``),
     optionally followed by ``:``-separated flags: the rollouts, ``kernel`` (the default:
     uniformly random plays on the compiled kernel), ``light`` (the light policy on the
-    kernel) or ``apply`` (the light policy through the game engine, far slower), and
-    ``noburysearch`` (bury as the heuristic bot does, without searching)."""
+    kernel) or ``apply`` (the light policy through the game engine, far slower);
+    ``noburysearch`` (bury as the heuristic bot does, without searching); ``endgame``
+    (solve sampled deals exactly once every hand holds at most :data:`ENDGAME_CARDS`
+    cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
+    ``wide`` (search :data:`WIDE_CANDIDATES` candidate plays, not :data:`MAX_CANDIDATES`)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch", "endgame", "noendgame", "infer")
+    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "wide")
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -314,6 +319,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         bury_search="noburysearch" not in flags,
         endgame=ENDGAME_CARDS if "endgame" in flags else 0,
         infer="infer" in flags,
+        max_candidates=WIDE_CANDIDATES if "wide" in flags else MAX_CANDIDATES,
     )
 
 
@@ -332,6 +338,7 @@ class SearchBot:
         bury_search: bool = True,
         endgame: int = 0,
         infer: bool = False,
+        max_candidates: int = MAX_CANDIDATES,
     ) -> None:
         self.seat = seat
         #: Solve sampled deals exactly once every hand holds at most this many cards
@@ -340,6 +347,8 @@ class SearchBot:
         #: Weigh sampled deals by the soft facts of the other seats' plays
         #: (:meth:`Belief.likelihood`): a deal is kept with its likelihood.
         self.infer = infer
+        #: Candidate plays searched per decision.
+        self.max_candidates = max_candidates
         self.seed = seed
         self.budget = budget or Budget.parse(None)
         self.rollout: Rollout = rollout or KernelRollout()
@@ -401,7 +410,7 @@ class SearchBot:
             if k not in seen:
                 seen.add(k)
                 out.append(play)
-            if len(out) >= MAX_CANDIDATES:
+            if len(out) >= self.max_candidates:
                 break
         return out
 
