@@ -55,7 +55,12 @@ class Solver:
     finished hands by what scoring reads; the transposition table lives as long as the
     solver (one sampled deal: the kitty is part of the value)."""
 
-    def __init__(self, seat: int, node_limit: int | None = None) -> None:
+    def __init__(
+        self,
+        seat: int,
+        node_limit: int | None = None,
+        finals: dict[tuple[object, ...], float] | None = None,
+    ) -> None:
         self.seat = seat
         self.team = -1
         self.nodes = 0
@@ -63,7 +68,9 @@ class Solver:
         self.node_limit = node_limit
         #: Bounds (low, high) on the value of positions at the start of a trick.
         self.table: dict[tuple[object, ...], tuple[float, float]] = {}
-        self.finals: dict[tuple[object, ...], float] = {}
+        #: Values of finished hands (may be shared by the solvers of one search: the
+        #: kitty is part of the key).
+        self.finals: dict[tuple[object, ...], float] = {} if finals is None else finals
 
     def value(self, state: KState) -> float:
         """The value of ``state`` (not changed) under best play by both sides."""

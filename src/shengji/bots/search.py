@@ -84,6 +84,9 @@ MAX_BURIALS = 6
 ENDGAME_CARDS = 3
 #: Solver nodes a rollout budget (``2000it``) counts as one rollout.
 NODES_PER_ROLLOUT = 8
+#: With ``:tail``, rollouts play at random until every hand holds at most this many
+#: cards, and the rest is solved exactly.
+TAIL_CARDS = 2
 #: With ``:infer``, deals sampled for one deal kept at most.
 INFER_TRIES = 8
 
@@ -295,7 +298,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
     ``wide`` (search :data:`WIDE_CANDIDATES` candidate plays, not :data:`MAX_CANDIDATES`)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "wide")
+    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "wide", "tail")
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -320,6 +323,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         endgame=ENDGAME_CARDS if "endgame" in flags else 0,
         infer="infer" in flags,
         max_candidates=WIDE_CANDIDATES if "wide" in flags else MAX_CANDIDATES,
+        tail=TAIL_CARDS if "tail" in flags else 0,
     )
 
 
@@ -339,6 +343,7 @@ class SearchBot:
         endgame: int = 0,
         infer: bool = False,
         max_candidates: int = MAX_CANDIDATES,
+        tail: int = 0,
     ) -> None:
         self.seat = seat
         #: Solve sampled deals exactly once every hand holds at most this many cards
@@ -349,6 +354,8 @@ class SearchBot:
         self.infer = infer
         #: Candidate plays searched per decision.
         self.max_candidates = max_candidates
+        #: Kernel rollouts solve the last ``tail`` cards of every hand exactly (0: never).
+        self.tail = tail
         self.seed = seed
         self.budget = budget or Budget.parse(None)
         self.rollout: Rollout = rollout or KernelRollout()
@@ -572,6 +579,24 @@ class SearchBot:
             free=True,
         )
 
+    @property
+    def rollout_light(self) -> bool:
+        """Whether kernel rollouts play the light policy."""
+        return isinstance(self.rollout, KernelRollout) and self.rollout.light
+
+    def _tail_value(
+        self, s: KState, seat: int, det_seed: int, finals: dict[tuple[object, ...], float]
+    ) -> float:
+        """A kernel rollout of random plays until every hand holds at most
+        :attr:`tail` cards at a trick's start, then solved exactly (:class:`Solver`)."""
+        assert isinstance(self.rollout, KernelRollout)
+        core = self.rollout.kernel.core
+        krng = core.rng_from(random.Random(det_seed))
+        tail = self.tail
+        while not s.done and (s.plays or max(s.sizes) > tail):
+            s.apply(s.random_move_k(krng, 0.0))
+        return Solver(seat, finals=finals).value(s)
+
     def _search(
         self,
         view: SeatView,
@@ -603,6 +628,7 @@ class SearchBot:
         soft = infer and bool(belief.soft_facts())
         values: list[list[float]] = [[] for _ in cands]
         scores: dict[tuple[object, ...], Finished] = {}
+        finals: dict[tuple[object, ...], float] = {}
         done = 0
         while True:
             if limit is not None and done + len(cands) > limit and done:
@@ -630,6 +656,9 @@ class SearchBot:
                 done += max(len(cands), solver.nodes // NODES_PER_ROLLOUT)
                 continue
             for i, st in enumerate(starts(belief, deal)):
+                if self.tail and not isinstance(st, GameState) and not self.rollout_light:
+                    values[i].append(self._tail_value(st, seat, det_seed, finals))
+                    continue
                 if not isinstance(st, GameState):
                     assert isinstance(self.rollout, KernelRollout)
                     r = self.rollout.finish_kernel(st, random.Random(det_seed), scores)
