@@ -128,3 +128,21 @@ def test_endgame_search_plays_legal_hands() -> None:
     players = [make_player("search:40it:endgame" if s % 2 else "heuristic", s, 3) for s in range(4)]
     st, _ = run_match(load_preset("shuangsheng"), 3, players, stop_after_hand=True)
     assert st.phase in ("hand_over", "match_over") and len(st.results) == 1
+
+
+def test_rollouts_with_a_solved_tail_play_legal_hands_reproducibly() -> None:
+    bot = make_player("search:300it:tail", 0, 0)
+    assert isinstance(bot, SearchBot) and bot.tail > 0
+    players = [make_player("search:30it:tail" if s % 2 else "heuristic", s, 4) for s in range(4)]
+    st, _ = run_match(load_preset("shuangsheng"), 4, players, stop_after_hand=True)
+    assert st.phase in ("hand_over", "match_over") and len(st.results) == 1
+    st = _late("shuangsheng", 5, 8)
+    seat = st.to_act
+    assert seat is not None
+    runs = []
+    for _ in range(2):
+        b = SearchBot(seat, 5, bot.budget, tail=bot.tail)
+        action = b.act(seat_view(st, seat))
+        runs.append((action, [(e.play, e.mean, e.n) for e in b.evaluations]))
+    assert runs[0] == runs[1]
+    assert isinstance(runs[0][0], Play) and runs[0][0] in list(legal_actions(st, seat))
