@@ -54,7 +54,7 @@ from ..trump import TRUMP, TrumpContext
 from ..units import Lead
 from ..views import SeatView, seat_view
 from .belief import KITTY, Belief
-from .endgame import Solver
+from .endgame import Solver, TooBig
 from .heuristic import HeuristicBot, choose_burial
 
 if TYPE_CHECKING:
@@ -82,6 +82,9 @@ MAX_BURIALS = 6
 #: With ``:endgame``, sampled deals are solved exactly (double dummy) once every hand
 #: holds at most this many cards.
 ENDGAME_CARDS = 3
+#: Solver nodes one sampled deal may take (all candidates); a deal that needs more
+#: (wide units left in the hands) is rolled out instead, and so are the later ones.
+SOLVE_NODES = 4000
 #: Solver nodes a rollout budget (``2000it``) counts as one rollout.
 NODES_PER_ROLLOUT = 8
 #: With ``:tail``, rollouts play at random until every hand holds at most this many
@@ -649,12 +652,19 @@ class SearchBot:
                 break
             det_seed = rng.getrandbits(64)
             if solve:
-                solver = Solver(seat)
-                for i, st in enumerate(starts(belief, deal)):
-                    assert not isinstance(st, GameState)
-                    values[i].append(solver.value(st))
-                done += max(len(cands), solver.nodes // NODES_PER_ROLLOUT)
-                continue
+                solver = Solver(seat, node_limit=SOLVE_NODES)
+                try:
+                    solved = []
+                    for st in starts(belief, deal):
+                        assert not isinstance(st, GameState)
+                        solved.append(solver.value(st))
+                except TooBig:
+                    solve = False  # too wide a tree for the budget: roll this deal out
+                else:
+                    for i, v in enumerate(solved):
+                        values[i].append(v)
+                    done += max(len(cands), solver.nodes // NODES_PER_ROLLOUT)
+                    continue
             for i, st in enumerate(starts(belief, deal)):
                 if self.tail and not isinstance(st, GameState) and not self.rollout_light:
                     values[i].append(self._tail_value(st, seat, det_seed, finals))
