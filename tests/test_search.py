@@ -360,3 +360,23 @@ def test_no_counter_that_hands_trumps_to_the_other_side() -> None:
     bot = SearchBot(seat, 1, Budget(rollouts=240))
     action = bot.act(seat_view(st, seat))
     assert isinstance(action, Pass), bot.reason
+
+
+def test_inferring_search_plays_legal_hands_reproducibly() -> None:
+    bot = make_player("search:300it:infer", 0, 0)
+    assert isinstance(bot, SearchBot) and bot.infer
+    wide = make_player("search:300it:wide:endgame:infer", 0, 0)
+    assert isinstance(wide, SearchBot) and wide.max_candidates > bot.max_candidates
+    assert wide.infer and wide.endgame
+    plain = make_player("search:300it", 0, 0)
+    assert isinstance(plain, SearchBot) and not plain.infer
+    players = [make_player("search:40it:infer" if s % 2 else "heuristic", s, 8) for s in range(4)]
+    st, _ = run_match(load_preset("shuangsheng"), 8, players, stop_after_hand=True)
+    assert st.phase in ("hand_over", "match_over") and len(st.results) == 1
+    st, view = _play_view(6, 42)
+    assert view.seat is not None
+    runs = []
+    for _ in range(2):
+        b = SearchBot(view.seat, 11, Budget(rollouts=60), infer=True)
+        runs.append((b.act(view), [(e.play, e.mean, e.n) for e in b.evaluations]))
+    assert runs[0] == runs[1]
