@@ -29,11 +29,12 @@ from collections.abc import Mapping, Sequence
 from ..cards import Card, deck
 from ..game import GameState, TrickPlay
 from ..immutable import evolve
+from ..seats import FIXED_TEAMS
 from ..trump import TRUMP
 from ..views import SeatView
 
-#: The holder number of the kitty in a sampled deal.
-KITTY = 4
+#: The holder number of the kitty in a sampled deal (after the last seat of any table).
+KITTY = 8
 
 #: Soft facts (:meth:`Belief.likelihood`): how likely a sensible last player's play is
 #: when the sampled hand says it held a card that wins a trick of at least
@@ -55,17 +56,19 @@ class Belief:
         self.seat = seat = view.seat
         ctx = view.ctx
         self.view = view
+        seats = len(view.hand_sizes)
+        holders = [*range(seats), KITTY]
         unseen: Counter[Card] = Counter(deck(view.options.decks))
         unseen.subtract(view.hand)
         #: Seats (or KITTY) that cannot hold a card of an effective suit.
-        self.void: dict[int, set[int]] = {s: set() for s in range(5)}
+        self.void: dict[int, set[int]] = {s: set() for s in holders}
         #: Seats that hold no two identical cards of an effective suit.
-        self.no_pair: dict[int, set[int]] = {s: set() for s in range(5)}
+        self.no_pair: dict[int, set[int]] = {s: set() for s in holders}
         #: Cards a seat cannot hold (played since a pair-void was shown).
-        self.banned: dict[int, set[Card]] = {s: set() for s in range(5)}
-        played_by: dict[int, Counter[Card]] = {s: Counter() for s in range(4)}
+        self.banned: dict[int, set[Card]] = {s: set() for s in holders}
+        played_by: dict[int, Counter[Card]] = {s: Counter() for s in range(seats)}
         #: Cards a seat certainly holds.
-        self.forced: dict[int, Counter[Card]] = {s: Counter() for s in range(5)}
+        self.forced: dict[int, Counter[Card]] = {s: Counter() for s in holders}
         suit_of = ctx.suit_of
         all_plays = [t.plays for t in view.tricks]
         if view.trick:
@@ -107,11 +110,11 @@ class Belief:
         buriers = {view.declare.banker}
         if _reburials(view):
             buriers |= {s for s, _ in view.declare.shows}
-        shown: dict[int, Counter[Card]] = {s: Counter() for s in range(4)}
+        shown: dict[int, Counter[Card]] = {s: Counter() for s in range(seats)}
         for s, cards in view.declare.shows:
             for c, k in Counter(cards).items():
                 shown[s][c] = max(shown[s][c], k)
-        for s in range(4):
+        for s in range(seats):
             if s == seat or s in buriers:
                 continue
             for c, k in shown[s].items():
@@ -132,7 +135,7 @@ class Belief:
                     self.forced[s][c] = max(self.forced[s][c], left)
         #: How many hidden cards each holder has (seats and, if unknown, the kitty).
         self.capacity: dict[int, int] = {
-            s: view.hand_sizes[s] for s in range(4) if s != seat and view.hand_sizes[s]
+            s: view.hand_sizes[s] for s in range(seats) if s != seat and view.hand_sizes[s]
         }
         if self.kitty is None and view.phase in ("play", "after_burial"):
             self.capacity[KITTY] = view.options.kitty_size
@@ -150,6 +153,8 @@ class Belief:
         the other side is winning when it can (following suit or trumping in), and gives
         its partner, who wins, a point card of the led suit (or of a side suit when void
         in it)."""
+        if self._soft is None and self.view.options.friends:
+            self._soft = []  # 找朋友: who is whose partner is not known when they played
         if self._soft is None:
             unseen = set(self.unseen)
             seats = len(self.view.hand_sizes)
@@ -180,7 +185,7 @@ class Belief:
         wkey, wsuit = key[cards[best].index], suit_of[cards[best].index]
         mine = cards[-1]
         msuit = suit_of[mine.index]
-        if plays[best].seat % 2 != last % 2:
+        if FIXED_TEAMS[plays[best].seat] != FIXED_TEAMS[last]:
             beats = msuit in (x, TRUMP) and key[mine.index] > wkey
             if beats or sum(c.points for c in cards) < SOFT_POINTS:
                 return None
@@ -428,7 +433,8 @@ def state_from_view(
     """A :class:`GameState` for the play phase built from a view and the hidden cards:
     ``deal`` maps each other seat (and ``KITTY`` when ``kitty`` is None) to its cards."""
     assert view.seat is not None
-    hands = tuple(view.hand if s == view.seat else tuple(deal.get(s, ())) for s in range(4))
+    n = len(view.hand_sizes)
+    hands = tuple(view.hand if s == view.seat else tuple(deal.get(s, ())) for s in range(n))
     return GameState(
         options=view.options,
         seed=0,

@@ -35,7 +35,7 @@ from ..actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..cards import Card, Suit, deck, points
 from ..follow import count_legal_follows, legal_follows, random_legal_follow
 from ..friends import FriendCall, callable_cards
-from ..game import legal_shows
+from ..game import TableFacts, legal_shows
 from ..leads import unit_leads
 from ..seats import FIXED_TEAMS
 from ..throws import beats_unit
@@ -280,16 +280,17 @@ def _follow_reason(
 # -- knowledge from the view -------------------------------------------------------------------
 
 
-def partners(view: SeatView, seat: int) -> list[int]:
+def partners(table: TableFacts, seat: int) -> list[int]:
     """The other seats known to be on ``seat``'s side (a seat whose side is not known yet
     is not among them; a seat that does not know its own side counts as a collector: a
-    friend that has not played its called copy plays as one)."""
-    n = len(view.hand_sizes)
-    if not view.options.friends:
+    friend that has not played its called copy plays as one). ``table``: a view or a
+    game state."""
+    n = table.options.players
+    if not table.options.friends:
         return [s for s in range(n) if s != seat and FIXED_TEAMS[s] == FIXED_TEAMS[seat]]
-    mine = view.side_of(seat)
+    mine = table.side_of(seat)
     mine = 1 if mine is None else mine
-    return [s for s in range(n) if s != seat and view.side_of(s) == mine]
+    return [s for s in range(n) if s != seat and table.side_of(s) == mine]
 
 
 def call_progress(view: SeatView) -> list[tuple[FriendCall, int, int | None]]:

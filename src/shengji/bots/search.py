@@ -50,12 +50,13 @@ from ..immutable import evolve
 from ..kernel.rollout import HandInfo, score
 from ..leads import unit_lead_list
 from ..scoring import HandOutcome
+from ..seats import FIXED_TEAMS
 from ..trump import TRUMP, TrumpContext
 from ..units import Lead
 from ..views import SeatView, seat_view
 from .belief import KITTY, Belief
 from .endgame import Solver, TooBig
-from .heuristic import HeuristicBot, choose_burial
+from .heuristic import HeuristicBot, choose_burial, partners
 
 if TYPE_CHECKING:
     from ..kernel._core import KState
@@ -121,17 +122,27 @@ class Budget:
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """What a played-out hand left: the banker, the collectors' points and the outcome."""
+    """What a played-out hand left: the banker, the collectors' points and the outcome;
+    in 找朋友, each seat's side as the hand ended (in a sampled deal the friends are
+    whoever the deal gave the called copies)."""
 
     banker: int
     points: int
     outcome: HandOutcome
+    team: tuple[int, ...] = ()
 
 
 def finished(st: GameState) -> Finished:
     """The last finished hand of a game state."""
     r = st.results[-1]
-    return Finished(r.banker, r.points, r.outcome)
+    side = set(r.banker_side)
+    team = tuple(0 if s in side else 1 for s in range(st.seats)) if side else ()
+    return Finished(r.banker, r.points, r.outcome, team)
+
+
+def _team_of(state: KState) -> tuple[int, ...]:
+    """A finished kernel hand's sides (找朋友 only: fixed partnerships give ())."""
+    return tuple(state.team) if state.calls else ()
 
 
 class Rollout(Protocol):
@@ -175,7 +186,7 @@ class KernelRollout:
         else:
             res = self.kernel.play_out(state, rng=rng)
         assert st.banker is not None
-        return Finished(st.banker, res.points, res.outcome)
+        return Finished(st.banker, res.points, res.outcome, _team_of(state))
 
     def finish_kernel(
         self,
@@ -192,7 +203,7 @@ class KernelRollout:
             core.play_out(state, rng, 0.0, None)
         if cache is None:
             res = score(state)
-            return Finished(state.banker, res.points, res.outcome)
+            return Finished(state.banker, res.points, res.outcome, _team_of(state))
         info = cast(HandInfo, state.info)
         key = (
             info.kitty,
@@ -203,11 +214,12 @@ class KernelRollout:
             tuple(state.last_lead),
             tuple(state.last_win),
             state.last_points,
+            _team_of(state),
         )
         hit = cache.get(key)
         if hit is None:
             res = score(state)
-            hit = cache[key] = Finished(state.banker, res.points, res.outcome)
+            hit = cache[key] = Finished(state.banker, res.points, res.outcome, _team_of(state))
         return hit
 
 
@@ -237,7 +249,7 @@ def light_play(
     in_suit = [c for c in hand if suit_of[c.index] == x]
     options = in_suit or list(hand)
     best_seat, best_key = _single_leader(ctx, st, lead)
-    if best_seat % 2 == seat % 2:
+    if best_seat in partners(st, seat):
         return (max(options, key=lambda c: (c.points, -key[c.index])),)
     winners = [c for c in options if suit_of[c.index] in (x, TRUMP) and key[c.index] > best_key]
     trick_pts = sum(c.points for p in st.trick for c in p.cards)
@@ -263,8 +275,9 @@ def hand_value(r: Finished, seat: int) -> float:
     """The finished hand's worth to ``seat``'s team: levels gained (negative: levels the
     other team gained), plus the collectors' points as a tie-break."""
     o = r.outcome
-    team = seat % 2
-    bteam = r.banker % 2
+    teams = r.team or FIXED_TEAMS
+    team = teams[seat]
+    bteam = teams[r.banker]
     up = bteam if o.side == "banker" else 1 - bteam
     levels = o.moved if up == team else -o.moved
     pts = r.points if team != bteam else -r.points
@@ -374,6 +387,8 @@ class SearchBot:
         action = self.heuristic.act(view)
         self.reason = self.heuristic.reason
         self.evaluations = []
+        if view.options.friends and view.phase != "play":
+            return action  # 找朋友: burial, 炒底 and calls as the heuristic; plays searched
         if view.phase == "bury" and isinstance(action, Bury) and self.bury_search:
             return self.bury(view, action.cards)
         if view.phase == "after_burial" and self.bury_search:
@@ -535,7 +550,8 @@ class SearchBot:
             plays = [[c.index for c in play] for play in cands]
 
             def kstarts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
-                hands = [view.hand if s == seat else deal.get(s, ()) for s in range(4)]
+                n = len(view.hand_sizes)
+                hands = [view.hand if s == seat else deal.get(s, ()) for s in range(n)]
                 kitty = belief.kitty if belief.kitty is not None else deal.get(KITTY, ())
                 base = kernel.from_table(view, hands, kitty)
                 out: list[Start] = []
@@ -752,7 +768,7 @@ def play_difference(
 
         plays = [p.cards for p in view.trick]
         winner = view.trick[trick_winner(ctx, plays, view.lead)].seat
-        partner_winning = winner % 2 == view.seat % 2
+        partner_winning = winner in partners(view, view.seat)
     if pts(chosen) > pts(heuristic) and partner_winning:
         return ("gives points to the partner, who is winning", "给赢牌的对家贴分")
     if pts(chosen) < pts(heuristic):
