@@ -159,3 +159,32 @@ def test_deals_and_play_states_after_a_burial(preset: str, seed: int, later: boo
     assert after.ctx == gs.ctx and after.declare == gs.declare
     res = play_out(from_table(after), rng=random.Random(seed))
     assert res.outcome is not None
+
+
+def test_soft_facts_fit_sensible_players_and_weigh_deals() -> None:
+    """The soft facts of heuristic players' plays hold for their true hands (they are
+    what a sensible last player does), and a deal's likelihood is the product of the
+    likelihoods of the facts it contradicts."""
+    from shengji.bots.belief import SOFT_FEED, SOFT_WIN
+    from shengji.bots.registry import make_player
+
+    facts = 0
+    for seed in range(6):
+        gs = new_match(load_preset("shuangsheng"), seed)
+        bots = [make_player("heuristic-v1", s, seed) for s in range(4)]
+        while gs.phase not in ("hand_over", "match_over"):
+            seat = gs.to_act if gs.to_act is not None else 0
+            view = seat_view(gs, seat)
+            if gs.phase == "play" and len(gs.tricks) in (8, 16) and not gs.trick:
+                belief = Belief(view)
+                true = {h: list(gs.hands[h]) for h in belief.capacity if h != KITTY}
+                assert belief.likelihood(true) == 1.0
+                for h, bad, w in belief.soft_facts():
+                    facts += 1
+                    assert w in (SOFT_WIN, SOFT_FEED) and h != seat
+                    assert bad and all(belief.unseen[c] for c in bad)
+                    other = dict(true)
+                    other[h] = [next(iter(bad)), *true[h][1:]]
+                    assert belief.likelihood(other) <= w
+            gs, _ = apply(gs, seat, bots[seat].act(view))
+    assert facts > 0

@@ -360,3 +360,69 @@ def test_no_counter_that_hands_trumps_to_the_other_side() -> None:
     bot = SearchBot(seat, 1, Budget(rollouts=240))
     action = bot.act(seat_view(st, seat))
     assert isinstance(action, Pass), bot.reason
+
+
+def test_inferring_search_plays_legal_hands_reproducibly() -> None:
+    bot = make_player("search:300it:infer", 0, 0)
+    assert isinstance(bot, SearchBot) and bot.infer
+    wide = make_player("search:300it:wide:endgame:infer", 0, 0)
+    assert isinstance(wide, SearchBot) and wide.max_candidates > bot.max_candidates
+    assert wide.infer and wide.endgame
+    plain = make_player("search:300it", 0, 0)
+    assert isinstance(plain, SearchBot) and not plain.infer
+    players = [make_player("search:40it:infer" if s % 2 else "heuristic", s, 8) for s in range(4)]
+    st, _ = run_match(load_preset("shuangsheng"), 8, players, stop_after_hand=True)
+    assert st.phase in ("hand_over", "match_over") and len(st.results) == 1
+    st, view = _play_view(6, 42)
+    assert view.seat is not None
+    runs = []
+    for _ in range(2):
+        b = SearchBot(view.seat, 11, Budget(rollouts=60), infer=True)
+        runs.append((b.act(view), [(e.play, e.mean, e.n) for e in b.evaluations]))
+    assert runs[0] == runs[1]
+
+
+# -- 找朋友 --------------------------------------------------------------------------------
+
+
+def test_search_plays_a_friends_hand_and_values_the_sides_as_they_ended() -> None:
+    """At a six-seat 找朋友 table the search bot plays legal hands (burial, 炒底 and calls
+    as the heuristic); a hand's value follows the sides found, not the seat parity."""
+    opts = load_preset("zhaopengyou", {"players": 6})
+    players = [
+        SearchBot(s, 5, Budget(rollouts=40)) if s in (0, 3) else HeuristicBot(s, 5)
+        for s in range(6)
+    ]
+    st, _ = run_match(opts, 5, players, stop_after_hand=True)  # apply checks legality
+    r = st.results[-1]
+    side = set(r.banker_side)
+    assert finished(st).team == tuple(0 if s in side else 1 for s in range(6))
+    values = [hand_value(finished(st), s) for s in range(6)]
+    for s in range(6):
+        same = [t for t in range(6) if (t in side) == (s in side)]
+        assert all(values[t] == values[s] for t in same)
+    other = next(s for s in range(6) if s not in side)
+    assert values[r.banker] == -values[other]
+
+
+def test_a_friends_hint_samples_every_hidden_seat() -> None:
+    """The belief of a seat at a five-seat table deals the hidden cards to the four other
+    seats (and the kitty), consistently with what was seen."""
+    from shengji.bots.belief import KITTY, Belief
+
+    opts = load_preset("zhaopengyou", {"players": 5})
+    rng = random.Random(1)
+    st = new_match(opts, 2)
+    while not (st.phase == "play" and len(st.tricks) >= 3 and st.to_act == 1):
+        seat = st.to_act
+        assert seat is not None
+        st, _ = apply(st, seat, random_action(st, seat, rng))
+    view = seat_view(st, 1)
+    deal = Belief(view).sample(rng)
+    assert deal is not None
+    assert {s for s in deal if s != KITTY} == {0, 2, 3, 4}
+    assert [len(deal[s]) for s in (0, 2, 3, 4)] == [len(st.hands[s]) for s in (0, 2, 3, 4)]
+    hidden = Counter(c for s in (0, 2, 3, 4) for c in st.hands[s]) + Counter(st.kitty)
+    assert sum((Counter(cards) for cards in deal.values()), Counter()) == hidden
+    bot = SearchBot(1, 2, Budget(rollouts=60))
+    assert isinstance(bot.act(view), Play)

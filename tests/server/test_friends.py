@@ -240,8 +240,8 @@ def test_the_turn_timer_calls_friends_for_a_slow_banker(http: TestClient) -> Non
 
 
 def test_hints_at_a_six_seat_table_call_and_play(http: TestClient) -> None:
-    """The hint at a 找朋友 table: the heuristic's calls for the banker, then plays after
-    tricks by six seats (the search bot's belief knows four seats only)."""
+    """The hint at a 找朋友 table: the heuristic's calls for the banker, then a searched
+    play after tricks by six seats."""
     with ExitStack() as stack:
         clients, banker = _to_call_phase(http, stack)
         rid = banker.latest["room"]["id"]
@@ -268,8 +268,7 @@ def test_hints_at_a_six_seat_table_call_and_play(http: TestClient) -> None:
 
 
 def test_strong_bots_play_a_six_seat_hand(http: TestClient) -> None:
-    """A 找朋友 table of strong bots (search) plays on: the heuristic moves for them while
-    the search bot knows four seats only."""
+    """A 找朋友 table of strong bots (search) plays a whole match."""
     rid, key = _room(http, 6, bots=[None, *["search"] * 5])
     with http.websocket_connect(f"/ws/{rid}") as w:
         me = Client(w)

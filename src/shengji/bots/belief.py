@@ -27,12 +27,23 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from ..cards import Card, deck
-from ..game import GameState
+from ..game import GameState, TrickPlay
 from ..immutable import evolve
+from ..seats import FIXED_TEAMS
+from ..trump import TRUMP
 from ..views import SeatView
 
-#: The holder number of the kitty in a sampled deal.
-KITTY = 4
+#: The holder number of the kitty in a sampled deal (after the last seat of any table).
+KITTY = 8
+
+#: Soft facts (:meth:`Belief.likelihood`): how likely a sensible last player's play is
+#: when the sampled hand says it held a card that wins a trick of at least
+#: :data:`SOFT_POINTS` points the other side was winning (and did not play it) ...
+SOFT_WIN = 0.25
+#: ... or a point card of the led suit (or, void in it, of a side suit) it did not give
+#: to its partner, who was winning.
+SOFT_FEED = 0.4
+SOFT_POINTS = 5
 
 _ATTEMPTS = 60
 
@@ -45,17 +56,19 @@ class Belief:
         self.seat = seat = view.seat
         ctx = view.ctx
         self.view = view
+        seats = len(view.hand_sizes)
+        holders = [*range(seats), KITTY]
         unseen: Counter[Card] = Counter(deck(view.options.decks))
         unseen.subtract(view.hand)
         #: Seats (or KITTY) that cannot hold a card of an effective suit.
-        self.void: dict[int, set[int]] = {s: set() for s in range(5)}
+        self.void: dict[int, set[int]] = {s: set() for s in holders}
         #: Seats that hold no two identical cards of an effective suit.
-        self.no_pair: dict[int, set[int]] = {s: set() for s in range(5)}
+        self.no_pair: dict[int, set[int]] = {s: set() for s in holders}
         #: Cards a seat cannot hold (played since a pair-void was shown).
-        self.banned: dict[int, set[Card]] = {s: set() for s in range(5)}
-        played_by: dict[int, Counter[Card]] = {s: Counter() for s in range(4)}
+        self.banned: dict[int, set[Card]] = {s: set() for s in holders}
+        played_by: dict[int, Counter[Card]] = {s: Counter() for s in range(seats)}
         #: Cards a seat certainly holds.
-        self.forced: dict[int, Counter[Card]] = {s: Counter() for s in range(5)}
+        self.forced: dict[int, Counter[Card]] = {s: Counter() for s in holders}
         suit_of = ctx.suit_of
         all_plays = [t.plays for t in view.tricks]
         if view.trick:
@@ -97,11 +110,11 @@ class Belief:
         buriers = {view.declare.banker}
         if _reburials(view):
             buriers |= {s for s, _ in view.declare.shows}
-        shown: dict[int, Counter[Card]] = {s: Counter() for s in range(4)}
+        shown: dict[int, Counter[Card]] = {s: Counter() for s in range(seats)}
         for s, cards in view.declare.shows:
             for c, k in Counter(cards).items():
                 shown[s][c] = max(shown[s][c], k)
-        for s in range(4):
+        for s in range(seats):
             if s == seat or s in buriers:
                 continue
             for c, k in shown[s].items():
@@ -122,7 +135,7 @@ class Belief:
                     self.forced[s][c] = max(self.forced[s][c], left)
         #: How many hidden cards each holder has (seats and, if unknown, the kitty).
         self.capacity: dict[int, int] = {
-            s: view.hand_sizes[s] for s in range(4) if s != seat and view.hand_sizes[s]
+            s: view.hand_sizes[s] for s in range(seats) if s != seat and view.hand_sizes[s]
         }
         if self.kitty is None and view.phase in ("play", "after_burial"):
             self.capacity[KITTY] = view.options.kitty_size
@@ -130,6 +143,81 @@ class Belief:
             if h not in self.capacity:
                 self.forced[h] = Counter()
         self._clip_forced()
+        self._soft: list[tuple[int, frozenset[Card], float]] | None = None
+
+    def soft_facts(self) -> list[tuple[int, frozenset[Card], float]]:
+        """What the last player of each finished one-card trick suggests about the hand
+        it held then: (seat, the unseen cards it would have played, the likelihood of its
+        play if it held one of them; it holds now only cards it held then). A sensible
+        player in the last seat takes a trick of :data:`SOFT_POINTS` points or more that
+        the other side is winning when it can (following suit or trumping in), and gives
+        its partner, who wins, a point card of the led suit (or of a side suit when void
+        in it)."""
+        if self._soft is None and self.view.options.friends:
+            self._soft = []  # 找朋友: who is whose partner is not known when they played
+        if self._soft is None:
+            unseen = set(self.unseen)
+            seats = len(self.view.hand_sizes)
+            self._soft = []
+            for t in self.view.tricks:
+                if len(t.plays) == seats and len(t.plays[0].cards) == 1:
+                    fact = self._soft_fact(t.plays, unseen)
+                    if fact is not None:
+                        self._soft.append(fact)
+        return self._soft
+
+    def _soft_fact(
+        self, plays: Sequence[TrickPlay], unseen: set[Card]
+    ) -> tuple[int, frozenset[Card], float] | None:
+        """The soft fact of one finished one-card trick (:meth:`soft_facts`), if any."""
+        ctx = self.view.ctx
+        suit_of, key = ctx.suit_of, ctx.key
+        cards = [p.cards[0] for p in plays]
+        last = plays[-1].seat
+        if last == self.seat or last not in self.capacity:
+            return None
+        x = suit_of[cards[0].index]
+        best = 0
+        for i in range(1, len(cards) - 1):
+            c = cards[i]
+            if suit_of[c.index] in (x, TRUMP) and key[c.index] > key[cards[best].index]:
+                best = i
+        wkey, wsuit = key[cards[best].index], suit_of[cards[best].index]
+        mine = cards[-1]
+        msuit = suit_of[mine.index]
+        if FIXED_TEAMS[plays[best].seat] != FIXED_TEAMS[last]:
+            beats = msuit in (x, TRUMP) and key[mine.index] > wkey
+            if beats or sum(c.points for c in cards) < SOFT_POINTS:
+                return None
+            if msuit == x and wsuit == x:
+                bad = {c for c in unseen if suit_of[c.index] == x and key[c.index] > wkey}
+            elif msuit not in (x, TRUMP):
+                bad = {c for c in unseen if suit_of[c.index] == TRUMP and key[c.index] > wkey}
+            else:
+                return None
+            return (last, frozenset(bad), SOFT_WIN) if bad else None
+        if mine.points:
+            return None
+        if msuit == x:
+            bad = {c for c in unseen if suit_of[c.index] == x and c.points}
+        elif msuit != TRUMP:
+            bad = {c for c in unseen if suit_of[c.index] != TRUMP and c.points}
+        else:
+            return None
+        return (last, frozenset(bad), SOFT_FEED) if bad else None
+
+    def likelihood(self, deal: Mapping[int, Sequence[Card]]) -> float:
+        """How likely the other seats' plays were with the hands of ``deal``, relative to
+        hands that fit every soft fact (:meth:`soft_facts`): the product of the
+        likelihoods of the facts the deal contradicts."""
+        w = 1.0
+        for h, bad, p in self.soft_facts():
+            hand = deal.get(h, ())
+            for c in hand:
+                if c in bad:
+                    w *= p
+                    break
+        return w
 
     def _clip_forced(self) -> None:
         """Drop forced cards that do not fit (never happens with a consistent view)."""
@@ -205,34 +293,80 @@ class Belief:
             i += take
         return hands
 
-    def _try(self, rng: random.Random) -> dict[int, list[Card]] | None:
+    def _prepare(self) -> None:
+        """What every :meth:`_try` shares: the pool left once the forced cards are placed,
+        split into the constrained cards (some holder may not take them, or a holder holds
+        no two of their suit), grouped by how many holders may take each (fewest first),
+        and the free cards; and each constrained card's possible holders (voids and banned
+        cards do not change while dealing)."""
         holders = list(self.capacity)
-        hands: dict[int, list[Card]] = {h: [] for h in holders}
-        held: dict[int, Counter[Card]] = {h: Counter() for h in holders}
-        room = dict(self.capacity)
         pool = Counter(self.unseen)
         for h in holders:
-            for c, k in self.forced[h].items():
-                hands[h].extend([c] * k)
-                held[h][c] += k
-                room[h] -= k
-                pool[c] -= k
-        cards = list((+pool).elements())
-        rng.shuffle(cards)
-        choices = {c: sum(1 for h in holders if self.allowed(h, c, Counter())) for c in pool}
-        cards.sort(key=lambda c: choices[c])
-        for c in cards:
-            options = [h for h in holders if room[h] > 0 and self.allowed(h, c, held[h])]
-            if not options:
-                target = self._repair(c, hands, held, room, rng)
-                if target is None:
-                    return None
-                options = [target]
-            weights = [room[h] for h in options]
-            h = rng.choices(options, weights)[0] if len(options) > 1 else options[0]
-            hands[h].append(c)
-            held[h][c] += 1
-            room[h] -= 1
+            pool.subtract(self.forced[h])
+        empty: Counter[Card] = Counter()
+        suit_of = self.view.ctx.suit_of
+        pair_suits = {x for h in holders for x in self.no_pair[h]}
+        may: dict[Card, list[int]] = {}
+        groups: dict[int, list[Card]] = {}
+        free: list[Card] = []
+        for c, k in (+pool).items():
+            ok = [h for h in holders if self.allowed(h, c, empty)]
+            if len(ok) == len(holders) and suit_of[c.index] not in pair_suits:
+                free.extend([c] * k)
+            else:
+                may[c] = ok
+                groups.setdefault(len(ok), []).extend([c] * k)
+        self._groups = [groups[n] for n in sorted(groups)]
+        self._free = free
+        self._may = may
+        self._pairless = {h for h in holders if self.no_pair[h]}
+
+    def _try(self, rng: random.Random) -> dict[int, list[Card]] | None:
+        if not hasattr(self, "_groups"):
+            self._prepare()
+        holders = list(self.capacity)
+        hands: dict[int, list[Card]] = {h: list(self.forced[h].elements()) for h in holders}
+        held: dict[int, Counter[Card]] = {h: Counter(self.forced[h]) for h in holders}
+        room = {h: self.capacity[h] - len(hands[h]) for h in holders}
+        suit_of = self.view.ctx.suit_of
+        no_pair, pairless, may = self.no_pair, self._pairless, self._may
+        shuffle, uniform = rng.shuffle, rng.random
+        for group in self._groups:
+            cards = list(group)
+            shuffle(cards)
+            for c in cards:
+                options = [
+                    h
+                    for h in may[c]
+                    if room[h] > 0
+                    and not (h in pairless and held[h][c] and suit_of[c.index] in no_pair[h])
+                ]
+                if not options:
+                    target = self._repair(c, hands, held, room, rng)
+                    if target is None:
+                        return None
+                    h = target
+                elif len(options) == 1:
+                    h = options[0]
+                else:
+                    x = uniform() * sum([room[g] for g in options])
+                    h = options[-1]
+                    for g in options:
+                        x -= room[g]
+                        if x < 0:
+                            h = g
+                            break
+                hands[h].append(c)
+                held[h][c] += 1
+                room[h] -= 1
+        # the free cards: any holder may take any of them, so a shuffle cut by the room
+        # left is a uniform deal of them
+        cards = list(self._free)
+        shuffle(cards)
+        i = 0
+        for h in holders:
+            hands[h].extend(cards[i : i + room[h]])
+            i += room[h]
         return hands
 
     def _repair(
@@ -299,7 +433,8 @@ def state_from_view(
     """A :class:`GameState` for the play phase built from a view and the hidden cards:
     ``deal`` maps each other seat (and ``KITTY`` when ``kitty`` is None) to its cards."""
     assert view.seat is not None
-    hands = tuple(view.hand if s == view.seat else tuple(deal.get(s, ())) for s in range(4))
+    n = len(view.hand_sizes)
+    hands = tuple(view.hand if s == view.seat else tuple(deal.get(s, ())) for s in range(n))
     return GameState(
         options=view.options,
         seed=0,

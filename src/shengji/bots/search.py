@@ -38,7 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, Union, cast
 
 from ..actions import Action, Bury, Declare, Pass, Play
 from ..cards import Card, Suit
@@ -47,16 +47,27 @@ from ..follow import random_legal_follow
 from ..game import GameState, apply, legal_shows
 from ..i18n import cards_label
 from ..immutable import evolve
+from ..kernel.rollout import HandInfo, score
 from ..leads import unit_lead_list
 from ..scoring import HandOutcome
+from ..seats import FIXED_TEAMS
 from ..trump import TRUMP, TrumpContext
 from ..units import Lead
 from ..views import SeatView, seat_view
-from .belief import Belief
-from .heuristic import HeuristicBot, choose_burial
+from .belief import KITTY, Belief
+from .endgame import Solver, TooBig
+from .heuristic import HeuristicBot, choose_burial, partners
+
+if TYPE_CHECKING:
+    from ..kernel._core import KState
+
+#: Where a candidate's rollout starts: a full game state, or a kernel state.
+Start = Union[GameState, "KState"]
 
 #: Candidate plays searched per decision (the heuristic's best ones).
 MAX_CANDIDATES = 6
+#: ... with ``:wide``.
+WIDE_CANDIDATES = 10
 #: How many standard errors (of the paired difference over the same sampled deals) better
 #: than the heuristic's choice a candidate must be to replace it.
 MARGIN_SE = 2.0
@@ -69,6 +80,19 @@ MIN_DEALS = 30
 POINT_WEIGHT = 1 / 200
 #: Candidate burials searched per burial (the heuristic's and variants of it).
 MAX_BURIALS = 6
+#: With ``:endgame``, sampled deals are solved exactly (double dummy) once every hand
+#: holds at most this many cards.
+ENDGAME_CARDS = 3
+#: Solver nodes one sampled deal may take (all candidates); a deal that needs more
+#: (wide units left in the hands) is rolled out instead, and so are the later ones.
+SOLVE_NODES = 4000
+#: Solver nodes a rollout budget (``2000it``) counts as one rollout.
+NODES_PER_ROLLOUT = 8
+#: With ``:tail``, rollouts play at random until every hand holds at most this many
+#: cards, and the rest is solved exactly.
+TAIL_CARDS = 2
+#: With ``:infer``, deals sampled for one deal kept at most.
+INFER_TRIES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,17 +122,27 @@ class Budget:
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """What a played-out hand left: the banker, the collectors' points and the outcome."""
+    """What a played-out hand left: the banker, the collectors' points and the outcome;
+    in 找朋友, each seat's side as the hand ended (in a sampled deal the friends are
+    whoever the deal gave the called copies)."""
 
     banker: int
     points: int
     outcome: HandOutcome
+    team: tuple[int, ...] = ()
 
 
 def finished(st: GameState) -> Finished:
     """The last finished hand of a game state."""
     r = st.results[-1]
-    return Finished(r.banker, r.points, r.outcome)
+    side = set(r.banker_side)
+    team = tuple(0 if s in side else 1 for s in range(st.seats)) if side else ()
+    return Finished(r.banker, r.points, r.outcome, team)
+
+
+def _team_of(state: KState) -> tuple[int, ...]:
+    """A finished kernel hand's sides (找朋友 only: fixed partnerships give ())."""
+    return tuple(state.team) if state.calls else ()
 
 
 class Rollout(Protocol):
@@ -152,7 +186,41 @@ class KernelRollout:
         else:
             res = self.kernel.play_out(state, rng=rng)
         assert st.banker is not None
-        return Finished(st.banker, res.points, res.outcome)
+        return Finished(st.banker, res.points, res.outcome, _team_of(state))
+
+    def finish_kernel(
+        self,
+        state: KState,
+        rng: random.Random,
+        cache: dict[tuple[object, ...], Finished] | None = None,
+    ) -> Finished:
+        """Play a kernel state (changed in place) out and score it; ``cache`` keeps the
+        scores of finished hands by what scoring reads (one search's deals share it)."""
+        core = self.kernel.core
+        if self.light:
+            core.play_out_light(state, core.rng_from(rng))
+        else:
+            core.play_out(state, rng, 0.0, None)
+        if cache is None:
+            res = score(state)
+            return Finished(state.banker, res.points, res.outcome, _team_of(state))
+        info = cast(HandInfo, state.info)
+        key = (
+            info.kitty,
+            state.banker,
+            state.trick_points,
+            state.penalties,
+            state.last_winner,
+            tuple(state.last_lead),
+            tuple(state.last_win),
+            state.last_points,
+            _team_of(state),
+        )
+        hit = cache.get(key)
+        if hit is None:
+            res = score(state)
+            hit = cache[key] = Finished(state.banker, res.points, res.outcome, _team_of(state))
+        return hit
 
 
 def light_play(
@@ -181,7 +249,7 @@ def light_play(
     in_suit = [c for c in hand if suit_of[c.index] == x]
     options = in_suit or list(hand)
     best_seat, best_key = _single_leader(ctx, st, lead)
-    if best_seat % 2 == seat % 2:
+    if best_seat in partners(st, seat):
         return (max(options, key=lambda c: (c.points, -key[c.index])),)
     winners = [c for c in options if suit_of[c.index] in (x, TRUMP) and key[c.index] > best_key]
     trick_pts = sum(c.points for p in st.trick for c in p.cards)
@@ -207,8 +275,9 @@ def hand_value(r: Finished, seat: int) -> float:
     """The finished hand's worth to ``seat``'s team: levels gained (negative: levels the
     other team gained), plus the collectors' points as a tie-break."""
     o = r.outcome
-    team = seat % 2
-    bteam = r.banker % 2
+    teams = r.team or FIXED_TEAMS
+    team = teams[seat]
+    bteam = teams[r.banker]
     up = bteam if o.side == "banker" else 1 - bteam
     levels = o.moved if up == team else -o.moved
     pts = r.points if team != bteam else -r.points
@@ -239,10 +308,13 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``),
     optionally followed by ``:``-separated flags: the rollouts, ``kernel`` (the default:
     uniformly random plays on the compiled kernel), ``light`` (the light policy on the
-    kernel) or ``apply`` (the light policy through the game engine, far slower), and
-    ``noburysearch`` (bury as the heuristic bot does, without searching)."""
+    kernel) or ``apply`` (the light policy through the game engine, far slower);
+    ``noburysearch`` (bury as the heuristic bot does, without searching); ``endgame``
+    (solve sampled deals exactly once every hand holds at most :data:`ENDGAME_CARDS`
+    cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
+    ``wide`` (search :data:`WIDE_CANDIDATES` candidate plays, not :data:`MAX_CANDIDATES`)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch")
+    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "wide", "tail")
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -258,7 +330,17 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         )
     budget = Budget.parse(text or None)
     rollout: Rollout = ApplyRollout() if "apply" in flags else KernelRollout(light="light" in flags)
-    return SearchBot(seat, seed, budget, rollout, bury_search="noburysearch" not in flags)
+    return SearchBot(
+        seat,
+        seed,
+        budget,
+        rollout,
+        bury_search="noburysearch" not in flags,
+        endgame=ENDGAME_CARDS if "endgame" in flags else 0,
+        infer="infer" in flags,
+        max_candidates=WIDE_CANDIDATES if "wide" in flags else MAX_CANDIDATES,
+        tail=TAIL_CARDS if "tail" in flags else 0,
+    )
 
 
 class SearchBot:
@@ -274,8 +356,22 @@ class SearchBot:
         budget: Budget | None = None,
         rollout: Rollout | None = None,
         bury_search: bool = True,
+        endgame: int = 0,
+        infer: bool = False,
+        max_candidates: int = MAX_CANDIDATES,
+        tail: int = 0,
     ) -> None:
         self.seat = seat
+        #: Solve sampled deals exactly once every hand holds at most this many cards
+        #: (0: never), on the kernel (:mod:`shengji.bots.endgame`).
+        self.endgame = endgame
+        #: Weigh sampled deals by the soft facts of the other seats' plays
+        #: (:meth:`Belief.likelihood`): a deal is kept with its likelihood.
+        self.infer = infer
+        #: Candidate plays searched per decision.
+        self.max_candidates = max_candidates
+        #: Kernel rollouts solve the last ``tail`` cards of every hand exactly (0: never).
+        self.tail = tail
         self.seed = seed
         self.budget = budget or Budget.parse(None)
         self.rollout: Rollout = rollout or KernelRollout()
@@ -291,6 +387,8 @@ class SearchBot:
         action = self.heuristic.act(view)
         self.reason = self.heuristic.reason
         self.evaluations = []
+        if view.options.friends and view.phase != "play":
+            return action  # 找朋友: burial, 炒底 and calls as the heuristic; plays searched
         if view.phase == "bury" and isinstance(action, Bury) and self.bury_search:
             return self.bury(view, action.cards)
         if view.phase == "after_burial" and self.bury_search:
@@ -337,7 +435,7 @@ class SearchBot:
             if k not in seen:
                 seen.add(k)
                 out.append(play)
-            if len(out) >= MAX_CANDIDATES:
+            if len(out) >= self.max_candidates:
                 break
         return out
 
@@ -392,9 +490,9 @@ class SearchBot:
         if mine:
             cands.append(())  # passing
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
             base = belief.state(deal)
-            out = []
+            out: list[Start] = []
             for show in cands:
                 st = base
                 if show:
@@ -445,7 +543,34 @@ class SearchBot:
         assert view.seat is not None
         seat = view.seat
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+        rollout = self.rollout
+        if isinstance(rollout, KernelRollout):
+            # straight on the kernel: one state per deal, a copy per candidate
+            kernel = rollout.kernel
+            plays = [[c.index for c in play] for play in cands]
+
+            def kstarts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
+                n = len(view.hand_sizes)
+                hands = [view.hand if s == seat else deal.get(s, ()) for s in range(n)]
+                kitty = belief.kitty if belief.kitty is not None else deal.get(KITTY, ())
+                base = kernel.from_table(view, hands, kitty)
+                out: list[Start] = []
+                for play in plays:
+                    ks = base.copy()
+                    ks.apply(list(play))
+                    out.append(ks)
+                return out
+
+            return self._search(
+                view,
+                cands,
+                kstarts,
+                f"search:{self.seed}:{seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}",
+                solve=0 < max(view.hand_sizes) <= self.endgame,
+                infer=self.infer,
+            )
+
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
             base = belief.state(deal)
             return [apply(base, seat, Play(play))[0] for play in cands]
 
@@ -462,7 +587,7 @@ class SearchBot:
         difference to the first one, best first."""
         assert view.seat is not None
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[GameState]:
+        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
             return [belief.after_burial(deal, burial) for burial in cands]
 
         return self._search(
@@ -473,17 +598,42 @@ class SearchBot:
             free=True,
         )
 
+    @property
+    def rollout_light(self) -> bool:
+        """Whether kernel rollouts play the light policy."""
+        return isinstance(self.rollout, KernelRollout) and self.rollout.light
+
+    def _tail_value(
+        self, s: KState, seat: int, det_seed: int, finals: dict[tuple[object, ...], float]
+    ) -> float:
+        """A kernel rollout of random plays until every hand holds at most
+        :attr:`tail` cards at a trick's start, then solved exactly (:class:`Solver`)."""
+        assert isinstance(self.rollout, KernelRollout)
+        core = self.rollout.kernel.core
+        krng = core.rng_from(random.Random(det_seed))
+        tail = self.tail
+        while not s.done and (s.plays or max(s.sizes) > tail):
+            s.apply(s.random_move_k(krng, 0.0))
+        return Solver(seat, finals=finals).value(s)
+
     def _search(
         self,
         view: SeatView,
         cands: list[tuple[Card, ...]],
-        starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[GameState]],
+        starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[Start]],
         rng_key: str,
         free: bool = False,
+        solve: bool = False,
+        infer: bool = False,
     ) -> list[Evaluation]:
         """Sample deals within the budget, play each candidate's start state out on the
         same deal (and rollout seed), and sort the candidates by paired difference.
-        ``free``: deal with :meth:`Belief.sample_free` when the belief allows it."""
+        ``free``: deal with :meth:`Belief.sample_free` when the belief allows it.
+        ``solve``: kernel starts are solved exactly (:class:`~shengji.bots.endgame.Solver`,
+        one per deal) instead of played out; a rollout budget counts
+        :data:`NODES_PER_ROLLOUT` nodes as one rollout. ``infer``: a sampled deal is kept
+        with its likelihood (:meth:`Belief.likelihood`), else sampled again (at most
+        :data:`INFER_TRIES` times)."""
         assert view.seat is not None
         seat = view.seat
         belief = Belief(view)
@@ -494,7 +644,10 @@ class SearchBot:
         if budget.seconds is not None:
             deadline = time.perf_counter() + budget.seconds
         limit = budget.rollouts
+        soft = infer and bool(belief.soft_facts())
         values: list[list[float]] = [[] for _ in cands]
+        scores: dict[tuple[object, ...], Finished] = {}
+        finals: dict[tuple[object, ...], float] = {}
         done = 0
         while True:
             if limit is not None and done + len(cands) > limit and done:
@@ -502,15 +655,43 @@ class SearchBot:
             if done and time.perf_counter() >= deadline:
                 break
             deal = sample(belief, rng)
+            if soft:
+                tries = 1
+                while (
+                    deal is not None
+                    and tries < INFER_TRIES
+                    and rng.random() >= belief.likelihood(deal)
+                ):
+                    deal = sample(belief, rng)
+                    tries += 1
             if deal is None:
                 break
             det_seed = rng.getrandbits(64)
+            if solve:
+                solver = Solver(seat, node_limit=SOLVE_NODES)
+                try:
+                    solved = []
+                    for st in starts(belief, deal):
+                        assert not isinstance(st, GameState)
+                        solved.append(solver.value(st))
+                except TooBig:
+                    solve = False  # too wide a tree for the budget: roll this deal out
+                else:
+                    for i, v in enumerate(solved):
+                        values[i].append(v)
+                    done += max(len(cands), solver.nodes // NODES_PER_ROLLOUT)
+                    continue
             for i, st in enumerate(starts(belief, deal)):
-                r = (
-                    self.rollout.finish(st, random.Random(det_seed))
-                    if st.phase == "play"
-                    else finished(st)
-                )
+                if self.tail and not isinstance(st, GameState) and not self.rollout_light:
+                    values[i].append(self._tail_value(st, seat, det_seed, finals))
+                    continue
+                if not isinstance(st, GameState):
+                    assert isinstance(self.rollout, KernelRollout)
+                    r = self.rollout.finish_kernel(st, random.Random(det_seed), scores)
+                elif st.phase == "play":
+                    r = self.rollout.finish(st, random.Random(det_seed))
+                else:
+                    r = finished(st)
                 values[i].append(hand_value(r, seat))
             done += len(cands)
         n = len(values[0])
@@ -587,7 +768,7 @@ def play_difference(
 
         plays = [p.cards for p in view.trick]
         winner = view.trick[trick_winner(ctx, plays, view.lead)].seat
-        partner_winning = winner % 2 == view.seat % 2
+        partner_winning = winner in partners(view, view.seat)
     if pts(chosen) > pts(heuristic) and partner_winning:
         return ("gives points to the partner, who is winning", "给赢牌的对家贴分")
     if pts(chosen) < pts(heuristic):

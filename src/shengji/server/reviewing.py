@@ -99,8 +99,6 @@ def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
         view = seat_view(st, seat)
     if view.seat != seat:
         raise ShengjiError("hints are for your own turn", code=Code.NOT_YOUR_TURN)
-    if view.options.friends:  # 找朋友: the search bot's belief knows four seats only (yet)
-        return hint(view, "heuristic")
     return hint(view, hint_bot(millis))
 
 

@@ -874,11 +874,8 @@ class Room:
         for i, s in enumerate(self.seats):
             if not s.bot:
                 continue
-            spec = s.bot
-            if self.options.friends and spec.partition(":")[0] == "search":
-                spec = "heuristic"  # 找朋友: the search bot's belief knows four seats only (yet)
             try:
-                self.bots[i] = make_player(spec, i, bot_seed)
+                self.bots[i] = make_player(s.bot, i, bot_seed)
             except ShengjiError:  # an external bot the server no longer registers
                 log.warning("room %s: no bot %r now; heuristic plays it", self.id[:8], s.bot)
                 self.bots[i] = make_player("heuristic", i, bot_seed)

@@ -186,16 +186,10 @@ class LocalSession:
         self.overrides = _overrides_of(options)
         self.seat = seat
         self.st: GameState = new_match(options, seed)
-        # 找朋友: the search bot's belief knows four seats only (yet): the heuristic plays
-        four = not options.friends
         self.players: dict[int, Player] = {
-            s: make_player(
-                name if four or name.partition(":")[0] != "search" else "heuristic", s, seed
-            )
-            for s, name in enumerate(self.bots)
-            if name
+            s: make_player(name, s, seed) for s, name in enumerate(self.bots) if name
         }
-        self.adviser = make_player(adviser or (hint_bot() if four else "heuristic"), seat, seed)
+        self.adviser = make_player(adviser or hint_bot(), seat, seed)
         self.rev = 0
         self.state: dict[str, Any] = {}
         self.chat: list[dict[str, Any]] = []

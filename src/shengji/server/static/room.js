@@ -360,7 +360,7 @@ function render() {
   fill(decl, dp, kb);
   const sheet = document.getElementById("sheetbox");
   const seated = you.seat !== null && you.seat !== undefined;
-  const reviews = seated && !isFriends(view, room);
+  const reviews = seated;
   const sp = show ? scoreSheet(view, room, { me: you.seat, review: reviews ? (hand) => openReview(hand) : null }) : null;
   sheet.hidden = !sp;
   fill(sheet, sp);
@@ -731,8 +731,7 @@ function renderResult() {
   if (!view || !["hand_over", "match_over"].includes(view.phase) || !(view.score_sheet || []).length) { box.hidden = true; fill(box); return; }
   box.hidden = false;
   const seat = R.state.you.seat;
-  // (找朋友: no hand review yet, the search bot reviews tables of four)
-  const review = seat !== null && seat !== undefined && !isFriends(view, room)
+  const review = seat !== null && seat !== undefined
     ? el("button", { class: "ghost", id: "reviewbtn", onclick: () => openReview() }, t("reviewMine")) : null;
   if (view.phase === "match_over") {
     fill(box, matchEnd(view, room), handResult(view, room, seat), el("div", { class: "row" },
