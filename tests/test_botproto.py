@@ -62,8 +62,10 @@ def test_the_banker_is_told_what_it_may_call() -> None:
     st = new_match(opts, 2)
     rng = random.Random(2)
     while st.phase != "call":
-        st, _ = apply(st, st.to_act, random_action(st, st.to_act, rng))  # type: ignore[arg-type]
-    msg = act_message(7, seat_view(st, st.banker), 1.0)  # type: ignore[arg-type]
+        seat = st.to_act
+        assert seat is not None
+        st, _ = apply(st, seat, random_action(st, seat, rng))
+    msg = act_message(7, seat_view(st, st.banker), 1.0)
     assert (msg["calls"], msg["decks"]) == (1, 2)
     assert "BJ" not in msg["callable"] and len(msg["callable"].split()) == 48
 

@@ -93,6 +93,8 @@ def test_a_four_seat_model_refuses_a_zhaopengyou_table(tmp_path: Path) -> None:
     st = new_match(load_preset("zhaopengyou", {"players": 6}), 1)
     rng = random.Random(1)
     while st.phase != "play":
-        st, _ = apply(st, st.to_act, random_action(st, st.to_act, rng))
+        seat = st.to_act
+        assert seat is not None
+        st, _ = apply(st, seat, random_action(st, seat, rng))
     with pytest.raises(ShengjiError, match="BAD_BOT_SPEC.*cannot play a 找朋友 table of 6"):
         bot.act(seat_view(st, st.to_act))

@@ -37,9 +37,9 @@ def _late(preset: str, seed: int, cards: int, mid_trick: int = 0) -> GameState:
             action = heur[seat].act(seat_view(st, seat))
         st, _ = apply(st, seat, action)
     for _ in range(mid_trick):
-        seat = st.to_act
-        assert seat is not None
-        st, _ = apply(st, seat, random_action(st, seat, rng))
+        actor = st.to_act
+        assert actor is not None
+        st, _ = apply(st, actor, random_action(st, actor, rng))
     return st
 
 

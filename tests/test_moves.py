@@ -137,11 +137,13 @@ def test_friend_calls_are_chosen_card_by_card(players: int) -> None:
     full = [ALL_CARDS[c] for c in sorted(callable_)[: opts.calls]]
     assert d.allowed_cards(full) == {full[-1].index} and d.allows_done(full)
     rng = random.Random(players)
+    banker = st.banker
+    assert banker is not None
     for _ in range(20):
         walked = d.action([ALL_CARDS[i] for i in _walk(d, rng)[:-1]])
         assert isinstance(walked, Call) and len(walked.calls) == opts.calls
-        apply(st, st.banker, walked)  # accepted: raises otherwise
-        chosen = random_action(st, st.banker, rng)
+        apply(st, banker, walked)  # accepted: raises otherwise
+        chosen = random_action(st, banker, rng)
         assert _reachable(d, action_indexes(chosen)), chosen
 
 
@@ -150,6 +152,7 @@ def test_one_card_called_twice_is_the_call_not_reachable_card_by_card() -> None:
     d = Decision(seat_view(st, st.banker))
     card = callable_cards(st.ctx)[0]
     twice = Call((FriendCall(card, 1), FriendCall(card, 2)))
+    assert st.banker is not None
     apply(st, st.banker, twice)  # legal
     assert action_indexes(twice) == [card.index] * 3 + [DONE]  # reads as one call, SA:3
     assert not _reachable(d, action_indexes(twice))

@@ -84,7 +84,7 @@ def test_the_plain_mode_calls_and_the_log_tells_calls_and_friends() -> None:
     assert refusal is not None and refusal.code == "ILLEGAL_CALL"
     assert "the 9th ♠A" in refusal.say("en") and "1 到 3" in refusal.say("zh")
     action = parse_line("call HA:1 CA:2", st)
-    assert action == {"type": "call", "calls": "HA:1 CA:2"}
+    assert isinstance(action, dict) and action == {"type": "call", "calls": "HA:1 CA:2"}
     assert action_line(action) == "call HA:1 CA:2"
     assert session.act(action) is None
     lines = tracker.update(session.state)
@@ -122,7 +122,7 @@ def test_the_call_dialog_opens_for_the_banker_and_calls_on_enter() -> None:
             dialog: Any = app.screen
             assert isinstance(dialog, CallDialog)
             assert dialog.suggested and len(dialog.suggested.split()) == 2
-            reads = str(dialog.query_one("#call-reads").renderable)
+            reads = str(dialog.query_one("#call-reads").render())
             assert reads.startswith("reads: the 1st ")
             await pilot.press("enter")
             await pilot.pause()
