@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import Static
+
 from shengji.autoplay import choose_action
 from shengji.presets import load_preset
 from shengji.tui.app import CallDialog, TableApp
@@ -122,7 +124,7 @@ def test_the_call_dialog_opens_for_the_banker_and_calls_on_enter() -> None:
             dialog: Any = app.screen
             assert isinstance(dialog, CallDialog)
             assert dialog.suggested and len(dialog.suggested.split()) == 2
-            reads = str(dialog.query_one("#call-reads").render())
+            reads = str(dialog.query_one("#call-reads", Static).renderable)
             assert reads.startswith("reads: the 1st ")
             await pilot.press("enter")
             await pilot.pause()
@@ -133,8 +135,9 @@ def test_the_call_dialog_opens_for_the_banker_and_calls_on_enter() -> None:
 
 
 def _table_app(lang: str) -> TableApp:
-    """Six seats in the middle of a trick (a frozen state: the bots' play may change):
-    the calls made, the 2nd ♣A answered by seat 4 (a friend), Mei in seat 2."""
+    """Six seats in the middle of a trick (a frozen state of a real game, seed 1: the
+    bots' play may change): seat 4 banks, the 1st ♣A answered by seat 1 (a friend), the
+    1st ♥A not yet, Mei in seat 2, the person (seat 0) to play."""
     from .test_app import FakeSession
 
     state = json.loads((Path(__file__).parent / "data" / "six_seats.json").read_text())
