@@ -27,6 +27,12 @@ legal plays on the compiled play-phase kernel; ``:light`` plays the kernel's
 ``light_move`` policy (:func:`light_play` on ints) there instead, and ``:apply`` plays
 :func:`light_play` through :func:`shengji.game.apply`. At the same number of rollouts the
 light policy measured no stronger (docs/bots.md), and costs about a fifth more a rollout.
+On the kernel, a play's rollouts start from one kernel state per sampled deal, copied for
+each candidate. Flags for the levers of docs/bots.md ("Stronger search"): ``:endgame``
+solves the last tricks of each sampled deal exactly (:mod:`shengji.bots.endgame`),
+``:tail`` ends each rollout with the solver, ``:infer`` weighs sampled deals by the soft
+facts of the other seats' plays (:meth:`~shengji.bots.belief.Belief.likelihood`), and
+``:narrow`` searches 6 candidate plays instead of 10.
 """
 
 from __future__ import annotations
