@@ -365,9 +365,9 @@ def test_no_counter_that_hands_trumps_to_the_other_side() -> None:
 def test_inferring_search_plays_legal_hands_reproducibly() -> None:
     bot = make_player("search:300it:infer", 0, 0)
     assert isinstance(bot, SearchBot) and bot.infer
-    wide = make_player("search:300it:wide:endgame:infer", 0, 0)
-    assert isinstance(wide, SearchBot) and wide.max_candidates > bot.max_candidates
-    assert wide.infer and wide.endgame
+    narrow = make_player("search:300it:narrow:endgame:infer", 0, 0)
+    assert isinstance(narrow, SearchBot) and narrow.max_candidates < bot.max_candidates
+    assert narrow.infer and narrow.endgame
     plain = make_player("search:300it", 0, 0)
     assert isinstance(plain, SearchBot) and not plain.infer
     players = [make_player("search:40it:infer" if s % 2 else "heuristic", s, 8) for s in range(4)]

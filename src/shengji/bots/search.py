@@ -27,6 +27,12 @@ legal plays on the compiled play-phase kernel; ``:light`` plays the kernel's
 ``light_move`` policy (:func:`light_play` on ints) there instead, and ``:apply`` plays
 :func:`light_play` through :func:`shengji.game.apply`. At the same number of rollouts the
 light policy measured no stronger (docs/bots.md), and costs about a fifth more a rollout.
+On the kernel, a play's rollouts start from one kernel state per sampled deal, copied for
+each candidate. Flags for the levers of docs/bots.md ("Stronger search"): ``:endgame``
+solves the last tricks of each sampled deal exactly (:mod:`shengji.bots.endgame`),
+``:tail`` ends each rollout with the solver, ``:infer`` weighs sampled deals by the soft
+facts of the other seats' plays (:meth:`~shengji.bots.belief.Belief.likelihood`), and
+``:narrow`` searches 6 candidate plays instead of 10.
 """
 
 from __future__ import annotations
@@ -65,9 +71,9 @@ if TYPE_CHECKING:
 Start = Union[GameState, "KState"]
 
 #: Candidate plays searched per decision (the heuristic's best ones).
-MAX_CANDIDATES = 6
-#: ... with ``:wide``.
-WIDE_CANDIDATES = 10
+MAX_CANDIDATES = 10
+#: ... with ``:narrow`` (the default until 10 measured stronger, docs/bots.md).
+NARROW_CANDIDATES = 6
 #: How many standard errors (of the paired difference over the same sampled deals) better
 #: than the heuristic's choice a candidate must be to replace it.
 MARGIN_SE = 2.0
@@ -312,9 +318,10 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     ``noburysearch`` (bury as the heuristic bot does, without searching); ``endgame``
     (solve sampled deals exactly once every hand holds at most :data:`ENDGAME_CARDS`
     cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
-    ``wide`` (search :data:`WIDE_CANDIDATES` candidate plays, not :data:`MAX_CANDIDATES`)."""
+    ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
+    :data:`MAX_CANDIDATES`)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "wide", "tail")
+    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "narrow", "tail")
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -338,7 +345,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         bury_search="noburysearch" not in flags,
         endgame=ENDGAME_CARDS if "endgame" in flags else 0,
         infer="infer" in flags,
-        max_candidates=WIDE_CANDIDATES if "wide" in flags else MAX_CANDIDATES,
+        max_candidates=NARROW_CANDIDATES if "narrow" in flags else MAX_CANDIDATES,
         tail=TAIL_CARDS if "tail" in flags else 0,
     )
 
