@@ -9,10 +9,9 @@ from __future__ import annotations
 import functools
 import json
 import random
-from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
-from .bots.heuristic import choose_calls
+from .bots.heuristic import friend_calls
 from .cards import Suit, parse_cards, parse_rank
 from .follow import legal_follows, random_legal_follow
 from .friends import format_calls
@@ -21,9 +20,6 @@ from .options import RuleOptions
 from .phases import DECLARING_PHASES
 from .trump import trump_context
 from .units import classify_lead
-
-if TYPE_CHECKING:
-    from .views import SeatView
 
 
 @functools.lru_cache(maxsize=64)
@@ -55,8 +51,7 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
         cards = rng.sample(hand, opts.kitty_size) if rng else hand[: opts.kitty_size]
         return {"type": "bury", "cards": " ".join(c.text for c in cards)}
     if phase == "call":  # 找朋友: the heuristic's calls (an ace the banker lacks, ...)
-        seen = SimpleNamespace(ctx=ctx, hand=tuple(hand), options=opts, level=ctx.level)
-        return {"type": "call", "calls": format_calls(choose_calls(cast("SeatView", seen)))}
+        return {"type": "call", "calls": format_calls(friend_calls(ctx, hand, opts))}
     if view["trick"]:
         lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
         if rng is not None:

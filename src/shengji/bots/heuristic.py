@@ -9,9 +9,9 @@ many trumps the opponents hold, and the kitty's likely points.
   declaration; counter-declares an opponent when the new trump is clearly better for it.
 - Burying: keeps trumps, aces and pairs; empties short side suits to make voids; keeps
   point cards out of the kitty unless nothing else is left.
-- Calling friends (找朋友): the top plain card (an ace, a king at level A) of the side
-  suits it holds fewest of, the first copy it does not hold, longest suit first (it can
-  lead that suit to find the friend).
+- Calling friends (找朋友): the top plain cards (aces; kings at level A) it holds the
+  fewest copies of, each the first copy it does not hold, its longest suits first among
+  equals (it can lead that suit to find the friend).
 - Sides: its partners are the seats known to be on its side; a seat whose side is not
   known yet (an unfound friend) is treated as an opponent.
 - Leading: boss tractors, pairs and singles first (a throw only when every unit of it is
@@ -37,6 +37,7 @@ from ..follow import count_legal_follows, legal_follows, random_legal_follow
 from ..friends import FriendCall, callable_cards
 from ..game import TableFacts, legal_shows
 from ..leads import unit_leads
+from ..options import RuleOptions
 from ..seats import FIXED_TEAMS
 from ..throws import beats_unit
 from ..tricks import trick_winner
@@ -306,27 +307,36 @@ def call_progress(view: SeatView) -> list[tuple[FriendCall, int, int | None]]:
 
 
 def choose_calls(view: SeatView) -> tuple[FriendCall, ...]:
-    """找朋友: the heuristic's friend calls (see the module's docstring)."""
-    ctx, hand, decks = view.ctx, view.hand, view.options.decks
+    """找朋友: the heuristic's friend calls for the view's seat (:func:`friend_calls`)."""
+    return friend_calls(view.ctx, view.hand, view.options)
+
+
+def friend_calls(
+    ctx: TrumpContext, hand: Sequence[Card], options: RuleOptions
+) -> tuple[FriendCall, ...]:
+    """The heuristic's calls from ``hand``: the top plain cards (aces; kings at level A)
+    it holds the fewest copies of, each the first copy it does not hold, its longest
+    suits first among equals; other callable cards when those run out."""
+    decks = options.decks
     held = Counter(hand)
-    allowed = set(callable_cards(view.ctx))
+    allowed = set(callable_cards(ctx))
     length = Counter(ctx.suit_of[c.index] for c in hand)
-    options: list[tuple[tuple[int, int, int], FriendCall]] = []
+    ranked: list[tuple[tuple[int, int, int], FriendCall]] = []
     for c in allowed:
         if ctx.suit_of[c.index] == TRUMP:
             continue
-        top = 14 if view.level != 14 else 13
+        top = 14 if ctx.level != 14 else 13
         if c.rank < top - 1:
             continue
         have = held[c]
         if have >= decks:
             continue
         key = (c.rank != top, have, -length[ctx.suit_of[c.index]])
-        options.append((key, FriendCall(c, have + 1)))
-    options.sort(key=lambda kc: (kc[0], kc[1].card.index))
-    calls = [fc for _, fc in options[: view.options.calls]]
+        ranked.append((key, FriendCall(c, have + 1)))
+    ranked.sort(key=lambda kc: (kc[0], kc[1].card.index))
+    calls = [fc for _, fc in ranked[: options.calls]]
     for c in sorted(allowed, key=lambda c: -c.rank):  # few plain top cards left: any others
-        if len(calls) >= view.options.calls:
+        if len(calls) >= options.calls:
             break
         if held[c] < decks and all(fc.card != c for fc in calls):
             calls.append(FriendCall(c, held[c] + 1))
