@@ -681,16 +681,7 @@ def _finish_hand(st: GameState, m: KMatch, events: list[Event]) -> GameState:
 
 # -- automatic steps, and the kernel's changes folded into a state ---------------------------
 
-#: The kernel's hand phases (``_core.PH_*``) by number; ``PH_OVER`` is ``hand_over``.
-_PHASES: dict[int, Phase] = {
-    0: "deal",
-    1: "before_kitty",
-    2: "bury",
-    3: "after_burial",
-    4: "play",
-    5: "hand_over",
-    7: "call",
-}
+_PHASES = access.PHASE_NAMES
 _PHASE_NUMBERS: dict[Phase, int] = {v: k for k, v in _PHASES.items()} | {"match_over": 5}
 _KITTY_MOVES = ("picked_up", "buried")
 

@@ -34,13 +34,14 @@ from ..errors import Code, OptionError
 from ..friends import FriendCall, check_calls
 from ..game import GameState, apply, new_match
 from ..kernel._core import ACT_BURY, ACT_CALL, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
+from ..kernel.access import PHASE_NAMES
 from ..kernel.match import KMatch
 from ..moves import DONE, N_ACTIONS
 from ..options import RuleOptions
 from ..phases import Phase
 from ..presets import load_preset
 from .masks import BURY, CALL, DECLARE, KDecision
-from .observation import FRIEND_PHASES, LAYOUT, KernelObserver, Layout, layout_of, scales
+from .observation import LAYOUT, KernelObserver, Layout, layout_of, scales
 
 #: The agents of a four-seat table (``raw_env.possible_agents`` has one per seat).
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
@@ -163,7 +164,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         h = self.match.hand
         if h.phase == PH_OVER:
             return "match_over" if self.match.over else "hand_over"
-        return FRIEND_PHASES[h.phase]  # PHASES, then "call" (PH_CALL = 7)
+        return PHASE_NAMES[h.phase]
 
     # -- PettingZoo API -------------------------------------------------------------------
 

@@ -10,6 +10,21 @@ from ..errors import Code, OptionError
 from .loader import load_core
 
 if TYPE_CHECKING:
+    from ..phases import Phase
+
+#: The kernel's hand phases (``_core.PH_*``) by number, named as the game engine names
+#: them (``PH_OVER`` is ``hand_over``; ``PH_REDEAL`` is never a state's phase).
+PHASE_NAMES: dict[int, Phase] = {
+    0: "deal",
+    1: "before_kitty",
+    2: "bury",
+    3: "after_burial",
+    4: "play",
+    5: "hand_over",
+    7: "call",
+}
+
+if TYPE_CHECKING:
     from ..options import RuleOptions
     from ..trump import TrumpContext
     from ._core import HandRules, Tables
