@@ -1,9 +1,10 @@
 """``shengji loadtest``: many simulated players over WebSockets on loopback.
 
-Starts a server in a subprocess (or uses ``--url``), fills ``rooms`` rooms with four
-scripted players each, lets them play for ``duration`` seconds, each acting ``think``
-seconds after its turn comes, and prints actions/s and the latency from a command to
-its broadcast reaching all four players of the room (p50, p99, max).
+Starts a server in a subprocess (or uses ``--url``), fills ``rooms`` rooms with one
+scripted player per seat of the preset (four; 找朋友: its 4 to 8), lets them play for
+``duration`` seconds, each acting ``think`` seconds after its turn comes, and prints
+actions/s and the latency from a command to its broadcast reaching every player of the
+room (p50, p99, max).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pydantic_core import from_json
 from websockets.asyncio.client import connect
 
 from .autoplay import choose_action
+from .presets import load_preset
 from .server.launch import cpu_seconds, free_port, start_server
 
 
@@ -49,17 +51,18 @@ async def _probe_lag(stats: Stats, every: float = 0.01) -> None:
 
 
 class RoomLoad:
-    """Four players of one room and the arrival times of each revision."""
+    """The players of one room (one per seat) and the arrival times of each revision."""
 
-    def __init__(self, host_key: str) -> None:
+    def __init__(self, host_key: str, seats: int = 4) -> None:
         self.host_key = host_key
+        self.seats = seats
         self.arrivals: dict[int, list[float]] = {}
         self.sent: dict[int, float] = {}
 
     def arrived(self, rev: int, stats: Stats) -> None:
         times = self.arrivals.setdefault(rev, [])
         times.append(time.perf_counter())
-        if len(times) == 4 and rev in self.sent:
+        if len(times) == self.seats and rev in self.sent:
             stats.latencies.append(max(times) - self.sent.pop(rev))
             del self.arrivals[rev]
 
@@ -139,6 +142,11 @@ def _create_room(base: str, preset: str) -> tuple[str, str]:
     return str(made["id"]), str(made["host_key"])
 
 
+def seats_of(preset: str) -> int:
+    """How many players a room of ``preset`` seats (找朋友: 4 to 8)."""
+    return load_preset(preset).players
+
+
 #: Server limits for a load test: one address makes every room and connection.
 LOAD_LIMITS = (
     "rooms_burst=1000000",
@@ -153,6 +161,7 @@ async def _run(
     base: str, rooms: int, duration: float, think: float, preset: str, server_pid: int | None
 ) -> tuple[Stats, float, float | None, float]:
     ids = [_create_room(base, preset) for _ in range(rooms)]
+    seats = seats_of(preset)
     ws_base = base.replace("http", "ws", 1)
     stats = Stats()
     # Every room starts at once, so hands begin and end in step across rooms for a while:
@@ -162,10 +171,10 @@ async def _run(
     tasks = []
     loads = []
     for rid, key in ids:
-        room = RoomLoad(key)
+        room = RoomLoad(key, seats)
         loads.append(room)
         started = asyncio.Event()
-        for seat in range(4):
+        for seat in range(seats):
             tasks.append(
                 asyncio.create_task(
                     _player(f"{ws_base}/ws/{rid}", room, seat, stats, think, stop, started)
@@ -230,7 +239,7 @@ def run_loadtest(
     lat = sorted(stats.latencies)
     out = [
         f"rooms: {rooms}",
-        f"clients: {rooms * 4}",
+        f"clients: {rooms * seats_of(preset)}",
         f"actions/s: {stats.actions / elapsed:.1f} actions/s",
         f"broadcasts measured: {len(lat)}",
     ]
@@ -238,7 +247,8 @@ def run_loadtest(
         p50 = statistics.median(lat)
         p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
         out += [
-            f"latency p50 (command to broadcast at all 4 players): {p50 * 1000:.1f} ms",
+            f"latency p50 (command to broadcast at all {seats_of(preset)} players): "
+            f"{p50 * 1000:.1f} ms",
             f"latency p99: {p99 * 1000:.1f} ms",
             f"latency max: {lat[-1] * 1000:.1f} ms",
         ]
