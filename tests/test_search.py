@@ -426,3 +426,40 @@ def test_a_friends_hint_samples_every_hidden_seat() -> None:
     assert sum((Counter(cards) for cards in deal.values()), Counter()) == hidden
     bot = SearchBot(1, 2, Budget(rollouts=60))
     assert isinstance(bot.act(view), Play)
+
+
+def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None:
+    """With ``:prune`` the candidates clearly worse than the leader stop being played
+    out; the rule of thumb's play and the leader get the rollouts they left, the budget
+    is kept, and the choice is reproducible for a seed."""
+    from shengji.bots.search import PRUNE_FIRST
+
+    bot = make_player("search:300it:prune", 0, 0)
+    assert isinstance(bot, SearchBot) and bot.prune
+    plain = make_player("search:300it", 0, 0)
+    assert isinstance(plain, SearchBot) and not plain.prune
+    pruned_somewhere = False
+    for plays in (5, 21, 42):
+        st, view = _play_view(6, plays)
+        assert view.seat is not None
+        runs = []
+        for _ in range(2):
+            b = SearchBot(view.seat, 11, Budget(rollouts=3000), prune=True)
+            action = b.act(view)
+            assert action in set(legal_actions(st, view.seat))
+            runs.append((action, [(e.play, e.mean, e.n) for e in b.evaluations]))
+        assert runs[0] == runs[1]
+        evals = runs[0][1]
+        if len(evals) < 3:
+            continue
+        full = max(n for _, _, n in evals)
+        rollouts = sum(min(n, full) for _, _, n in evals)
+        assert rollouts <= 3000
+        dropped = [n for _, _, n in evals if n < full]
+        assert all(PRUNE_FIRST <= n < full for n in dropped)
+        if dropped:
+            pruned_somewhere = True
+            unpruned = SearchBot(view.seat, 11, Budget(rollouts=3000))
+            unpruned.act(view)
+            assert full > max(e.n for e in unpruned.evaluations)
+    assert pruned_somewhere

@@ -99,6 +99,11 @@ NODES_PER_ROLLOUT = 8
 TAIL_CARDS = 2
 #: With ``:infer``, deals sampled for one deal kept at most.
 INFER_TRIES = 8
+#: With ``:prune``, candidates clearly worse than the leader are dropped after this many
+#: sampled deals, and again each time the deals double; their rollouts go to the rest.
+PRUNE_FIRST = 32
+#: ... clearly worse: by this many standard errors of the paired difference.
+PRUNE_SE = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,9 +324,20 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     (solve sampled deals exactly once every hand holds at most :data:`ENDGAME_CARDS`
     cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
     ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
-    :data:`MAX_CANDIDATES`)."""
+    :data:`MAX_CANDIDATES`); ``prune`` (drop candidates clearly worse than the leader as
+    deals come in, :func:`prune`)."""
     text, *flags = (arg or "").split(":")
-    known = ("kernel", "light", "apply", "noburysearch", "endgame", "infer", "narrow", "tail")
+    known = (
+        "kernel",
+        "light",
+        "apply",
+        "noburysearch",
+        "endgame",
+        "infer",
+        "narrow",
+        "tail",
+        "prune",
+    )
     for flag in flags:
         if flag not in known:
             raise ShengjiError(
@@ -347,6 +363,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         infer="infer" in flags,
         max_candidates=NARROW_CANDIDATES if "narrow" in flags else MAX_CANDIDATES,
         tail=TAIL_CARDS if "tail" in flags else 0,
+        prune="prune" in flags,
     )
 
 
@@ -367,8 +384,11 @@ class SearchBot:
         infer: bool = False,
         max_candidates: int = MAX_CANDIDATES,
         tail: int = 0,
+        prune: bool = False,
     ) -> None:
         self.seat = seat
+        #: Drop candidates clearly worse than the leader as deals come in (:func:`prune`).
+        self.prune = prune
         #: Solve sampled deals exactly once every hand holds at most this many cards
         #: (0: never), on the kernel (:mod:`shengji.bots.endgame`).
         self.endgame = endgame
@@ -497,10 +517,12 @@ class SearchBot:
         if mine:
             cands.append(())  # passing
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
+        def starts(
+            belief: Belief, deal: Mapping[int, Sequence[Card]], active: Sequence[int]
+        ) -> list[Start]:
             base = belief.state(deal)
             out: list[Start] = []
-            for show in cands:
+            for show in (cands[i] for i in active):
                 st = base
                 if show:
                     st, _ = apply(base, seat, Declare(show))  # takes the kitty
@@ -556,15 +578,17 @@ class SearchBot:
             kernel = rollout.kernel
             plays = [[c.index for c in play] for play in cands]
 
-            def kstarts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
+            def kstarts(
+                belief: Belief, deal: Mapping[int, Sequence[Card]], active: Sequence[int]
+            ) -> list[Start]:
                 n = len(view.hand_sizes)
                 hands = [view.hand if s == seat else deal.get(s, ()) for s in range(n)]
                 kitty = belief.kitty if belief.kitty is not None else deal.get(KITTY, ())
                 base = kernel.from_table(view, hands, kitty)
                 out: list[Start] = []
-                for play in plays:
+                for i in active:
                     ks = base.copy()
-                    ks.apply(list(play))
+                    ks.apply(list(plays[i]))
                     out.append(ks)
                 return out
 
@@ -577,9 +601,11 @@ class SearchBot:
                 infer=self.infer,
             )
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
+        def starts(
+            belief: Belief, deal: Mapping[int, Sequence[Card]], active: Sequence[int]
+        ) -> list[Start]:
             base = belief.state(deal)
-            return [apply(base, seat, Play(play))[0] for play in cands]
+            return [apply(base, seat, Play(cands[i]))[0] for i in active]
 
         return self._search(
             view,
@@ -594,8 +620,10 @@ class SearchBot:
         difference to the first one, best first."""
         assert view.seat is not None
 
-        def starts(belief: Belief, deal: Mapping[int, Sequence[Card]]) -> list[Start]:
-            return [belief.after_burial(deal, burial) for burial in cands]
+        def starts(
+            belief: Belief, deal: Mapping[int, Sequence[Card]], active: Sequence[int]
+        ) -> list[Start]:
+            return [belief.after_burial(deal, cands[i]) for i in active]
 
         return self._search(
             view,
@@ -627,7 +655,7 @@ class SearchBot:
         self,
         view: SeatView,
         cands: list[tuple[Card, ...]],
-        starts: Callable[[Belief, Mapping[int, Sequence[Card]]], list[Start]],
+        starts: Callable[[Belief, Mapping[int, Sequence[Card]], Sequence[int]], list[Start]],
         rng_key: str,
         free: bool = False,
         solve: bool = False,
@@ -656,8 +684,13 @@ class SearchBot:
         scores: dict[tuple[object, ...], Finished] = {}
         finals: dict[tuple[object, ...], float] = {}
         done = 0
+        active = list(range(len(cands)))
+        check = PRUNE_FIRST if self.prune else math.inf
         while True:
-            if limit is not None and done + len(cands) > limit and done:
+            if len(values[0]) >= check:
+                active = prune(values, active)
+                check *= 2
+            if limit is not None and done + len(active) > limit and done:
                 break
             if done and time.perf_counter() >= deadline:
                 break
@@ -678,17 +711,17 @@ class SearchBot:
                 solver = Solver(seat, node_limit=SOLVE_NODES)
                 try:
                     solved = []
-                    for st in starts(belief, deal):
+                    for st in starts(belief, deal, active):
                         assert not isinstance(st, GameState)
                         solved.append(solver.value(st))
                 except TooBig:
                     solve = False  # too wide a tree for the budget: roll this deal out
                 else:
-                    for i, v in enumerate(solved):
+                    for i, v in zip(active, solved, strict=True):
                         values[i].append(v)
-                    done += max(len(cands), solver.nodes // NODES_PER_ROLLOUT)
+                    done += max(len(active), solver.nodes // NODES_PER_ROLLOUT)
                     continue
-            for i, st in enumerate(starts(belief, deal)):
+            for i, st in zip(active, starts(belief, deal, active), strict=True):
                 if self.tail and not isinstance(st, GameState) and not self.rollout_light:
                     values[i].append(self._tail_value(st, seat, det_seed, finals))
                     continue
@@ -700,18 +733,45 @@ class SearchBot:
                 else:
                     r = finished(st)
                 values[i].append(hand_value(r, seat))
-            done += len(cands)
-        n = len(values[0])
-        if n == 0:
+            done += len(active)
+        if not values[0]:
             return []
         out = []
         for play, vs in zip(cands, values, strict=True):
-            diffs = [a - b for a, b in zip(vs, values[0], strict=True)]
+            # a pruned candidate: over the deals it was played out on
+            n = len(vs)
+            diffs = [a - b for a, b in zip(vs, values[0], strict=False)]
             mean_d = sum(diffs) / n
             var = sum((d - mean_d) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
             out.append(Evaluation(play, sum(vs) / n, mean_d, math.sqrt(var / n), n))
         out.sort(key=lambda e: -e.diff)
         return out
+
+
+def prune(values: Sequence[Sequence[float]], active: list[int]) -> list[int]:
+    """The ``active`` candidates (indexes into ``values``, each played out on the same
+    deals so far) less those clearly worse than the leader: a paired difference to it
+    below zero by more than :data:`PRUNE_SE` standard errors. The rule of thumb's play
+    (index 0), against which an override is judged, always stays.
+
+    >>> prune([[1, 0, 1, 0], [0, 0, 0, 0], [1, 0, 1, 1]], [0, 1, 2])
+    [0, 2]
+    """
+    n = len(values[0])
+    if n < 2:
+        return active
+    lead = max(active, key=lambda i: sum(values[i]))
+    keep = []
+    for i in active:
+        if i in (0, lead):
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(values[i], values[lead], strict=True)]
+        mean_d = sum(diffs) / n
+        var = sum((d - mean_d) ** 2 for d in diffs) / (n - 1)
+        if mean_d + PRUNE_SE * math.sqrt(var / n) >= 0:
+            keep.append(i)
+    return keep
 
 
 def override_reason(
