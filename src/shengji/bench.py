@@ -355,12 +355,12 @@ def env_rate(steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
     return done / (time.process_time() - t0)
 
 
-def env_rate_of(pure: bool, steps: int = 20_000) -> float | None:
+def env_rate_of(pure: bool, steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
     """:func:`env_rate` in a fresh process, on the compiled kernel or (``pure``) with
     ``SHENGJI_PURE=1``; None without the ``rl`` extra."""
     import os
 
-    code = f"from shengji.bench import env_rate; print(env_rate({steps}))"
+    code = f"from shengji.bench import env_rate; print(env_rate({steps}, {preset!r}))"
     env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
     out = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
@@ -381,6 +381,11 @@ def bench_programs(repeat: int = 3) -> Iterator[str]:
     if all(env.values()):
         title = "PettingZoo env (shuangsheng, uniformly random masked actions)"
         yield from _rate_lines(title, "steps per CPU-s", env)
+        # 找朋友 at six seats (the call phase, the N-seat observation): the first path only
+        name, comp = paths[0]
+        six = [env_rate_of(not comp, preset="zhaopengyou") for _ in range(repeat)]
+        title = "PettingZoo env (zhaopengyou, 6 seats, uniformly random masked actions)"
+        yield from _rate_lines(title, "steps per CPU-s", {name: [r for r in six if r]})
     else:
         yield "PettingZoo env: not measured (install the rl extra)"
     size = state_memory()
