@@ -175,3 +175,37 @@ def test_simulate_needs_no_extra_and_plot_names_its_own() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "4 hands in " in run.stdout and "plot" in run.stderr
+
+
+def test_per_deal_figures_sum_to_the_totals_and_pair_two_runs(tmp_path: Path, capsys) -> None:
+    """The JSON keeps each deal's levels (what a paired comparison reads); a run on the
+    same deals compares with it deal by deal, and a run on other deals is refused before
+    it plays."""
+    s = Settings(load_preset("classic-1deck"), ("heuristic", "random"), hands=8, mirror=True)
+    summary = summarise(s, run_jobs(s))
+    deals = summary.deals
+    assert [d["deal"] for d in deals] == [0, 1, 2, 3]
+    assert sum(d["hands"] for d in deals) == 8
+    a_levels = sum(d["a_levels"] for d in deals)
+    assert a_levels / sum(d["levels"] for d in deals) == pytest.approx(summary.teams[0].level_rate)
+    first = tmp_path / "first.json"
+    base = ["simulate", "--preset", "classic-1deck", "--hands", "8", "--mirror", "--quiet"]
+    assert main([*base, "--players", "heuristic,random", "--json", str(first)]) == 0
+    assert json.loads(first.read_text())["deals"] == deals
+    capsys.readouterr()
+    assert main([*base, "--players", "heuristic,random", "--paired-with", str(first)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    # the same bots on the same deals: the same play, no difference at all
+    assert line == (
+        f"paired with {first} (heuristic vs random) on the same 4 deals: "
+        "A's level rate +0.0 points [+0.0, +0.0] here"
+    )
+    other = [*base, "--seed", "1", "--players", "random,random", "--paired-with", str(first)]
+    assert main(other) == 2
+    assert "other deals (seed 0 there, 1 here)" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{}")
+    assert (
+        main([*base, "--players", "random,random", "--paired-with", str(tmp_path / "bad.json")])
+        == 2
+    )
+    assert "not the figures of a simulation" in capsys.readouterr().err

@@ -229,7 +229,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         Settings,
         check_ray_address,
         format_summary,
+        paired_level_rate,
         plot_points,
+        read_pairing,
         run_jobs,
         summarise,
         write_json,
@@ -258,6 +260,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
     if args.backend == "ray":
         check_ray_address(args.address)
+    try:
+        pairing = read_pairing(args.paired_with, settings) if args.paired_with else None
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     with Progress(len(settings.jobs()), enabled=not args.quiet) as progress:
         results = run_jobs(
@@ -274,6 +281,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"{summary.hands} hands in {elapsed:.1f} s ({summary.hands / elapsed:.1f} hands/s, "
         f"{'ray' if args.backend == 'ray' else f'{args.workers} worker(s)'})"
     )
+    if pairing is not None:
+        est, lo, hi, n = paired_level_rate(summary, pairing)
+        there = f"{pairing['players'][0]} vs {pairing['players'][1]}"
+        print(
+            f"paired with {args.paired_with} ({there}) on the same {n} deals: A's level rate "
+            f"{100 * est:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}] here"
+        )
     if args.json:
         write_json(summary, args.json)
         print(f"figures written to {args.json}")
@@ -489,6 +503,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel processes")
     p.add_argument("--mirror", action="store_true", help="play every deal with seats swapped")
     p.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    p.add_argument(
+        "--paired-with",
+        metavar="FILE",
+        help="an earlier run's --json on the same deals: A's level rate here minus there, "
+        "with its interval from the per-deal differences",
+    )
     p.add_argument(
         "--write-docs",
         action="store_true",

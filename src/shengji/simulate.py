@@ -43,7 +43,7 @@ from .players import Player, run_match
 from .record import save_record
 from .scoring import level_change
 from .seats import FIXED_TEAMS
-from .stats import ratio_ci
+from .stats import paired_ratio_diff, ratio_ci
 from .views import SeatView
 
 
@@ -528,6 +528,11 @@ class Summary:
     decision_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: 找朋友: the seats at the table (figures are per player); 0 for fixed partnerships.
     players_at_table: int = 0
+    #: Per deal (both seatings when mirrored; a match with --matches): its index, bot A's
+    #: levels (找朋友: A's players' levels), every level climbed, A's hands won (找朋友:
+    #: A's players that went up) and the hands (player-hands): what a paired comparison of
+    #: two runs on the same deals reads (:func:`paired_level_rate`).
+    deals: list[dict[str, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The figures as JSON-ready data."""
@@ -550,6 +555,7 @@ class Summary:
             "decision_ms": {
                 team: {"p50": p50, "p99": p99} for team, (p50, p99) in self.decision_ms.items()
             },
+            "deals": self.deals,
         }
 
 
@@ -603,6 +609,11 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
         fig = TeamFigures(
             bot, w[0], (w[1], w[2]), level[0], (level[1], level[2]), mp[0], (mp[1], mp[2])
         )
+        if team_is_a:
+            summary.deals = [
+                {"deal": u[0].job.index, "a_levels": a, "levels": b, "a_wins": c, "hands": d}
+                for u, a, b, c, d in zip(units, lv, lv_all, wins, n_hands, strict=True)
+            ]
         if settings.matches is not None:
             mw = _clip(ratio_ci(m_won, m_n))
             fig.match_win_rate, fig.match_win_rate_ci = mw[0], (mw[1], mw[2])
@@ -642,6 +653,11 @@ def _per_player(settings: Settings, units: list[list[JobResult]], summary: Summa
                             u[5] += 1
             for lst, v in zip((ups, n, lv, lv_all, pts, n_coll), u, strict=True):
                 lst.append(v)
+        if team_is_a:
+            summary.deals = [
+                {"deal": u[0].job.index, "a_levels": a, "levels": b, "a_wins": c, "hands": d}
+                for u, a, b, c, d in zip(units, lv, lv_all, ups, n, strict=True)
+            ]
         w = _clip(ratio_ci(ups, n))
         share = _clip(ratio_ci(lv, lv_all))
         per = ratio_ci(lv, n)
@@ -764,6 +780,51 @@ def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str
         lines.append(f"decision time p50 / p99: {', '.join(timed)}")
     lines += [f.text() for f in summary.forfeits]
     return "\n".join(lines)
+
+
+#: What two runs must share for a paired comparison: the same deals, played the same way.
+PAIRED_KEYS = ("preset", "players_at_table", "mirror", "matches", "seed")
+
+
+def read_pairing(path: str, settings: Settings) -> dict[str, Any]:
+    """The figures of an earlier run (``--json``) to compare this one with deal by deal;
+    a :class:`ValueError` says why they cannot be: not such a file, no per-deal figures,
+    or other deals."""
+    try:
+        other = json.loads(Path(path).read_text(encoding="utf-8"))
+        theirs = {k: other[k] for k in PAIRED_KEYS}
+        deals = other["deals"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(
+            f"--paired-with {path}: not the figures of a simulation written by --json "
+            f"with its per-deal figures ({e.__class__.__name__}: {e})"
+        ) from e
+    ours = {
+        "preset": settings.options.name,
+        "players_at_table": settings.options.players if settings.options.friends else 0,
+        "mirror": settings.mirror,
+        "matches": settings.matches,
+        "seed": settings.seed,
+    }
+    differ = [f"{k} {theirs[k]!r} there, {v!r} here" for k, v in ours.items() if theirs[k] != v]
+    if differ or not isinstance(deals, list) or not deals:
+        why = "; ".join(differ) or "no per-deal figures"
+        raise ValueError(f"--paired-with {path}: other deals ({why})")
+    return dict(other)
+
+
+def paired_level_rate(summary: Summary, other: dict[str, Any]) -> tuple[float, float, float, int]:
+    """Bot A's level rate here minus in ``other`` (a run's JSON on the same deals), with
+    its 95% interval from the per-deal differences, and how many deals both played."""
+    theirs = {d["deal"]: d for d in other["deals"]}
+    both = [d for d in summary.deals if d["deal"] in theirs]
+    est, lo, hi = paired_ratio_diff(
+        [d["a_levels"] for d in both],
+        [d["levels"] for d in both],
+        [theirs[d["deal"]]["a_levels"] for d in both],
+        [theirs[d["deal"]]["levels"] for d in both],
+    )
+    return est, lo, hi, len(both)
 
 
 def write_json(summary: Summary, path: str) -> None:

@@ -50,3 +50,35 @@ def ratio_ci(
     resid = sum((a - r * d) ** 2 for a, d in zip(nums, dens, strict=True))
     se = math.sqrt(resid / (n * (n - 1))) / mean_den
     return (r, r - z * se, r + z * se)
+
+
+def paired_ratio_diff(
+    nums: Sequence[float],
+    dens: Sequence[float],
+    other_nums: Sequence[float],
+    other_dens: Sequence[float],
+    z: float = Z95,
+) -> tuple[float, float, float]:
+    """``(estimate, low, high)`` of ``sum(nums) / sum(dens) - sum(other_nums) /
+    sum(other_dens)`` where unit ``i`` of both is the same (the same deal played by two
+    bots): each ratio is linearised per unit and the interval comes from the variance of
+    the per-unit differences, so what the units share (how strong a deal is) cancels.
+
+    >>> est, lo, hi = paired_ratio_diff([3, 2, 4, 1], [4, 4, 4, 4], [2, 2, 3, 0], [4, 4, 4, 4])
+    >>> est, round(lo, 3), round(hi, 3)
+    (0.1875, 0.065, 0.31)
+    """
+    n = len(nums)
+    if n != len(other_nums) or n < 2:
+        return (math.nan, math.nan, math.nan)
+    total, other_total = sum(dens), sum(other_dens)
+    if total == 0 or other_total == 0:
+        return (math.nan, math.nan, math.nan)
+    r, q = sum(nums) / total, sum(other_nums) / other_total
+    zs = [
+        (a - r * d) / (total / n) - (b - q * e) / (other_total / n)
+        for a, d, b, e in zip(nums, dens, other_nums, other_dens, strict=True)
+    ]
+    mean = sum(zs) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in zs) / (n * (n - 1)))
+    return (r - q, r - q - z * se, r - q + z * se)
