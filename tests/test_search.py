@@ -463,3 +463,20 @@ def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None
             unpruned.act(view)
             assert full > max(e.n for e in unpruned.evaluations)
     assert pruned_somewhere
+
+
+def test_a_bold_search_overrides_by_a_smaller_margin() -> None:
+    from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN, Evaluation
+
+    bold = make_player("search:300it:bold:prune", 0, 0)
+    plain = make_player("search:300it", 0, 0)
+    assert isinstance(bold, SearchBot) and isinstance(plain, SearchBot)
+    assert (bold.min_gain, bold.margin_se) == (BOLD_GAIN, BOLD_SE)
+    assert (plain.min_gain, plain.margin_se) == (MIN_GAIN, MARGIN_SE)
+    e = Evaluation((), mean=0.1, diff=0.04, diff_se=0.03, n=100)
+    assert e.better(BOLD_GAIN, BOLD_SE) and not e.clearly_better
+    assert not Evaluation((), 0.1, 0.04, 0.03, n=20).better(BOLD_GAIN, BOLD_SE)  # too few deals
+    st, view = _play_view(6, 21)
+    assert view.seat is not None
+    action = SearchBot(view.seat, 11, Budget(rollouts=600), bold=True).act(view)
+    assert action in set(legal_actions(st, view.seat))

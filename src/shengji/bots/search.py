@@ -104,6 +104,11 @@ INFER_TRIES = 8
 PRUNE_FIRST = 32
 #: ... clearly worse: by this many standard errors of the paired difference.
 PRUNE_SE = 2.0
+#: With ``:bold``, a play (not a burial or a counter) overrides the rule of thumb when
+#: better by this many standard errors ...
+BOLD_SE = 1.0
+#: ... and this many levels.
+BOLD_GAIN = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,8 +315,13 @@ class Evaluation:
     def clearly_better(self) -> bool:
         """Better than the heuristic's choice by a clear margin on enough deals
         (:data:`MIN_DEALS`, :data:`MIN_GAIN`, :data:`MARGIN_SE`)."""
+        return self.better(MIN_GAIN, MARGIN_SE)
+
+    def better(self, min_gain: float, margin_se: float) -> bool:
+        """Better than the heuristic's choice on at least :data:`MIN_DEALS` deals, by at
+        least ``min_gain`` levels and ``margin_se`` standard errors."""
         return (
-            self.n >= MIN_DEALS and self.diff >= MIN_GAIN and self.diff > MARGIN_SE * self.diff_se
+            self.n >= MIN_DEALS and self.diff >= min_gain and self.diff > margin_se * self.diff_se
         )
 
 
@@ -325,7 +335,8 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
     ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
     :data:`MAX_CANDIDATES`); ``prune`` (drop candidates clearly worse than the leader as
-    deals come in, :func:`prune`)."""
+    deals come in, :func:`prune`); ``bold`` (a play overrides the rule of thumb by a
+    smaller margin, :data:`BOLD_GAIN` and :data:`BOLD_SE`)."""
     text, *flags = (arg or "").split(":")
     known = (
         "kernel",
@@ -337,6 +348,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         "narrow",
         "tail",
         "prune",
+        "bold",
     )
     for flag in flags:
         if flag not in known:
@@ -364,6 +376,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         max_candidates=NARROW_CANDIDATES if "narrow" in flags else MAX_CANDIDATES,
         tail=TAIL_CARDS if "tail" in flags else 0,
         prune="prune" in flags,
+        bold="bold" in flags,
     )
 
 
@@ -385,8 +398,13 @@ class SearchBot:
         max_candidates: int = MAX_CANDIDATES,
         tail: int = 0,
         prune: bool = False,
+        bold: bool = False,
     ) -> None:
         self.seat = seat
+        #: A play overrides the rule of thumb when better by this many levels and
+        #: standard errors (``bold``: :data:`BOLD_GAIN`, :data:`BOLD_SE`; hints keep the
+        #: default :data:`MIN_GAIN`, :data:`MARGIN_SE`, so they do not flip on noise).
+        self.min_gain, self.margin_se = (BOLD_GAIN, BOLD_SE) if bold else (MIN_GAIN, MARGIN_SE)
         #: Drop candidates clearly worse than the leader as deals come in (:func:`prune`).
         self.prune = prune
         #: Solve sampled deals exactly once every hand holds at most this many cards
@@ -430,7 +448,7 @@ class SearchBot:
             return action
         self.evaluations = evals
         best = evals[0]
-        if best.play != action.cards and best.clearly_better:
+        if best.play != action.cards and best.better(self.min_gain, self.margin_se):
             self.reason = override_reason(view, action.cards, best)
             return Play(best.play)
         return action
