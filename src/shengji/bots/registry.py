@@ -222,8 +222,9 @@ register(
         difficulty="strong",
         label_zh="机器人(搜索)",
         argument="budget per play or burial: 100ms, 1s or 2000it (default 200ms), then "
-        ":apply for rollouts on the game engine instead of the compiled kernel, "
-        ":noburysearch to bury as the heuristic bot does",
+        "flags: :light (light-policy rollouts), :apply (rollouts on the game engine instead "
+        "of the compiled kernel), :noburysearch (bury and counter as the heuristic bot "
+        "does), :endgame, :tail, :infer, :prune, :bold, :narrow (docs/bots.md)",
     )
 )
 register(

@@ -1,4 +1,5 @@
-"""A strong bot: determinized search (PIMC) over the hidden cards, in the play phase.
+"""A strong bot: determinized search (PIMC) over the hidden cards, for plays, burials and
+counters after the burial.
 
 For each play decision the bot takes the candidate plays the heuristic bot scores best,
 then repeatedly deals the hidden cards at random consistently with everything its view
@@ -26,13 +27,16 @@ Rollouts go through :class:`Rollout`: by default :class:`KernelRollout`, uniform
 legal plays on the compiled play-phase kernel; ``:light`` plays the kernel's
 ``light_move`` policy (:func:`light_play` on ints) there instead, and ``:apply`` plays
 :func:`light_play` through :func:`shengji.game.apply`. At the same number of rollouts the
-light policy measured no stronger (docs/bots.md), and costs about a fifth more a rollout.
+light policy measured no stronger (docs/bots.md), and costs about 30% more a rollout.
 On the kernel, a play's rollouts start from one kernel state per sampled deal, copied for
 each candidate. Flags for the levers of docs/bots.md ("Stronger search"): ``:endgame``
 solves the last tricks of each sampled deal exactly (:mod:`shengji.bots.endgame`),
 ``:tail`` ends each rollout with the solver, ``:infer`` weighs sampled deals by the soft
 facts of the other seats' plays (:meth:`~shengji.bots.belief.Belief.likelihood`), and
-``:narrow`` searches 6 candidate plays instead of 10.
+``:narrow`` searches 6 candidate plays instead of 10, ``:prune`` stops playing out the
+candidates clearly worse than the leader (:func:`prune`), and ``:bold`` lets a play
+override the rule of thumb by a smaller margin (hints keep the clear one). At a 找朋友
+table only the plays are searched; burials, counters and calls are the heuristic's.
 """
 
 from __future__ import annotations
