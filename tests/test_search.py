@@ -457,6 +457,8 @@ def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None
         assert rollouts <= 3000
         dropped = [n for _, _, n in evals if n < full]
         assert all(PRUNE_FIRST <= n < full for n in dropped)
+        # the candidates played out to the end come first, whatever a dropped one's diff
+        assert [n < full for _, _, n in evals] == sorted(n < full for _, _, n in evals)
         if dropped:
             pruned_somewhere = True
             unpruned = SearchBot(view.seat, 11, Budget(rollouts=3000))

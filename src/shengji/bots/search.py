@@ -684,7 +684,8 @@ class SearchBot:
         infer: bool = False,
     ) -> list[Evaluation]:
         """Sample deals within the budget, play each candidate's start state out on the
-        same deal (and rollout seed), and sort the candidates by paired difference.
+        same deal (and rollout seed), and sort the candidates by paired difference (those
+        :func:`prune` dropped last).
         ``free``: deal with :meth:`Belief.sample_free` when the belief allows it.
         ``solve``: kernel starts are solved exactly (:class:`~shengji.bots.endgame.Solver`,
         one per deal) instead of played out; a rollout budget counts
@@ -766,7 +767,9 @@ class SearchBot:
             mean_d = sum(diffs) / n
             var = sum((d - mean_d) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
             out.append(Evaluation(play, sum(vs) / n, mean_d, math.sqrt(var / n), n))
-        out.sort(key=lambda e: -e.diff)
+        # pruned candidates last: early noise must not make one of them the best
+        full = len(values[0])
+        out.sort(key=lambda e: (e.n < full, -e.diff))
         return out
 
 
