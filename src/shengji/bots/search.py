@@ -51,12 +51,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Union, cast
 
 from ..actions import Action, Bury, Declare, Pass, Play
-from ..cards import Card, Suit
+from ..cards import ALL_CARDS, Card, Suit
 from ..errors import Code, ShengjiError
-from ..follow import random_legal_follow
 from ..game import GameState, apply, legal_shows
 from ..i18n import cards_label
 from ..immutable import evolve
+from ..kernel import access
 from ..kernel.rollout import HandInfo, score
 from ..leads import unit_lead_list
 from ..scoring import HandOutcome
@@ -249,7 +249,9 @@ def light_play(
     """A cheap, sensible play: lead a unit (pairs and tractors often, else a high or low
     single); follow a single cheaply (give points to a winning partner, win with the
     lowest card that wins, else shed the lowest card, points last); follow larger leads
-    at random among the legal plays."""
+    as the kernel's ``light_follow`` does (take the trick from the other side with the
+    lowest pair that beats a pair lead or, void, with the lowest trumps that do; else at
+    random among the legal plays)."""
     key, suit_of = ctx.key, ctx.suit_of
     if not st.trick:
         leads = unit_lead_list(ctx, hand)
@@ -263,8 +265,18 @@ def light_play(
         return (mine[0],) if rng.random() < 0.5 else (mine[-1],)
     lead = st.lead
     assert lead is not None
-    if len(lead.cards) != 1:
-        return random_legal_follow(ctx, lead, hand, rng)
+    if len(lead.cards) != 1:  # the kernel's rule (light_follow), on this state's cards
+        core, t = access.core(), access.tables(ctx)
+        plays = [access.ints(p.cards) for p in st.trick]
+        units = core.lead_units(t, plays[0])
+        winner = st.trick[core.trick_winner(t, units, plays)].seat
+        losing = winner != seat and winner not in partners(st, seat)
+        last = len(st.trick) == len(st.hands) - 1
+        krng = core.rng_from(rng)
+        follow = core.light_follow(
+            t, units, len(lead.cards), access.counts(hand), plays, losing, last, krng
+        )
+        return tuple(ALL_CARDS[c] for c in follow)
     x = lead.suit
     in_suit = [c for c in hand if suit_of[c.index] == x]
     options = in_suit or list(hand)

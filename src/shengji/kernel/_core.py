@@ -1122,7 +1122,7 @@ def light_move(s: KState, rng: KRng) -> list[int]:
     else the highest or lowest single of a random suit; follow a single cheaply (points
     to a winning partner; the lowest card that wins when the trick holds points, when
     seats are still to play, or 30% of the time; else the lowest card, points last);
-    follow a larger lead at random among the legal plays."""
+    follow a larger lead as :func:`light_follow` does."""
     t = s.t
     seat = s.to_act
     hand = s.hands[seat]
@@ -1143,7 +1143,10 @@ def light_move(s: KState, rng: KRng) -> list[int]:
         mine = suits[rng.below(len(suits))]
         return [mine[0]] if rng.random() < 0.5 else [mine[-1]]
     if s.n != 1:
-        return random_follow(t, s.units, s.n, hand, rng)
+        best = s.best_play()
+        losing = s.team[(s.leader + best) % s.seats] != s.team[seat]
+        last = len(s.plays) == s.seats - 1
+        return light_follow(t, s.units, s.n, hand, s.plays, losing, last, rng)
     x = s.units[0].suit
     key = t.key
     pts = t.pts
@@ -1175,6 +1178,89 @@ def light_move(s: KState, rng: KRng) -> list[int]:
         if pts[c] < pts[pick] or (pts[c] == pts[pick] and key[c] < key[pick]):
             pick = c
     return [pick]
+
+
+def light_follow(
+    t: Tables,
+    units: list[Unit],
+    n: int,
+    hand: list[int],
+    plays: list[list[int]],
+    losing: bool,
+    last: bool,
+    rng: KRng,
+) -> list[int]:
+    """:func:`light_move`'s follow of a lead of several cards (``plays``: the trick so
+    far, the lead first): when the other side is winning (``losing``), take the trick with
+    the lowest pair (or triple) of the led suit that beats a pair (triple) lead or, void
+    in the led side suit, with the lowest trumps that do (a pair or triple lead) or the
+    lowest trumps of the lead's shape (a throw without tractors), when the trick holds
+    points, seats are still to play (not ``last``), or 30% of the time; otherwise, and
+    when nothing takes it, a legal follow at random."""
+    if losing:
+        x = units[0].suit
+        held = 0
+        for c in t.suit_cards[x]:
+            held += hand[c]
+        play: list[int] = []
+        one = len(units) == 1 and units[0].links == 1  # a pair (or triple) lead
+        if held == 0 and x != TRUMP:
+            if one:
+                play = _lowest_winning(t, units, plays, hand, t.suit_cards[TRUMP])
+            else:
+                play = _lowest_of_shape(t, units, hand)
+        elif one and held >= n:
+            play = _lowest_winning(t, units, plays, hand, t.suit_cards[x])
+        if (
+            play
+            and trick_winner(t, units, [*plays, play]) == len(plays)
+            and is_legal_follow(t, units, n, hand, play)
+        ):
+            trick_pts = 0
+            for p in plays:
+                for c in p:
+                    trick_pts += t.pts[c]
+            if trick_pts > 0 or not last or rng.random() < 0.3:
+                return play
+    return random_follow(t, units, n, hand, rng)
+
+
+def _lowest_winning(
+    t: Tables, units: list[Unit], plays: list[list[int]], hand: list[int], order: list[int]
+) -> list[int]:
+    """The lowest ``width`` identical cards of ``order`` (highest first) in ``hand`` that
+    win the trick of a one-unit lead; [] when none does."""
+    width = units[0].width
+    for i in range(len(order) - 1, -1, -1):
+        c = order[i]
+        if hand[c] >= width:
+            play = [c] * width
+            if trick_winner(t, units, [*plays, play]) == len(plays):
+                return play
+    return []
+
+
+def _lowest_of_shape(t: Tables, units: list[Unit], hand: list[int]) -> list[int]:
+    """The lowest trumps of ``hand`` in the shape of ``units`` (widest unit first) when
+    no unit is a tractor; [] when a unit is one or the trumps cannot make the shape."""
+    left = hand[:]
+    trumps = t.suit_cards[TRUMP]
+    out: list[int] = []
+    widths = sorted([u.width for u in units if u.links == 1], reverse=True)
+    if len(widths) != len(units):
+        return []
+    for width in widths:
+        pick = -1
+        for i in range(len(trumps) - 1, -1, -1):
+            if left[trumps[i]] >= width:
+                pick = trumps[i]
+                break
+        if pick < 0:
+            return []
+        left[pick] -= width
+        for _ in range(width):
+            out.append(pick)
+    return out
 
 
 def play_out_light(s: KState, rng: KRng) -> None:
