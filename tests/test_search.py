@@ -482,3 +482,32 @@ def test_a_bold_search_overrides_by_a_smaller_margin() -> None:
     assert view.seat is not None
     action = SearchBot(view.seat, 11, Budget(rollouts=600), bold=True).act(view)
     assert action in set(legal_actions(st, view.seat))
+
+
+def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_does() -> None:
+    """``light_play`` (the ``:apply`` rollouts) asks the kernel's ``light_follow`` with
+    the trick, the side winning it and whether the seat plays last as the kernel's
+    ``light_move`` reads them: on the same random stream, the same follow."""
+    from shengji.bots.search import light_play
+    from shengji.kernel import default_kernel
+
+    kernel = default_kernel()
+    core = kernel.core
+    compared = 0
+    for seed in range(8):
+        st = new_match(load_preset("shuangsheng"), seed)
+        bots = [HeuristicBot(s, seed) for s in range(4)]
+        while st.phase not in ("hand_over", "match_over"):
+            seat = st.to_act
+            assert seat is not None
+            lead = st.lead
+            if st.phase == "play" and st.trick and lead is not None and len(lead.cards) > 1:
+                mine = light_play(st.ctx, st.hands[seat], st, seat, random.Random(seed))
+                legal = [sorted(c.index for c in a.cards) for a in legal_actions(st, seat)]
+                assert sorted(c.index for c in mine) in legal
+                ks = kernel.from_table(st)
+                theirs = core.light_move(ks, core.rng_from(random.Random(seed)))
+                assert sorted(c.index for c in mine) == sorted(theirs)
+                compared += 1
+            st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
+    assert compared >= 20
