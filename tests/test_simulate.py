@@ -203,6 +203,9 @@ def test_per_deal_figures_sum_to_the_totals_and_pair_two_runs(tmp_path: Path, ca
     other = [*base, "--seed", "1", "--players", "random,random", "--paired-with", str(first)]
     assert main(other) == 2
     assert "other deals (seed 0 there, 1 here)" in capsys.readouterr().err
+    other = [*base, "--set", "decks=3", "--players", "random,random", "--paired-with", str(first)]
+    assert main(other) == 2  # the same preset's name, other rules
+    assert "other deals (rules decks 1 there, 3 here)" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text("{}")
     assert (
         main([*base, "--players", "random,random", "--paired-with", str(tmp_path / "bad.json")])

@@ -383,9 +383,10 @@ def bench_programs(repeat: int = 3) -> Iterator[str]:
         yield from _rate_lines(title, "steps per CPU-s", env)
         # 找朋友 at six seats (the call phase, the N-seat observation): the first path only
         name, comp = paths[0]
-        six = [env_rate_of(not comp, preset="zhaopengyou") for _ in range(repeat)]
-        title = "PettingZoo env (zhaopengyou, 6 seats, uniformly random masked actions)"
-        yield from _rate_lines(title, "steps per CPU-s", {name: [r for r in six if r]})
+        six = [r for r in (env_rate_of(not comp, preset="zhaopengyou") for _ in range(repeat)) if r]
+        if six:
+            title = "PettingZoo env (zhaopengyou, 6 seats, uniformly random masked actions)"
+            yield from _rate_lines(title, "steps per CPU-s", {name: six})
     else:
         yield "PettingZoo env: not measured (install the rl extra)"
     size = state_memory()

@@ -102,6 +102,8 @@ async def _player(
             msg = from_json(raw)
             if msg["type"] == "error":
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                if msg["code"] == "STALE_REVISION":
+                    stats.actions -= 1  # another player's command made that revision
                 continue
             if msg["type"] != "state":
                 continue
@@ -130,7 +132,9 @@ async def _player(
                 if state is not msg:
                     continue
                 action = choose_action(msg, rng)
-                room.sent[msg["rev"] + 1] = time.perf_counter()
+                # players acting on one revision at once (declaring): the first command
+                # sent is the one that can have made the next revision
+                room.sent.setdefault(msg["rev"] + 1, time.perf_counter())
                 await send({"type": "act", "action": action}, msg["rev"])
                 stats.actions += 1
 

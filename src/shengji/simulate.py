@@ -528,6 +528,9 @@ class Summary:
     decision_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: 找朋友: the seats at the table (figures are per player); 0 for fixed partnerships.
     players_at_table: int = 0
+    #: The rule options played (:meth:`RuleOptions.to_dict`): a paired comparison needs
+    #: the same ones.
+    rules: dict[str, Any] = field(default_factory=dict)
     #: Per deal (both seatings when mirrored; a match with --matches): its index, bot A's
     #: levels (找朋友: A's players' levels), every level climbed, A's hands won (找朋友:
     #: A's players that went up) and the hands (player-hands): what a paired comparison of
@@ -555,6 +558,7 @@ class Summary:
             "decision_ms": {
                 team: {"p50": p50, "p99": p99} for team, (p50, p99) in self.decision_ms.items()
             },
+            "rules": self.rules,
             "deals": self.deals,
         }
 
@@ -584,6 +588,7 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
         decks=settings.options.decks,
         forfeits=[r.forfeit for r in results if r.forfeit is not None],
         players_at_table=settings.options.players if settings.options.friends else 0,
+        rules=settings.options.to_dict(),
     )
     if settings.options.friends:
         _per_player(settings, units, summary)
@@ -783,7 +788,7 @@ def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str
 
 
 #: What two runs must share for a paired comparison: the same deals, played the same way.
-PAIRED_KEYS = ("preset", "players_at_table", "mirror", "matches", "seed")
+PAIRED_KEYS = ("rules", "mirror", "matches", "seed")
 
 
 def read_pairing(path: str, settings: Settings) -> dict[str, Any]:
@@ -800,17 +805,28 @@ def read_pairing(path: str, settings: Settings) -> dict[str, Any]:
             f"with its per-deal figures ({e.__class__.__name__}: {e})"
         ) from e
     ours = {
-        "preset": settings.options.name,
-        "players_at_table": settings.options.players if settings.options.friends else 0,
+        "rules": settings.options.to_dict(),
         "mirror": settings.mirror,
         "matches": settings.matches,
         "seed": settings.seed,
     }
-    differ = [f"{k} {theirs[k]!r} there, {v!r} here" for k, v in ours.items() if theirs[k] != v]
+    differ = [
+        _difference(k, theirs[k], v)
+        for k, v in ours.items()
+        if theirs[k] != (list(v) if isinstance(v, tuple) else v)
+    ]
     if differ or not isinstance(deals, list) or not deals:
         why = "; ".join(differ) or "no per-deal figures"
         raise ValueError(f"--paired-with {path}: other deals ({why})")
     return dict(other)
+
+
+def _difference(key: str, there: Any, here: Any) -> str:
+    """What differs between two runs, in words (the rules: the options that differ)."""
+    if key == "rules" and isinstance(there, dict) and isinstance(here, dict):
+        names = sorted(k for k in here if there.get(k) != here[k])
+        return "rules " + ", ".join(f"{k} {there.get(k)!r} there, {here[k]!r} here" for k in names)
+    return f"{key} {there!r} there, {here!r} here"
 
 
 def paired_level_rate(summary: Summary, other: dict[str, Any]) -> tuple[float, float, float, int]:

@@ -226,16 +226,22 @@ def test_the_light_policy_follows_a_single_as_people_do(
 @pytest.mark.parametrize(
     ("leader", "plays", "hand", "want"),
     [
-        (1, ["HQ HQ"], "HA HA HK HK H4 H3", "HK HK"),  # the lowest pair that takes it
-        (1, ["H10 H10"], "D6 S3 S3 S5 S5 SA", "S3 S3"),  # void: ruff with the lowest pair
-        (1, ["HA HK"], "D6 S5 S4 SA C9", "S5 S4"),  # void, a throw: two low trumps
-        (2, ["H10 H10", "S4 S4"], "D6 S3 S3 S5 S5", "S5 S5"),  # over-ruff the ruff
+        (1, ["HQ HQ"], "HA HA HK HK H9 H9 H4 H3", "HK HK"),  # the lowest pair that takes it
+        (1, ["H10 H10"], "D6 D7 C9 CJ S3 S3 S5 S5 SA", "S3 S3"),  # void: the lowest trump pair
+        (1, ["HA HK"], "D6 D7 S5 S4 SA C9 CJ", "S5 S4"),  # void, a throw: two low trumps
+        (2, ["H10 H10", "S4 S4"], "D6 D7 C9 S3 S3 S5 S5", "S5 S5"),  # over-ruff the ruff
     ],
 )
 def test_the_light_policy_takes_a_larger_lead_from_the_other_side(
     kernel: Kernel, leader: int, plays: list[str], hand: str, want: str
 ) -> None:
     s = _trick(kernel, leader, plays, hand)
-    play = kernel.core.light_move(s, kernel.core.KRng(5))
+    play = kernel.core.light_move(s, kernel.core.rng_from(random.Random(7)))
     assert s.is_legal(play)
     assert sorted(card_from_index(c).text for c in play) == sorted(want.split())
+    # not what random legal follows give: the policy chose it (a stream from a small
+    # seed starts near 0, so draw from a mixed one)
+    krng = kernel.core.rng_from(random.Random(7))
+    hand = s.hands[s.to_act]
+    rand = [sorted(kernel.core.random_follow(s.t, s.units, s.n, hand, krng)) for _ in range(8)]
+    assert any(r != sorted(play) for r in rand)

@@ -249,9 +249,10 @@ def light_play(
     """A cheap, sensible play: lead a unit (pairs and tractors often, else a high or low
     single); follow a single cheaply (give points to a winning partner, win with the
     lowest card that wins, else shed the lowest card, points last); follow larger leads
-    as the kernel's ``light_follow`` does (take the trick from the other side with the
-    lowest pair that beats a pair lead or, void, with the lowest trumps that do; else at
-    random among the legal plays)."""
+    as the kernel's ``light_follow`` does (when the other side is winning and the trick
+    holds points, seats are still to play, or 30% of the time: take it with the lowest
+    pair or triple that beats a pair or triple lead or, void, with the lowest trumps that
+    do, or the lowest trumps of a throw's shape; else at random among the legal plays)."""
     key, suit_of = ctx.key, ctx.suit_of
     if not st.trick:
         leads = unit_lead_list(ctx, hand)
@@ -285,7 +286,7 @@ def light_play(
         return (max(options, key=lambda c: (c.points, -key[c.index])),)
     winners = [c for c in options if suit_of[c.index] in (x, TRUMP) and key[c.index] > best_key]
     trick_pts = sum(c.points for p in st.trick for c in p.cards)
-    if winners and (trick_pts or len(st.trick) < 3 or rng.random() < 0.3):
+    if winners and (trick_pts or len(st.trick) < len(st.hands) - 1 or rng.random() < 0.3):
         return (min(winners, key=lambda c: key[c.index]),)
     return (min(options, key=lambda c: (c.points, key[c.index])),)
 
