@@ -212,3 +212,65 @@ def test_per_deal_figures_sum_to_the_totals_and_pair_two_runs(tmp_path: Path, ca
         == 2
     )
     assert "not the figures of a simulation" in capsys.readouterr().err
+
+
+def _children(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_stop_when_the_run_is_killed() -> None:
+    """Killing the run (not its process group) leaves no worker playing its task out for
+    nobody: each stops before its next hand."""
+    import os
+    import signal
+    import time
+
+    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "classic-1deck"]
+    cmd += ["--players", "search:20it,random", "--hands", "400", "--workers", "2", "--quiet"]
+    run = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            workers = [p for p in _children(run.pid) if "spawn_main" in _cmdline(p)]
+            if len(workers) == 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) == 2
+        time.sleep(3)  # both are playing their first task
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in workers):
+            time.sleep(0.1)
+        left = [p for p in workers if Path(f"/proc/{p}").exists() and _state(p) != "Z"]
+        assert not left, "workers still running after their run was killed"
+    finally:
+        run.kill()
+        for p in workers:
+            if _state(p) not in ("gone", "Z"):
+                os.kill(p, signal.SIGKILL)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import os
 import signal
 import socket
 import sys
@@ -308,9 +309,17 @@ def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
 
 def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:
     """Jobs one after the other (a Ray task, or a worker process's task), external bots
-    stopped at the end."""
+    stopped at the end. A worker process whose parent is gone (the run was killed) stops
+    before its next job instead of playing its task out for nobody."""
+    parent = multiprocessing.parent_process()
+    out = []
     try:
-        return [run_job(settings, job) for job in jobs]
+        for job in jobs:
+            if parent is not None and not parent.is_alive():
+                POOL.close_all()
+                os._exit(1)  # nobody reads the pool's queues any more: exit outright
+            out.append(run_job(settings, job))
+        return out
     finally:
         POOL.close_all()
 
