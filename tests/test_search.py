@@ -511,3 +511,16 @@ def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_doe
                 compared += 1
             st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
     assert compared >= 20
+
+
+def test_the_bench_counts_the_rollouts_of_each_play_decision() -> None:
+    """``shengji bench``'s search row: decisions with a choice, and per decision the
+    rollouts the budget bought (a rollout budget: exactly what fits)."""
+    from shengji.bench import bench_search, search_rollouts, search_views
+
+    views = search_views(3)
+    assert len(views) == 3 and all(v.phase == "play" for v in views)
+    counts = search_rollouts("search:60it", views)
+    assert all(0 < c <= 60 for c in counts)
+    (line,) = bench_search(("search:60it",))
+    assert line.startswith("search:60it rollouts per play decision (shuangsheng, 24 decisions")

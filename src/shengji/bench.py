@@ -4,7 +4,8 @@ Benchmarks print figures; they are not tests. ``rules`` times the rules API on f
 positions; ``kernel`` compares full random hands and mid-hand rollouts per CPU second on
 the kernel (compiled and pure) and on the game engine (``apply`` on ``GameState``
 objects), interleaved; ``all`` (the default) adds ``simulate`` and the RL env end to
-end, memory per retained state, heuristic-bot decisions per second and peak memory. The
+end, memory per retained state, heuristic-bot decisions per second, the search bot's
+rollouts per play decision at 100 ms and 1 s, and peak memory. The
 kernel's equality gates against the oracle are tests (``tests/kernel/gate.py``).
 """
 
@@ -22,14 +23,14 @@ from .bots.heuristic import HeuristicBot
 from .bots.random_bot import random_action
 from .cards import Card, deck
 from .follow import count_legal_follows, legal_follows, random_legal_follow
-from .game import GameState, apply, new_match
+from .game import GameState, apply, legal_actions, new_match
 from .kernel import Kernel
 from .kernel.match import KMatch, random_streams
 from .leads import unit_leads
 from .presets import load_preset
 from .tricks import trick_winner
 from .trump import TrumpContext
-from .views import seat_view
+from .views import SeatView, seat_view
 
 Position = tuple[TrumpContext, tuple[Card, ...], tuple[Card, ...]]
 
@@ -393,11 +394,76 @@ def bench_programs(repeat: int = 3) -> Iterator[str]:
     yield f"memory per retained game state (shuangsheng play history): {size / 1024:.2f} KB"
 
 
+def search_views(n: int = 24, seed: int = 3) -> list[SeatView]:
+    """Play decisions of heuristic shuangsheng hands with at least two candidate plays,
+    spread over the hands (every fifth play)."""
+    opts = load_preset("shuangsheng")
+    out: list[SeatView] = []
+    hand = 0
+    while len(out) < n:
+        st = new_match(opts, seed * 1_000_003 + hand)
+        hand += 1
+        bots = [HeuristicBot(s, hand) for s in range(opts.players)]
+        plays = 0
+        while st.phase not in ("hand_over", "match_over") and len(out) < n:
+            seat = st.to_act
+            assert seat is not None
+            view = seat_view(st, seat)
+            if st.phase == "play":
+                plays += 1
+                if plays % 5 == 3 and count_legal(st, seat) > 1:
+                    out.append(view)
+            st, _ = apply(st, seat, bots[seat].act(view))
+    return out
+
+
+def count_legal(st: GameState, seat: int) -> int:
+    """How many legal actions ``seat`` has (at most 2 counted)."""
+    count = 0
+    for _ in legal_actions(st, seat):
+        count += 1
+        if count > 1:
+            break
+    return count
+
+
+def search_rollouts(spec: str, views: list[SeatView]) -> list[int]:
+    """Rollouts (each candidate's sampled deals, summed) of the search bot ``spec`` at
+    each play decision of ``views``."""
+    from .bots.registry import make_player
+    from .bots.search import SearchBot
+
+    out = []
+    for view in views:
+        assert view.seat is not None
+        bot = make_player(spec, view.seat, 1)
+        assert isinstance(bot, SearchBot)
+        bot.act(view)
+        out.append(sum(e.n for e in bot.evaluations))
+    return out
+
+
+def bench_search(
+    specs: tuple[str, ...] = ("search:100ms", "search:100ms:light", "search:1s"),
+) -> Iterator[str]:
+    """Rollouts per play decision of the search bot at a time budget (wall time: the
+    machine's load shows here)."""
+    views = search_views()
+    for spec in specs:
+        counts = sorted(search_rollouts(spec, views))
+        yield (
+            f"{spec} rollouts per play decision (shuangsheng, {len(counts)} decisions of "
+            f"heuristic hands): median {statistics.median(counts):.0f}, "
+            f"range {counts[0]}-{counts[-1]}"
+        )
+
+
 def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
     """Every figure of ``shengji bench``."""
     yield from bench_programs(repeat)
     yield from bench_kernel(hands, repeat)
     yield from bench_rules(repeat)
+    yield from bench_search()
     for preset in ("shuangsheng", "classic-3deck"):
         hands_n = 20 if preset == "shuangsheng" else 10
         rates = []
