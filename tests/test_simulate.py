@@ -274,3 +274,27 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "gone"
+
+
+def test_compare_pairs_two_runs_made_side_by_side(tmp_path: Path, capsys) -> None:
+    """``shengji compare`` reads two runs' JSON: the same deals give both level rates and
+    the paired difference; other deals, or a file that is not a run, are refused."""
+    base = ["simulate", "--preset", "classic-1deck", "--hands", "8", "--mirror", "--quiet"]
+    one, two, other = tmp_path / "one.json", tmp_path / "two.json", tmp_path / "other.json"
+    assert main([*base, "--players", "heuristic,random", "--json", str(one)]) == 0
+    assert main([*base, "--players", "random,heuristic", "--json", str(two)]) == 0
+    assert main([*base, "--seed", "4", "--players", "random,random", "--json", str(other)]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(one), str(two)]) == 0
+    line = capsys.readouterr().out.strip()
+    a, b = (json.loads(p.read_text())["teams"][0]["level_rate"] for p in (one, two))
+    assert line.startswith(
+        f"A's level rate {100 * a:.1f}% in {one} (heuristic vs random), "
+        f"{100 * b:.1f}% in {two} (random vs heuristic); on the same 4 deals: "
+    )
+    assert f"{100 * (a - b):+.1f} points [" in line
+    assert main(["compare", str(one), str(other)]) == 2
+    assert "other deals (seed 4 there, 0 here)" in capsys.readouterr().err
+    (tmp_path / "list.json").write_text("[]")
+    assert main(["compare", str(one), str(tmp_path / "list.json")]) == 2
+    assert "not the figures of a simulation" in capsys.readouterr().err

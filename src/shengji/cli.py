@@ -1,7 +1,7 @@
 """The ``shengji`` command line: one subcommand per adapter (``serve``, ``play``, ``bot``,
 ``botzone``, ``simulate``, ``review``, ...) and per tool (``rules``, ``bots``,
-``conformance``, ``replay``, ``verify``, ``bench``, ``loadtest``); ``shengji -h`` lists
-them."""
+``conformance``, ``replay``, ``verify``, ``bench``, ``compare``, ``loadtest``);
+``shengji -h`` lists them."""
 
 from __future__ import annotations
 
@@ -335,6 +335,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from .simulate import compare_runs
+
+    try:
+        print(compare_runs(args.run, args.base))
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _cmd_loadtest(args: argparse.Namespace) -> int:
     need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
     from .loadtest import run_loadtest
@@ -528,6 +539,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--address", help="--backend ray: the cluster (default: a local Ray)")
     p.set_defaults(func=_cmd_simulate)
+    p = command(
+        "compare", "two simulate runs on the same deals: bot A's level rates and the difference"
+    )
+    p.add_argument("run", help="a run's figures (simulate --json)")
+    p.add_argument("base", help="a run on the same deals to compare with")
+    p.set_defaults(func=_cmd_compare)
     p = command("serve", "run the multiplayer web server")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)

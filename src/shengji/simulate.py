@@ -800,34 +800,49 @@ def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str
 PAIRED_KEYS = ("rules", "mirror", "matches", "seed")
 
 
+def read_run(path: str, flag: str = "--paired-with") -> dict[str, Any]:
+    """A run's figures written by ``--json`` with its per-deal figures; a
+    :class:`ValueError` names ``flag`` and says what is wrong with the file."""
+    try:
+        run = json.loads(Path(path).read_text(encoding="utf-8"))
+        if not isinstance(run, dict):
+            raise TypeError("not a JSON object")
+        missing = [k for k in (*PAIRED_KEYS, "deals", "players", "teams") if k not in run]
+        if missing or not isinstance(run["deals"], list) or not run["deals"]:
+            raise KeyError((missing or ["deals"])[0])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(
+            f"{flag} {path}: not the figures of a simulation written by --json "
+            f"with its per-deal figures ({e.__class__.__name__}: {e})"
+        ) from e
+    return dict(run)
+
+
+def other_deals(there: dict[str, Any], here: dict[str, Any]) -> str | None:
+    """Why two runs did not play the same deals under the same rules (None: they did)."""
+    differ = [
+        _difference(k, there[k], list(v) if isinstance(v, tuple) else v)
+        for k, v in ((k, here[k]) for k in PAIRED_KEYS)
+        if there[k] != (list(v) if isinstance(v, tuple) else v)
+    ]
+    return "; ".join(differ) or None
+
+
 def read_pairing(path: str, settings: Settings) -> dict[str, Any]:
     """The figures of an earlier run (``--json``) to compare this one with deal by deal;
     a :class:`ValueError` says why they cannot be: not such a file, no per-deal figures,
     or other deals."""
-    try:
-        other = json.loads(Path(path).read_text(encoding="utf-8"))
-        theirs = {k: other[k] for k in PAIRED_KEYS}
-        deals = other["deals"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(
-            f"--paired-with {path}: not the figures of a simulation written by --json "
-            f"with its per-deal figures ({e.__class__.__name__}: {e})"
-        ) from e
+    other = read_run(path)
     ours = {
         "rules": settings.options.to_dict(),
         "mirror": settings.mirror,
         "matches": settings.matches,
         "seed": settings.seed,
     }
-    differ = [
-        _difference(k, theirs[k], v)
-        for k, v in ours.items()
-        if theirs[k] != (list(v) if isinstance(v, tuple) else v)
-    ]
-    if differ or not isinstance(deals, list) or not deals:
-        why = "; ".join(differ) or "no per-deal figures"
+    why = other_deals(other, ours)
+    if why:
         raise ValueError(f"--paired-with {path}: other deals ({why})")
-    return dict(other)
+    return other
 
 
 def _difference(key: str, there: Any, here: Any) -> str:
@@ -838,11 +853,13 @@ def _difference(key: str, there: Any, here: Any) -> str:
     return f"{key} {there!r} there, {here!r} here"
 
 
-def paired_level_rate(summary: Summary, other: dict[str, Any]) -> tuple[float, float, float, int]:
-    """Bot A's level rate here minus in ``other`` (a run's JSON on the same deals), with
-    its 95% interval from the per-deal differences, and how many deals both played."""
-    theirs = {d["deal"]: d for d in other["deals"]}
-    both = [d for d in summary.deals if d["deal"] in theirs]
+def paired_deals(
+    here: Sequence[dict[str, int]], there: Sequence[dict[str, int]]
+) -> tuple[float, float, float, int]:
+    """Bot A's level rate over ``here``'s deals minus over ``there``'s, on the deals both
+    played, with its 95% interval from the per-deal differences, and how many deals."""
+    theirs = {d["deal"]: d for d in there}
+    both = [d for d in here if d["deal"] in theirs]
     est, lo, hi = paired_ratio_diff(
         [d["a_levels"] for d in both],
         [d["levels"] for d in both],
@@ -850,6 +867,32 @@ def paired_level_rate(summary: Summary, other: dict[str, Any]) -> tuple[float, f
         [theirs[d["deal"]]["levels"] for d in both],
     )
     return est, lo, hi, len(both)
+
+
+def paired_level_rate(summary: Summary, other: dict[str, Any]) -> tuple[float, float, float, int]:
+    """Bot A's level rate here minus in ``other`` (a run's JSON on the same deals), with
+    its 95% interval from the per-deal differences, and how many deals both played."""
+    return paired_deals(summary.deals, other["deals"])
+
+
+def compare_runs(path: str, base: str) -> str:
+    """``shengji compare RUN.json BASE.json``: bot A's level rate in each of two runs on
+    the same deals (side by side, say: one a core) and the paired difference, in one line;
+    a :class:`ValueError` says why they cannot be compared."""
+    run, other = read_run(path, "compare"), read_run(base, "compare")
+    why = other_deals(other, run)
+    if why:
+        raise ValueError(f"compare {path} {base}: other deals ({why})")
+    est, lo, hi, n = paired_deals(run["deals"], other["deals"])
+
+    def said(r: dict[str, Any], p: str) -> str:
+        a, b = r["players"]
+        return f"{100 * r['teams'][0]['level_rate']:.1f}% in {p} ({a} vs {b})"
+
+    return (
+        f"A's level rate {said(run, path)}, {said(other, base)}; on the same {n} deals: "
+        f"{100 * est:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    )
 
 
 def write_json(summary: Summary, path: str) -> None:
