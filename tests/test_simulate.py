@@ -295,6 +295,11 @@ def test_compare_pairs_two_runs_made_side_by_side(tmp_path: Path, capsys) -> Non
     assert f"{100 * (a - b):+.1f} points [" in line
     assert main(["compare", str(one), str(other)]) == 2
     assert "other deals (seed 4 there, 0 here)" in capsys.readouterr().err
+    small = tmp_path / "small.json"
+    assert main([*base[:4], "2", "--mirror", "--quiet", "--json", str(small)]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(one), str(small)]) == 2  # one deal in common
+    assert "1 deal(s) in common: a paired comparison needs two" in capsys.readouterr().err
     (tmp_path / "list.json").write_text("[]")
     assert main(["compare", str(one), str(tmp_path / "list.json")]) == 2
     assert "not the figures of a simulation" in capsys.readouterr().err

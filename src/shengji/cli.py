@@ -282,12 +282,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"{'ray' if args.backend == 'ray' else f'{args.workers} worker(s)'})"
     )
     if pairing is not None:
-        est, lo, hi, n = paired_level_rate(summary, pairing)
         there = f"{pairing['players'][0]} vs {pairing['players'][1]}"
-        print(
-            f"paired with {args.paired_with} ({there}) on the same {n} deals: A's level rate "
-            f"{100 * est:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}] here"
-        )
+        try:
+            est, lo, hi, n = paired_level_rate(summary, pairing)
+            print(
+                f"paired with {args.paired_with} ({there}) on the same {n} deals: A's level "
+                f"rate {100 * est:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}] here"
+            )
+        except ValueError as e:
+            print(f"paired with {args.paired_with}: {e}", file=sys.stderr)
     if args.json:
         write_json(summary, args.json)
         print(f"figures written to {args.json}")

@@ -857,9 +857,12 @@ def paired_deals(
     here: Sequence[dict[str, int]], there: Sequence[dict[str, int]]
 ) -> tuple[float, float, float, int]:
     """Bot A's level rate over ``here``'s deals minus over ``there``'s, on the deals both
-    played, with its 95% interval from the per-deal differences, and how many deals."""
+    played, with its 95% interval from the per-deal differences, and how many deals; a
+    :class:`ValueError` when they share fewer than two deals."""
     theirs = {d["deal"]: d for d in there}
     both = [d for d in here if d["deal"] in theirs]
+    if len(both) < 2:
+        raise ValueError(f"{len(both)} deal(s) in common: a paired comparison needs two")
     est, lo, hi = paired_ratio_diff(
         [d["a_levels"] for d in both],
         [d["levels"] for d in both],
