@@ -242,6 +242,6 @@ def test_the_light_policy_takes_a_larger_lead_from_the_other_side(
     # not what random legal follows give: the policy chose it (a stream from a small
     # seed starts near 0, so draw from a mixed one)
     krng = kernel.core.rng_from(random.Random(7))
-    hand = s.hands[s.to_act]
-    rand = [sorted(kernel.core.random_follow(s.t, s.units, s.n, hand, krng)) for _ in range(8)]
+    held = s.hands[s.to_act]
+    rand = [sorted(kernel.core.random_follow(s.t, s.units, s.n, held, krng)) for _ in range(8)]
     assert any(r != sorted(play) for r in rand)
