@@ -587,17 +587,7 @@ def _finish_friends_hand(st: GameState, lead: Lead, last: Trick, events: list[Ev
         climbed=climbed,
     )
     events.append(
-        {
-            "type": "hand_over",
-            "banker_side": list(in_order),
-            "kitty": format_cards(st.kitty),
-            "kitty_multiplier": mult,
-            "points": total,
-            "levels": [rank_text(v) for v in levels],
-            "next_banker": outcome.next_banker,
-            "winner": outcome.winner,
-            "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
-        }
+        _hand_over_event(st, mult, total, levels, outcome, {"banker_side": list(in_order)})
     )
     st = evolve(
         st,
@@ -657,18 +647,7 @@ def _finish_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) ->
         coins=change,
         kitty=st.kitty,
     )
-    events.append(
-        {
-            "type": "hand_over",
-            "kitty": format_cards(st.kitty),
-            "kitty_multiplier": mult,
-            "points": total,
-            "levels": [rank_text(v) for v in levels],
-            "next_banker": outcome.next_banker,
-            "winner": outcome.winner,
-            "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
-        }
-    )
+    events.append(_hand_over_event(st, mult, total, levels, outcome))
     st = evolve(
         st,
         levels=levels,
@@ -807,3 +786,25 @@ def _after_burial_step(st: GameState, events: list[Event]) -> GameState:
             return evolve(st, to_act=seat)
         st = evolve(st, passes=st.passes + 1, window_pos=st.window_pos + 1)
     return _after_kitty(st)
+
+
+def _hand_over_event(
+    st: Any,
+    mult: int,
+    total: int,
+    levels: Sequence[int],
+    outcome: Any,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``hand_over`` event of a finished hand (``extra``: 找朋友's banker side)."""
+    return {
+        "type": "hand_over",
+        **(extra or {}),
+        "kitty": format_cards(st.kitty),
+        "kitty_multiplier": mult,
+        "points": total,
+        "levels": [rank_text(v) for v in levels],
+        "next_banker": outcome.next_banker,
+        "winner": outcome.winner,
+        "explain": {"en": outcome.explain("en"), "zh": outcome.explain("zh")},
+    }
