@@ -129,7 +129,13 @@ def test_malformed_and_hostile_calls_are_refused_with_codes_and_change_nothing(
         rev = before["rev"]
         level = before["view"]["level"]
         hand = before["view"]["hand"].split()
-        missing = next(f"S{r}" for r in ("A", "K", "Q") if f"S{r}" not in hand and r != level)
+        # a card the banker lacks (any deal: twelve candidates outside hearts and the level)
+        missing = next(
+            f"{s}{r}"
+            for s in "SCD"
+            for r in ("A", "Q", "J", "10")
+            if f"{s}{r}" not in hand and r != level
+        )
         refused = [
             ({"type": "call", "calls": ""}, "ILLEGAL_CALL"),  # too few
             ({"type": "call", "calls": f"{missing}:1"}, "ILLEGAL_CALL"),  # one of two
