@@ -13,6 +13,7 @@ import pytest
 
 from shengji.actions import Play
 from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.registry import hint_bot
 from shengji.bots.search import (
     MARGIN_SE,
     MIN_DEALS,
@@ -110,7 +111,7 @@ def test_the_hint_command_reproduces_a_hint(
     assert zh.startswith("出 ") and " · " in zh
     assert main(args) == 0
     assert capsys.readouterr().out.splitlines() == [en]  # the same hint again
-    same = hint_at(rec, at, "search:60it", 2)
+    same = hint_at(rec, at, hint_bot("60it"), 2)
     assert en == f"{same['said']['en']} · {same['why']['en']}"
 
 
@@ -132,7 +133,8 @@ def test_three_seeds_agree_on_the_card_at_almost_every_position() -> None:
     positions = random.Random(3).sample(plays, 8)
     agree = 0
     for at in positions:
-        cards = {hint_at(rec, at, "search:150it", seed)["action"]["cards"] for seed in (1, 2, 3)}
+        spec = hint_bot("150it")
+        cards = {hint_at(rec, at, spec, seed)["action"]["cards"] for seed in (1, 2, 3)}
         agree += len(cards) == 1
     assert agree >= 7
 

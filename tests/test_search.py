@@ -254,6 +254,8 @@ def test_search_does_not_bury_the_top_trumps(preset: str, seed: int) -> None:
 
 
 def test_search_options_parse() -> None:
+    from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN
+
     for spec, apply_rollouts, bury in [
         ("search:100ms", False, True),
         ("search:1s", False, True),
@@ -268,22 +270,39 @@ def test_search_options_parse() -> None:
         assert isinstance(bot, SearchBot)
         assert isinstance(bot.rollout, ApplyRollout) == apply_rollouts
         assert bot.bury_search == bury
-    light = make_player("search:300it:light", 0, 0)
-    random_rollouts = make_player("search:300it", 0, 0)
-    assert isinstance(light, SearchBot) and isinstance(light.rollout, KernelRollout)
-    assert light.rollout.light
-    assert isinstance(random_rollouts, SearchBot)
-    assert isinstance(random_rollouts.rollout, KernelRollout)
-    assert not random_rollouts.rollout.light
+
+    # the defaults: light rollouts, pruning, the bold margin; flags name each way back
+    def knobs(spec: str) -> tuple[bool, bool, float, float]:
+        bot = make_player(spec, 0, 0)
+        assert isinstance(bot, SearchBot) and isinstance(bot.rollout, KernelRollout)
+        return bot.rollout.light, bot.prune, bot.min_gain, bot.margin_se
+
+    assert knobs("search:300it") == (True, True, BOLD_GAIN, BOLD_SE)
+    assert knobs("search:300it:light:prune:bold") == knobs("search:300it")
+    assert knobs("search:300it:random:noprune:careful") == (False, False, MIN_GAIN, MARGIN_SE)
+    steady, plain = make_player("search:300it:steady", 0, 0), make_player("search", 0, 0)
+    assert isinstance(steady, SearchBot) and steady.steady
+    assert isinstance(plain, SearchBot) and not plain.steady
+    for spec in ("search:300it:kernel", "search:300it:tail"):
+        bot = make_player(spec, 0, 0)
+        assert isinstance(bot, SearchBot) and isinstance(bot.rollout, KernelRollout)
+        assert not bot.rollout.light
     for bad in [
         "search:100ms:kernel:apply",
         "search:100ms:nobury",
         "search:noburysearch",
         "search:100ms:apply:light",
+        "search:100ms:random:light",
+        "search:100ms:prune:noprune",
+        "search:100ms:bold:careful",
+        "search:100ms:steady:bold",
+        "search:100ms:careful:steady",
+        "search:100ms:light:tail",
+        "search:100ms:apply:tail",
     ]:
         with pytest.raises(ShengjiError) as e:
             make_player(bad, 0, 0)
-        assert e.value.code == "BAD_BOT_SPEC"
+        assert e.value.code == "BAD_BOT_SPEC", bad
 
 
 def test_burial_search_with_apply_rollouts() -> None:
@@ -434,9 +453,9 @@ def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None
     is kept, and the choice is reproducible for a seed."""
     from shengji.bots.search import PRUNE_FIRST
 
-    bot = make_player("search:300it:prune", 0, 0)
+    bot = make_player("search:300it", 0, 0)
     assert isinstance(bot, SearchBot) and bot.prune
-    plain = make_player("search:300it", 0, 0)
+    plain = make_player("search:300it:noprune", 0, 0)
     assert isinstance(plain, SearchBot) and not plain.prune
     pruned_somewhere = False
     for plays in (5, 21, 42):
@@ -470,8 +489,8 @@ def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None
 def test_a_bold_search_overrides_by_a_smaller_margin() -> None:
     from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN, Evaluation
 
-    bold = make_player("search:300it:bold:prune", 0, 0)
-    plain = make_player("search:300it", 0, 0)
+    bold = make_player("search:300it", 0, 0)
+    plain = make_player("search:300it:careful", 0, 0)
     assert isinstance(bold, SearchBot) and isinstance(plain, SearchBot)
     assert (bold.min_gain, bold.margin_se) == (BOLD_GAIN, BOLD_SE)
     assert (plain.min_gain, plain.margin_se) == (MIN_GAIN, MARGIN_SE)
@@ -528,3 +547,22 @@ def test_the_bench_counts_the_rollouts_of_each_play_decision() -> None:
     assert all(0 < c <= 60 for c in counts)
     (line,) = bench_search(("search:60it",))
     assert line.startswith("search:60it rollouts per play decision (shuangsheng, 24 decisions")
+
+
+def test_a_steady_search_overrides_only_when_the_gain_survives_its_error() -> None:
+    """Hints (``:steady``): the gain less two standard errors must reach
+    :data:`STEADY_GAIN`, a margin sampling noise does not cross from one asking to the
+    next; bold plays and steady hints do not mix."""
+    from shengji.bots.search import MARGIN_SE, STEADY_GAIN, Evaluation
+
+    sure = Evaluation((), mean=0.3, diff=STEADY_GAIN + 2.5 * 0.02, diff_se=0.02, n=500)
+    near = Evaluation((), mean=0.3, diff=STEADY_GAIN + 1.5 * 0.02, diff_se=0.02, n=500)
+    assert sure.surely_better(STEADY_GAIN, MARGIN_SE)
+    assert not near.surely_better(STEADY_GAIN, MARGIN_SE) and near.clearly_better
+    few = Evaluation((), mean=0.3, diff=1.0, diff_se=0.01, n=20)
+    assert not few.surely_better(STEADY_GAIN, MARGIN_SE)  # too few deals
+    bot = SearchBot(0, 0, Budget(rollouts=10), steady=True)
+    assert bot.overrides(sure) and not bot.overrides(near)
+    assert SearchBot(0, 0, Budget(rollouts=10)).overrides(near)
+    with pytest.raises(ValueError):
+        SearchBot(0, 0, steady=True, bold=True)

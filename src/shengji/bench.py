@@ -444,7 +444,7 @@ def search_rollouts(spec: str, views: list[SeatView]) -> list[int]:
 
 
 def bench_search(
-    specs: tuple[str, ...] = ("search:100ms", "search:100ms:light", "search:1s"),
+    specs: tuple[str, ...] = ("search:100ms:random", "search:100ms", "search:1s"),
 ) -> Iterator[str]:
     """Rollouts per play decision of the search bot at a time budget (wall time: the
     machine's load shows here)."""

@@ -192,12 +192,11 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from .bots.registry import by_difficulty
+    from .bots.registry import hint_bot
     from .hints import hint_at
     from .record import load_record
 
-    spec = f"{by_difficulty('strong').name}:{args.budget}"
-    h = hint_at(load_record(args.record), args.at, spec, args.seed)
+    h = hint_at(load_record(args.record), args.at, hint_bot(args.budget), args.seed)
     langs = ("en", "zh") if args.lang == "both" else (args.lang,)
     for lang in langs:
         print(f"{h['said'][lang]} · {h['why'][lang] or '—'}")

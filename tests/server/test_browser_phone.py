@@ -232,3 +232,34 @@ def test_the_jokers_face_speaks_the_pages_language(
     )
     assert faces == [big, little]
     page.close()
+
+
+def test_a_long_play_stays_one_card_row_in_a_phone_seat(browser: Any) -> None:  # noqa: F811
+    """A 3-deck throw or long tractor (7 to 12 cards) in a seat's play area stays one card
+    row at 360 px: two rows per seat pushed the hand below the fold on your turn."""
+    from pathlib import Path
+
+    import shengji.server
+
+    css = (Path(shengji.server.__file__).parent / "static" / "style.css").read_text()
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+
+    def card(rank: str) -> str:
+        return (
+            f'<span class="card table"><span class="idx"><b>{rank}</b><i>♥</i></span>'
+            '<span class="pip">♥</span></span>'
+        )
+
+    seats = "".join(
+        "<div class='seat'><div class='who'>Bot</div><div class='play'>"
+        f"<span class='row-cards table'>{''.join(card(r) for r in ranks[:n])}</span></div></div>"
+        for n in range(1, 13)
+    )
+    page = browser.new_page(viewport=PHONE)
+    page.set_content(f"<style>{css}</style><main><div class='felt n4'>{seats}</div></main>")
+    rows = page.evaluate(
+        """[...document.querySelectorAll('.row-cards')].map(r => new Set(
+             [...r.children].map(c => Math.round(c.getBoundingClientRect().top))).size)"""
+    )
+    assert rows == [1] * 12, rows
+    page.close()

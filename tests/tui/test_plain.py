@@ -158,6 +158,9 @@ def test_ctrl_c_in_plain_is_one_line(tmp_path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
+        # a terminal's Ctrl-C: the test runner's worker may ignore SIGINT, and a child
+        # keeps an ignored signal ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     stdout = proc.stdout
     assert isinstance(stdout, io.BufferedReader)

@@ -38,10 +38,12 @@ def test_the_hint_comes_from_the_strongest_bot_within_a_second() -> None:
     spec = hint_bot()
     name, arg = parse_spec(spec)
     assert by_difficulty("strong").name == name == "search"
-    budget = Budget.parse(arg)
+    assert arg is not None and arg.endswith(":steady")  # the sure margin: a stable hint
+    budget = Budget.parse(arg.split(":")[0])
     assert budget.seconds is not None and budget.seconds <= 0.85 and budget.rollouts is None
     session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
     assert isinstance(session.adviser, SearchBot) and session.adviser.budget == budget
+    assert session.adviser.steady and not session.adviser.prune
 
 
 def test_tracker_tells_declarations_counters_and_tricks() -> None:

@@ -99,9 +99,17 @@ def by_difficulty(level: Difficulty) -> BotKind:
 HINT_MS = 800
 
 
-def hint_bot(millis: int = HINT_MS) -> str:
-    """The spec of the bot that gives hints: the strongest one, on ``millis`` ms a move."""
-    return f"{by_difficulty('strong').name}:{millis}ms"
+def hint_bot(budget: int | str = HINT_MS) -> str:
+    """The spec of the bot that gives hints: the strongest one, on ``budget`` (ms, or a
+    budget text such as ``2000it``) a move, overriding the rule of thumb only by a sure
+    margin (``steady``), on the most sampled deals (``random`` rollouts, ``noprune``), so
+    that a hint does not change when asked again (docs/bots.md).
+
+    >>> hint_bot(), hint_bot("2000it")
+    ('search:800ms:random:noprune:steady', 'search:2000it:random:noprune:steady')
+    """
+    text = f"{budget}ms" if isinstance(budget, int) else budget
+    return f"{by_difficulty('strong').name}:{text}:random:noprune:steady"
 
 
 def reason_of(player: Player) -> tuple[str, str]:
@@ -222,9 +230,12 @@ register(
         difficulty="strong",
         label_zh="机器人(搜索)",
         argument="budget per play or burial: 100ms, 1s or 2000it (default 200ms), then "
-        "flags: :light (light-policy rollouts), :apply (rollouts on the game engine instead "
-        "of the compiled kernel), :noburysearch (bury and counter as the heuristic bot "
-        "does), :endgame, :tail, :infer, :prune, :bold, :narrow (docs/bots.md)",
+        "flags: :random (random rollouts, not the light policy), :noprune (play every "
+        "candidate out), :careful (override the rule of thumb only by a clear margin), "
+        ":steady (only by a sure one, as hints do), :apply (rollouts on the game engine "
+        "instead of the compiled kernel), "
+        ":noburysearch (bury and counter as the heuristic bot does), :endgame, :tail, "
+        ":infer, :narrow (docs/bots.md)",
     )
 )
 register(

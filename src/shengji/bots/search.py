@@ -23,20 +23,22 @@ does. Declaring and reinforcing during the deal follow the heuristic bot.
 The budget is a wall-clock time (``search:100ms``, ``search:1s``) or a number of rollouts
 (``search:2000it``); with a rollout budget the bot is deterministic for a given seed.
 
-Rollouts go through :class:`Rollout`: by default :class:`KernelRollout`, uniformly random
-legal plays on the compiled play-phase kernel; ``:light`` plays the kernel's
-``light_move`` policy (:func:`light_play` on ints) there instead, and ``:apply`` plays
-:func:`light_play` through :func:`shengji.game.apply`. At the same number of rollouts the
-light policy measured no stronger (docs/bots.md), and costs about 30% more a rollout.
-On the kernel, a play's rollouts start from one kernel state per sampled deal, copied for
-each candidate. Flags for the levers of docs/bots.md ("Stronger search"): ``:endgame``
-solves the last tricks of each sampled deal exactly (:mod:`shengji.bots.endgame`),
-``:tail`` ends each rollout with the solver, ``:infer`` weighs sampled deals by the soft
-facts of the other seats' plays (:meth:`~shengji.bots.belief.Belief.likelihood`), and
-``:narrow`` searches 6 candidate plays instead of 10, ``:prune`` stops playing out the
-candidates clearly worse than the leader (:func:`prune`), and ``:bold`` lets a play
-override the rule of thumb by a smaller margin (hints keep the clear one). At a 找朋友
-table only the plays are searched; burials, counters and calls are the heuristic's.
+Rollouts go through :class:`Rollout`: by default :class:`KernelRollout` with the kernel's
+``light_move`` policy (:func:`light_play` on ints) on the compiled play-phase kernel;
+``:random`` plays uniformly random legal plays there instead, and ``:apply`` plays
+:func:`light_play` through :func:`shengji.game.apply`. On the kernel, a play's rollouts
+start from one kernel state per sampled deal, copied for each candidate. By default the
+candidates clearly worse than the leader stop being played out (:func:`prune`;
+``:noprune``) and a play overrides the rule of thumb by a smaller margin than a hint does
+(:data:`BOLD_GAIN`, :data:`BOLD_SE`; ``:careful`` for the hints' clear one). Together
+these measured about 13 points of level rate over random rollouts with neither
+(docs/bots.md). Flags for the other levers of docs/bots.md ("Stronger search"):
+``:endgame`` solves the last tricks of each sampled deal exactly
+(:mod:`shengji.bots.endgame`), ``:tail`` ends each random rollout with the solver,
+``:infer`` weighs sampled deals by the soft facts of the other seats' plays
+(:meth:`~shengji.bots.belief.Belief.likelihood`), and ``:narrow`` searches 6 candidate
+plays instead of 10. At a 找朋友 table only the plays are searched; burials, counters and
+calls are the heuristic's.
 """
 
 from __future__ import annotations
@@ -103,16 +105,20 @@ NODES_PER_ROLLOUT = 8
 TAIL_CARDS = 2
 #: With ``:infer``, deals sampled for one deal kept at most.
 INFER_TRIES = 8
-#: With ``:prune``, candidates clearly worse than the leader are dropped after this many
-#: sampled deals, and again each time the deals double; their rollouts go to the rest.
+#: Candidates clearly worse than the leader are dropped after this many sampled deals,
+#: and again each time the deals double; their rollouts go to the rest (not ``:noprune``).
 PRUNE_FIRST = 32
 #: ... clearly worse: by this many standard errors of the paired difference.
 PRUNE_SE = 2.0
-#: With ``:bold``, a play (not a burial or a counter) overrides the rule of thumb when
-#: better by this many standard errors ...
+#: A play (not a burial or a counter; not with ``:careful``, as hints are) overrides the
+#: rule of thumb when better by this many standard errors ...
 BOLD_SE = 1.0
 #: ... and this many levels.
 BOLD_GAIN = 0.02
+#: With ``:steady`` (hints), a play overrides the rule of thumb only when its gain less
+#: :data:`MARGIN_SE` standard errors is still this many levels: a gain that sampling noise
+#: could halve does not change the hint, so asking again gives the same card.
+STEADY_GAIN = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +340,11 @@ class Evaluation:
         (:data:`MIN_DEALS`, :data:`MIN_GAIN`, :data:`MARGIN_SE`)."""
         return self.better(MIN_GAIN, MARGIN_SE)
 
+    def surely_better(self, min_gain: float, margin_se: float) -> bool:
+        """Better than the heuristic's choice on at least :data:`MIN_DEALS` deals, by at
+        least ``min_gain`` levels once ``margin_se`` standard errors are taken off."""
+        return self.n >= MIN_DEALS and self.diff - margin_se * self.diff_se >= min_gain
+
     def better(self, min_gain: float, margin_se: float) -> bool:
         """Better than the heuristic's choice on at least :data:`MIN_DEALS` deals, by at
         least ``min_gain`` levels and ``margin_se`` standard errors."""
@@ -344,28 +355,38 @@ class Evaluation:
 
 def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``),
-    optionally followed by ``:``-separated flags: the rollouts, ``kernel`` (the default:
-    uniformly random plays on the compiled kernel), ``light`` (the light policy on the
-    kernel) or ``apply`` (the light policy through the game engine, far slower);
-    ``noburysearch`` (bury as the heuristic bot does, without searching); ``endgame``
-    (solve sampled deals exactly once every hand holds at most :data:`ENDGAME_CARDS`
-    cards); ``infer`` (weigh sampled deals by the soft facts of the other seats' plays);
-    ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
-    :data:`MAX_CANDIDATES`); ``prune`` (drop candidates clearly worse than the leader as
-    deals come in, :func:`prune`); ``bold`` (a play overrides the rule of thumb by a
-    smaller margin, :data:`BOLD_GAIN` and :data:`BOLD_SE`)."""
+    optionally followed by ``:``-separated flags.
+
+    By default (measured strongest, docs/bots.md) rollouts play the kernel's light policy,
+    candidates clearly worse than the leader are dropped as deals come in (:func:`prune`)
+    and a play overrides the rule of thumb by the smaller margin :data:`BOLD_GAIN`,
+    :data:`BOLD_SE`. Flags change that: ``random`` (uniformly random rollouts on the
+    kernel; ``kernel`` is its earlier name) or ``apply`` (the light policy through the game
+    engine, far slower); ``noprune``; ``careful`` (the clear margin :data:`MIN_GAIN`,
+    :data:`MARGIN_SE`) or ``steady`` (the hints' sure margin: the gain less
+    :data:`MARGIN_SE` standard errors at least :data:`STEADY_GAIN`). ``light``, ``prune``
+    and ``bold`` name the defaults. Further levers: ``noburysearch`` (bury as the
+    heuristic bot does, without searching); ``endgame`` (solve sampled deals exactly once
+    every hand holds at most :data:`ENDGAME_CARDS` cards); ``tail`` (random rollouts that
+    end with the solver); ``infer`` (weigh sampled deals by the soft facts of the other
+    seats' plays); ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
+    :data:`MAX_CANDIDATES`). The bot before 2026-11-27 is ``:random:noprune:careful``."""
     text, *flags = (arg or "").split(":")
     known = (
+        "random",
         "kernel",
         "light",
         "apply",
+        "prune",
+        "noprune",
+        "bold",
+        "careful",
+        "steady",
         "noburysearch",
         "endgame",
         "infer",
         "narrow",
         "tail",
-        "prune",
-        "bold",
     )
     for flag in flags:
         if flag not in known:
@@ -374,32 +395,51 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
                 code=Code.BAD_BOT_SPEC,
                 params={"bot": "search"},
             )
-    if "apply" in flags and ("kernel" in flags or "light" in flags):
+    given = set(flags)
+    exclusive = (
+        ("random", "kernel", "light", "apply"),
+        ("prune", "noprune"),
+        ("bold", "careful", "steady"),
+    )
+    for group in exclusive:
+        chosen = [f for f in group if f in given]
+        if len(chosen) > 1 and set(chosen) != {"random", "kernel"}:
+            raise ShengjiError(
+                f"search options {' and '.join(repr(f) for f in chosen)} contradict each other",
+                code=Code.BAD_BOT_SPEC,
+                params={"bot": "search"},
+            )
+    if "tail" in given and given & {"light", "apply"}:
         raise ShengjiError(
-            "search rollouts are on the kernel ('kernel', 'light') or 'apply', not both",
+            "search option 'tail' ends random rollouts with the solver: not with "
+            "'light' or 'apply'",
             code=Code.BAD_BOT_SPEC,
             params={"bot": "search"},
         )
     budget = Budget.parse(text or None)
-    rollout: Rollout = ApplyRollout() if "apply" in flags else KernelRollout(light="light" in flags)
+    random_rollouts = bool(given & {"random", "kernel", "tail"})
+    rollout: Rollout = ApplyRollout() if "apply" in given else KernelRollout(not random_rollouts)
     return SearchBot(
         seat,
         seed,
         budget,
         rollout,
-        bury_search="noburysearch" not in flags,
-        endgame=ENDGAME_CARDS if "endgame" in flags else 0,
-        infer="infer" in flags,
-        max_candidates=NARROW_CANDIDATES if "narrow" in flags else MAX_CANDIDATES,
-        tail=TAIL_CARDS if "tail" in flags else 0,
-        prune="prune" in flags,
-        bold="bold" in flags,
+        bury_search="noburysearch" not in given,
+        endgame=ENDGAME_CARDS if "endgame" in given else 0,
+        infer="infer" in given,
+        max_candidates=NARROW_CANDIDATES if "narrow" in given else MAX_CANDIDATES,
+        tail=TAIL_CARDS if "tail" in given else 0,
+        prune="noprune" not in given,
+        bold=not given & {"careful", "steady"},
+        steady="steady" in given,
     )
 
 
 class SearchBot:
     """Determinized search in the play phase and for the burial, the heuristic bot
-    elsewhere."""
+    elsewhere. The constructor's defaults are the plain search (random rollouts, no
+    pruning, the clear margin); :func:`make_search_bot` builds the ``search`` spec's
+    measured default."""
 
     name = "search"
 
@@ -416,11 +456,17 @@ class SearchBot:
         tail: int = 0,
         prune: bool = False,
         bold: bool = False,
+        steady: bool = False,
     ) -> None:
         self.seat = seat
+        if steady and bold:
+            raise ValueError("a search bot is steady (hints) or bold, not both")
+        #: Hints: a play overrides the rule of thumb only by a sure margin
+        #: (:meth:`Evaluation.surely_better`, :data:`STEADY_GAIN`).
+        self.steady = steady
         #: A play overrides the rule of thumb when better by this many levels and
-        #: standard errors (``bold``: :data:`BOLD_GAIN`, :data:`BOLD_SE`; hints keep the
-        #: default :data:`MIN_GAIN`, :data:`MARGIN_SE`, so they do not flip on noise).
+        #: standard errors (``bold``: :data:`BOLD_GAIN`, :data:`BOLD_SE`; else the clear
+        #: margin :data:`MIN_GAIN`, :data:`MARGIN_SE`; ``steady`` above: :meth:`overrides`).
         self.min_gain, self.margin_se = (BOLD_GAIN, BOLD_SE) if bold else (MIN_GAIN, MARGIN_SE)
         #: Drop candidates clearly worse than the leader as deals come in (:func:`prune`).
         self.prune = prune
@@ -465,10 +511,16 @@ class SearchBot:
             return action
         self.evaluations = evals
         best = evals[0]
-        if best.play != action.cards and best.better(self.min_gain, self.margin_se):
+        if best.play != action.cards and self.overrides(best):
             self.reason = override_reason(view, action.cards, best)
             return Play(best.play)
         return action
+
+    def overrides(self, best: Evaluation) -> bool:
+        """Whether the best searched play replaces the rule of thumb's."""
+        if self.steady:
+            return best.surely_better(STEADY_GAIN, MARGIN_SE)
+        return best.better(self.min_gain, self.margin_se)
 
     def explained(self) -> tuple[str, str]:
         """The last action's reason (English, Chinese), with what the search found when
