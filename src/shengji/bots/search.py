@@ -395,15 +395,11 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
                 code=Code.BAD_BOT_SPEC,
                 params={"bot": "search"},
             )
-    given = set(flags)
-    exclusive = (
-        ("random", "kernel", "light", "apply"),
-        ("prune", "noprune"),
-        ("bold", "careful", "steady"),
-    )
+    given = {"random" if f == "kernel" else f for f in flags}  # kernel: the earlier name
+    exclusive = (("random", "light", "apply"), ("prune", "noprune"), ("bold", "careful", "steady"))
     for group in exclusive:
         chosen = [f for f in group if f in given]
-        if len(chosen) > 1 and set(chosen) != {"random", "kernel"}:
+        if len(chosen) > 1:
             raise ShengjiError(
                 f"search options {' and '.join(repr(f) for f in chosen)} contradict each other",
                 code=Code.BAD_BOT_SPEC,
@@ -417,7 +413,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
             params={"bot": "search"},
         )
     budget = Budget.parse(text or None)
-    random_rollouts = bool(given & {"random", "kernel", "tail"})
+    random_rollouts = bool(given & {"random", "tail"})
     rollout: Rollout = ApplyRollout() if "apply" in given else KernelRollout(not random_rollouts)
     return SearchBot(
         seat,
