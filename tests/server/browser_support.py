@@ -267,6 +267,8 @@ def drive(
             st = state(page)
             if my_turn(st):
                 assert st is not None
+                if until():  # read after st: reached meanwhile (a hand over is not a turn)
+                    return
                 if on_turn is None or not on_turn(page, st):
                     act(page, st, declare=declare)
                 moved = True
