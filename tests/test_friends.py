@@ -122,9 +122,10 @@ def test_call_notation_round_trips_and_rejects_nonsense() -> None:
     assert [c.text for c in calls] == ["SA:2", "H10:1", "DK:1"]
     act = Call(calls)
     assert action_from_json(action_to_json(act)) == act
-    with pytest.raises(ShengjiError) as e:
-        parse_calls("SA:x")
-    assert e.value.code == "ILLEGAL_CALL"
+    for bad in ("SA:x", "SA:²", "SA:٣", "SA:１", "SA:" + "9" * 5000):  # ASCII digits only
+        with pytest.raises(ShengjiError) as e:
+            parse_calls(bad)
+        assert e.value.code == "ILLEGAL_CALL" and e.value.params == {"reason": "syntax"}
     with pytest.raises(ShengjiError) as e:
         action_from_json({"type": "call"})
     assert "calls" in e.value.message

@@ -556,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"{USAGE}\nerror: {flag!r} is not understood", file=sys.stderr)
             return 2
-    if not seed.lstrip("-").isdigit():
+    if not (seed.isascii() and seed.lstrip("-").isdigit()):
         print(f"{USAGE}\nerror: --seed takes an integer, not {seed!r}", file=sys.stderr)
         return 2
     try:

@@ -64,7 +64,9 @@ def parse_call(text: str) -> FriendCall:
     card = parse_card(card_text)
     if not ordinal:
         return FriendCall(card, 1)
-    if not ordinal.strip().isdigit():
+    digits = ordinal.strip()
+    # str.isdigit alone takes '²' (which int refuses) and other scripts' digits
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
         raise CallError(
             f"a friend call is a card and an ordinal, like SA:2 (the 2nd SA), not {raw!r}",
             params={"reason": "syntax"},

@@ -339,7 +339,7 @@ def check_ray_address(address: str | None, timeout: float = 5.0) -> None:
         return
     where = address.removeprefix("ray://")
     host, sep, port = where.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         raise ShengjiError(
             f"a Ray address is HOST:PORT, ray://HOST:PORT or auto, not {address!r}",
             code=Code.BAD_URL,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -34,6 +35,8 @@ from .rooms import RoomError, RoomSettings, dumps, token_hash
 from .store import RoomDamaged, Store, StoreError, sqlite_url
 
 R = TypeVar("R")
+
+log = logging.getLogger("shengji.server")
 
 #: Why the server closed a connection (the close frame's reason; the client reconnects).
 CLOSE_REASONS = {
@@ -105,6 +108,30 @@ class CreateRoom(BaseModel):
     bots: list[str | None] = Field(default_factory=list, max_length=8)
     public: bool = False
     hints: bool = True
+
+
+#: Where each kind of fault was raised, once its traceback has been logged.
+_FAULTS_SEEN: set[tuple[str, str, int | None]] = set()
+
+
+def log_fault(e: Exception) -> None:
+    """Log a fault met while serving one command: its traceback the first time it is
+    raised at that place, one line after that (a client repeating the command that
+    meets it cannot fill the log)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = (
+        type(e).__name__,
+        tb.tb_frame.f_code.co_filename if tb else "",
+        tb.tb_lineno if tb else None,
+    )
+    if where in _FAULTS_SEEN:
+        log.error("command failed again: %s: %s", type(e).__name__, e)
+        return
+    if len(_FAULTS_SEEN) < 1000:
+        _FAULTS_SEEN.add(where)
+    log.exception("command failed", exc_info=e)
 
 
 def localized(code: str, text: str, params: dict[str, Any] | None = None) -> dict[str, str]:
@@ -508,6 +535,10 @@ def create_app(
                     conn.push(error_message(cmd.id if cmd else None, e.code, e.message, e.params))
                     if conn.joined and e.code not in UNCHANGED:
                         conn.push(dumps(room.state_for(conn)))  # the table as it is now
+                except Exception as e:  # a fault of ours: logged, answered, the socket kept
+                    log_fault(e)
+                    text = "the server failed on that command"
+                    conn.push(error_message(cmd.id if cmd else None, Code.INTERNAL_ERROR, text))
                 finally:
                     conn.release()  # what the room held for the answer (Room.handle)
                 conn.close_if_spent()

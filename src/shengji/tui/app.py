@@ -251,7 +251,7 @@ class DeclareDialog(ModalScreen[str | None]):
         )
 
     def on_key(self, event: events.Key) -> None:
-        if event.key.isdigit() and 1 <= int(event.key) <= len(self.options):
+        if event.key.isascii() and event.key.isdigit() and 1 <= int(event.key) <= len(self.options):
             self.dismiss(self.options[int(event.key) - 1])
 
     def action_pass(self) -> None:

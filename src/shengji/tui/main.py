@@ -70,7 +70,7 @@ def _open_seats(text: str | None) -> set[int]:
         return set()
     seats = set()
     for part in text.replace(",", " ").split():
-        if not part.isdigit() or not 0 <= int(part) <= 3:
+        if not (part.isascii() and part.isdigit()) or not 0 <= int(part) <= 3:
             raise ShengjiError(
                 f"--open takes seats 0..3 (e.g. --open 2), not {part!r}",
                 code=Code.BAD_SEAT,

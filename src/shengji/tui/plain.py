@@ -43,7 +43,7 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
     verb, rest = words[0].lower(), " ".join(words[1:])
     if verb in ("look", "help", "hint", "quit", "exit", "?"):
         return {"?": "hint", "exit": "quit"}.get(verb, verb)
-    if verb.isdigit():
+    if verb.isascii() and verb.isdigit():
         shows = state.get("shows") or []
         k = int(verb) - 1
         return {"type": "declare", "cards": shows[k]} if 0 <= k < len(shows) else "help"
@@ -99,7 +99,7 @@ def fill_bots(session: Session, args: Sequence[str] = ()) -> Refusal | None:
     or in seat SEAT only (0-3, as the lobby numbers them)."""
     choice, seat = "normal", None
     for word in args:
-        if word.isdigit():
+        if word.isascii() and word.isdigit():
             seat = int(word)
         else:
             choice = word
