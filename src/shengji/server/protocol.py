@@ -9,6 +9,7 @@ Every client command carries ``id`` (a request id, unique per connection) and ``
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -22,7 +23,13 @@ DEFAULT_LIMITS = Limits()
 MAX_CHAT_CHARS = 500
 MAX_NAME_CHARS = 32
 
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+#: Unicode categories a name may not hold: control (NUL, BEL, ...), format (the RTL
+#: override, zero-width characters), surrogates, private use, line and paragraph breaks.
+NAME_REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+# The lengths of names and chat lines are checked in parse_command, in characters and
+# in bytes, so that each has one code (NAME_TOO_LONG, CHAT_TOO_LONG) whatever it counts.
+Name = Annotated[str, Field(min_length=1)]
 Seat = Annotated[int, Field(ge=0, le=7)]  # a table has 4 to 8 seats (找朋友)
 
 
@@ -108,7 +115,7 @@ class Chat(_Command):
     """Say something to the room."""
 
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+    text: Annotated[str, Field(min_length=1)]
 
 
 class ActionBody(BaseModel):
@@ -203,13 +210,24 @@ def parse_command(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
         raise ProtocolError(
             Code.BAD_MESSAGE, f"invalid message: {where}: {first.get('msg')}", rid
         ) from None
-    if isinstance(cmd, Join) and len(cmd.name.encode()) > limits.name_bytes:
+    if isinstance(cmd, Join):
+        if len(cmd.name) > MAX_NAME_CHARS or len(cmd.name.encode()) > limits.name_bytes:
+            raise ProtocolError(
+                Code.NAME_TOO_LONG,
+                f"a name is at most {MAX_NAME_CHARS} characters and {limits.name_bytes} bytes",
+                cmd.id,
+            )
+        if any(unicodedata.category(ch) in NAME_REFUSED for ch in cmd.name):
+            raise ProtocolError(
+                Code.BAD_NAME, "a name cannot hold control or formatting characters", cmd.id
+            )
+    if isinstance(cmd, Chat) and (
+        len(cmd.text) > MAX_CHAT_CHARS or len(cmd.text.encode()) > limits.chat_bytes
+    ):
         raise ProtocolError(
-            Code.NAME_TOO_LONG, f"a name is at most {limits.name_bytes} bytes", cmd.id
-        )
-    if isinstance(cmd, Chat) and len(cmd.text.encode()) > limits.chat_bytes:
-        raise ProtocolError(
-            Code.CHAT_TOO_LONG, f"a chat line is at most {limits.chat_bytes} bytes", cmd.id
+            Code.CHAT_TOO_LONG,
+            f"a chat line is at most {MAX_CHAT_CHARS} characters and {limits.chat_bytes} bytes",
+            cmd.id,
         )
     return cmd
 
