@@ -394,13 +394,14 @@ def _add_rule_args(p: argparse.ArgumentParser, positional: bool = False) -> None
 
 
 def _turn_seconds(text: str) -> float:
-    """A turn timer for ``--turn-seconds``: 0 (none) to 600 seconds."""
+    """A turn timer for ``--turn-seconds``: 0 (none), or 3 to 600 seconds (the server's
+    floor)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError("a turn timer is 0 (none) to 600 seconds")
+    if not (value == 0 or 3 <= value <= 600):
+        raise argparse.ArgumentTypeError("a turn timer is 0 (none) or 3 to 600 seconds")
     return value
 
 

@@ -101,11 +101,14 @@ class Code(StrEnum):
     BAD_HOST_KEY = "BAD_HOST_KEY", "the host key does not belong to this room"
     NAME_TOO_LONG = "NAME_TOO_LONG", "a name is over the size limit"
     CHAT_TOO_LONG = "CHAT_TOO_LONG", "a chat line is over the size limit"
+    BAD_NAME = "BAD_NAME", "a name holds control or formatting characters (NUL, BEL, RTL override)"
+    TURN_TOO_SHORT = "TURN_TOO_SHORT", "a turn timer is 0 (none) or at least 3 seconds"
     BODY_TOO_LARGE = "BODY_TOO_LARGE", "an HTTP request body is over the size limit (413)"
     BAD_REQUEST = "BAD_REQUEST", "an HTTP request's parameters or body are not valid (422)"
     RATE_LIMITED = "RATE_LIMITED", "too many commands, chat lines or connections: slow down"
     TOO_MANY_ROOMS = "TOO_MANY_ROOMS", "too many rooms made from one address"
     TOO_MANY_SPECTATORS = "TOO_MANY_SPECTATORS", "the room has as many spectators as it takes"
+    SERVER_FULL = "SERVER_FULL", "the server has as many connections as it takes: try again later"
     STORE_UNAVAILABLE = (
         "STORE_UNAVAILABLE",
         "the database refused or is unreachable: nothing was changed",
@@ -113,6 +116,10 @@ class Code(StrEnum):
     ROOM_UNAVAILABLE = "ROOM_UNAVAILABLE", "the room's stored data is damaged: it was set aside"
     SLOW_CONSUMER = "SLOW_CONSUMER", "the connection fell too far behind and was closed (code 4008)"
     ROOM_MOVED = "ROOM_MOVED", "another server process took the room over: reconnect (code 4009)"
+    INTERNAL_ERROR = (
+        "INTERNAL_ERROR",
+        "the server failed on that command (a fault it logged); the connection stays open",
+    )
     # terminal client
     BAD_URL = "BAD_URL", "not a server or room link (http://host:port or http://host:port/room/ID)"
     TIMEOUT = "TIMEOUT", "the server did not answer"

@@ -182,12 +182,24 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "this room has as many spectators as it can take",
         "zh": "这个房间的观战人数已满",
     },
+    "err.SERVER_FULL": {
+        "en": "the server is full right now: try again later",
+        "zh": "服务器现在满了, 请稍后再试",
+    },
     "err.TOO_MANY_ROOMS": {
         "en": "too many rooms made from your address: wait a while",
         "zh": "你这里开的房间太多了, 请过一会儿再开",
     },
     "err.NAME_TOO_LONG": {"en": "that name is too long", "zh": "名字太长"},
     "err.CHAT_TOO_LONG": {"en": "that chat line is too long", "zh": "聊天内容太长"},
+    "err.BAD_NAME": {
+        "en": "a name cannot hold control or formatting characters",
+        "zh": "名字里不能有控制字符或格式字符",
+    },
+    "err.TURN_TOO_SHORT": {
+        "en": "a turn timer is off (0) or at least 3 seconds",
+        "zh": "出牌计时要么不设 (0), 要么至少 3 秒",
+    },
     "err.BODY_TOO_LARGE": {"en": "that request is too large", "zh": "请求内容太大"},
     "err.BAD_REQUEST": {
         "en": "the server did not understand that request",
@@ -204,6 +216,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "err.ROOM_UNAVAILABLE": {
         "en": "this room's saved data is damaged, so it cannot be opened",
         "zh": "这个房间的存档已损坏, 打不开",
+    },
+    "err.INTERNAL_ERROR": {
+        "en": "the server failed on that: try something else",
+        "zh": "服务器处理这一步时出错了, 请换个操作",
     },
     "err.ROOM_MOVED": {
         "en": "the room moved to another server: reconnecting",

@@ -367,7 +367,7 @@ def test_a_timed_out_turn_is_told_in_the_chat_log(
     """When the turn timer runs out, the table says what the bot played and for whom, in
     the page's language (it follows a change of language)."""
     page = new_page(browser, "en", size)
-    room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=0.5)
+    room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=3)
     join(page, server.base, room, "Ann")
     start_match(page)  # and never act: the timer moves for Ann
     wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)

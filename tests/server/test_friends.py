@@ -145,6 +145,10 @@ def test_malformed_and_hostile_calls_are_refused_with_codes_and_change_nothing(
             ({"type": "call", "calls": "BJ:1 HA:1"}, "ILLEGAL_CALL"),  # a joker
             ({"type": "call", "calls": f"H{level}:1 SA:1"}, "ILLEGAL_CALL"),  # a level card
             ({"type": "call", "calls": "SA:x HA:1"}, "ILLEGAL_CALL"),
+            # digits other than ASCII ones: str.isdigit takes "²", int does not
+            ({"type": "call", "calls": "SA:² HA:1"}, "ILLEGAL_CALL"),
+            ({"type": "call", "calls": "SA:٣ HA:1"}, "ILLEGAL_CALL"),
+            ({"type": "call", "calls": "SA:１ HA:1"}, "ILLEGAL_CALL"),
             ({"type": "call", "calls": "SA:1 HA:1 CA:1"}, "ILLEGAL_CALL"),  # too many
             ({"type": "call", "calls": "ZZ:1 HA:1"}, "BAD_CARD"),
             ({"type": "call", "calls": "SA:99999999999999999999 HA:1"}, "ILLEGAL_CALL"),
@@ -222,19 +226,30 @@ def _seed_where_seat_0_banks(players: int) -> int:
 
 
 def test_the_turn_timer_calls_friends_for_a_slow_banker(http: TestClient) -> None:
+    from shengji.actions import action_to_json
+    from shengji.views import seat_view
+
     from .client import hub_of
 
-    rid, key = _room(http, 5, turn_seconds=0.05, bots=[None] + ["heuristic"] * 4)
+    rid, key = _room(http, 5, turn_seconds=3, bots=[None] + ["heuristic"] * 4)
     with http.websocket_connect(f"/ws/{rid}") as w:
         c = Client(w)
         c.request({"type": "join", "name": "slow", "host_key": key})
         c.request({"type": "ready"})
-        hub_of(http).rooms[rid].seed = _seed_where_seat_0_banks(5)
+        room = hub_of(http).rooms[rid]
+        room.seed = _seed_where_seat_0_banks(5)
         c.request({"type": "start"})
         deadline = time.time() + 60
         called: list[dict[str, Any]] = []
-        while time.time() < deadline and not called:  # never act: the timer moves for us
+        while time.time() < deadline and not called:
             sync(c)
+            st = room.state
+            if st is not None and st.to_act == 0 and st.phase not in ("call", "play"):
+                # declare and bury as the seat's bot would (the seed makes seat 0 the
+                # banker so), then never act: the timer calls for us
+                action = action_to_json(room.bots[0].act(seat_view(st, 0)))
+                c.request({"type": "act", "action": action})
+                continue
             called = [
                 m for m in c.received if m["type"] == "notice" and m["params"]["action"] == "call"
             ]

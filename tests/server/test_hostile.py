@@ -174,6 +174,42 @@ def test_names_chat_spectators_and_rates_are_capped(strict: TestClient) -> None:
         assert reply["code"] == "RATE_LIMITED"
 
 
+def test_too_long_has_one_code_and_names_hold_no_control_characters(http: TestClient) -> None:
+    rid, key = _room(http)
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        # too many characters or too many bytes: the same code, for names and for chat
+        for name in ("a" * 33, "😀" * 25):
+            assert c.request({"type": "join", "name": name})["code"] == "NAME_TOO_LONG"
+        for name in ("a\u202eb", "nul\x00", "bell\x07", "zero\u200bwidth", "a\u2028b", "\ue000"):
+            reply = c.request({"type": "join", "name": name})
+            assert reply["code"] == "BAD_NAME", name
+            assert reply["text"]["en"] and reply["text"]["zh"]
+        assert c.request({"type": "join", "name": "名" * 32, "host_key": key})["type"] == "ack"
+        for text_ in ("a" * 501, "😀" * 400):
+            assert c.request({"type": "chat", "text": text_})["code"] == "CHAT_TOO_LONG"
+        assert c.request({"type": "chat", "text": "字" * 500})["type"] == "ack"
+        sync(c)
+        assert c.latest["room"]["seats"][0]["name"] == "名" * 32
+
+
+def test_a_fault_in_one_command_is_answered_and_the_socket_stays(
+    http: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rid, key = _room(http)
+
+    def broken(*args: Any) -> Any:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(Room, "_check", broken)
+    with http.websocket_connect(f"/ws/{rid}") as w:
+        c = Client(w)
+        c.request({"type": "join", "name": "x", "host_key": key})
+        reply = c.request({"type": "check", "action": {"type": "pass"}})
+        assert reply["code"] == "INTERNAL_ERROR" and reply["text"]["zh"]
+        assert c.request({"type": "ping"})["type"] == "ack"
+
+
 def test_room_creation_and_connections_per_address_are_limited(strict: TestClient) -> None:
     made = [strict.post("/api/rooms", json={}) for _ in range(5)]
     assert [r.status_code for r in made] == [200, 200, 200, 429, 429]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
+from typing import Any
 
 from fastapi.testclient import TestClient
+
+from shengji.server.rooms import RoomSettings
 
 from .client import Client, hub_of, sync
 
@@ -58,7 +62,7 @@ def test_lobby_seats_bots_kick_randomize_and_start(http: TestClient) -> None:
 
 
 def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
-    rid, key = _room(http, turn_seconds=0.2, bots=[None, "heuristic", "heuristic", "heuristic"])
+    rid, key = _room(http, turn_seconds=3, bots=[None, "heuristic", "heuristic", "heuristic"])
     with http.websocket_connect(f"/ws/{rid}") as w, http.websocket_connect(f"/ws/{rid}") as ww:
         c = Client(w)
         c.request({"type": "join", "name": "slow", "host_key": key})
@@ -66,31 +70,57 @@ def test_turn_timer_plays_for_a_slow_person(http: TestClient) -> None:
         watcher.request({"type": "join", "name": "eve", "spectate": True})
         c.request({"type": "ready"})
         c.request({"type": "start"})
-        deadline = time.time() + 30
-        while time.time() < deadline:  # never act: the timer must move for us
-            sync(c)
-            view = c.view
-            if view["phase"] in ("hand_over", "match_over"):
-                break
-            time.sleep(0.05)
-        assert c.view["phase"] in ("hand_over", "match_over")
-        # every move the timer made is told, in both languages (a burial by its size only)
-        told = [m for m in c.received if m["type"] == "notice"]
-        assert told and all(m["code"] == "TIME_RAN_OUT" for m in told)
-        assert all(m["params"]["seat"] == 0 and m["params"]["name"] == "slow" for m in told)
-        # the person it is about is told "you"; the others are told the name
+        deadline = time.time() + 60
+        told: list[dict[str, Any]] = []
+        times: list[float] = []
+        while (
+            time.time() < deadline and len([m for m in told if m["params"]["action"] == "play"]) < 2
+        ):
+            # declare (or pass) as bots would, then never play: the timer must play for us
+            msg = c.recv()
+            if msg["type"] == "notice":
+                told.append(msg)
+                times.append(time.monotonic())
+            elif (
+                msg["type"] == "state"
+                and msg.get("view")
+                and msg["view"]["phase"] in ("deal", "before_kitty", "after_burial")
+                and msg["view"]["to_act"] == 0
+            ):
+                c.send({"type": "act", "action": c.choose()})
         plays = [m for m in told if m["params"]["action"] == "play"]
-        assert plays and plays[0]["text"]["en"].startswith("your time ran out: the bot played ")
+        assert len(plays) == 2, told
+        # every move the timer made is told, in both languages (a burial by its size only)
+        assert all(m["code"] == "TIME_RAN_OUT" for m in told)
+        assert all(m["params"]["seat"] == 0 and m["params"]["name"] == "slow" for m in told)
+        # no faster than the floor: a timer moves one seat every 3 s at most
+        assert all(b - a > 2.9 for a, b in itertools.pairwise(times)), times
+        # the person it is about is told "you"; the others are told the name
+        assert plays[0]["text"]["en"].startswith("your time ran out: the bot played ")
         assert plays[0]["text"]["en"].endswith(" for you")
         assert plays[0]["text"]["zh"].startswith("你超时了, 机器人替你出了 ")
         buried = [m for m in told if m["params"]["action"] == "bury"]
         assert all(m["params"]["cards"] == "" for m in buried)
         sync(watcher)
         seen = [m for m in watcher.received if m["type"] == "notice"]
-        assert len(seen) == len(told)
+        assert len(seen) >= len(told)
         first = next(m for m in seen if m["params"]["action"] == "play")["text"]
         assert first["en"].startswith("time ran out: the bot played ")
         assert first["en"].endswith(" for slow") and first["zh"].startswith("slow 超时")
+
+
+def test_a_turn_timer_is_off_or_at_least_three_seconds(http: TestClient) -> None:
+    for seconds, status in ((0.01, 400), (2.9, 400), (0, 200), (3, 200)):
+        r = http.post("/api/rooms", json={"turn_seconds": seconds})
+        assert r.status_code == status, (seconds, r.text)
+        if status == 400:
+            detail = r.json()["detail"]
+            assert detail["code"] == "TURN_TOO_SHORT"
+            assert "3" in detail["text"]["en"] and "3 秒" in detail["text"]["zh"]
+    # a room stored before the floor (or with slow bots) times out no faster than either
+    assert RoomSettings(turn_seconds=0.01).turn_timer() == 3
+    assert RoomSettings(turn_seconds=0.01, bot_delay=5).turn_timer() == 5
+    assert RoomSettings(turn_seconds=20).turn_timer() == 20
 
 
 def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:

@@ -600,5 +600,6 @@ def test_a_room_made_from_the_terminal_can_have_a_turn_timer(
     assert "rules changed by the host: Failed throw penalty (甩牌罚分): none" in out
     zh = "\n".join(lobby_lines(user.session.state, "zh", None))
     assert "出牌限时: 每步 25 秒" in zh and "房主改的规则: 甩牌罚分: 不罚" in zh, zh
-    with pytest.raises(SystemExit):
-        build_parser().parse_args(["play", "--turn-seconds", "601"])
+    for bad in ("601", "2.5", "0.01"):  # 0 (none) or 3 to 600 seconds
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["play", "--turn-seconds", bad])

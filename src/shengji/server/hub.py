@@ -66,6 +66,7 @@ class Hub:
     ) -> tuple[Room, str]:
         """A new room and its host key; nothing is made if anything is refused."""
         seats = settings.options().players  # raises for a bad preset or option
+        settings.check_timer()
         if bots is not None and len(bots) > seats:
             raise RoomError(
                 Code.BAD_SEAT,

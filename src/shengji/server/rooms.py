@@ -91,6 +91,11 @@ def dumps(msg: Any) -> str:
     return to_json(msg).decode()
 
 
+#: The shortest turn timer a room may have (0 is none): a shorter one would let idle
+#: seats play faster than bots do, and such tables crowd out the others.
+MIN_TURN_SECONDS = 3.0
+
+
 @dataclass
 class RoomSettings:
     """How a room plays: preset and overrides, timers and bot pace."""
@@ -106,6 +111,21 @@ class RoomSettings:
     def options(self) -> RuleOptions:
         """The rule options (validated)."""
         return load_preset(self.preset, self.overrides or None)
+
+    def check_timer(self) -> None:
+        """Refuse (``TURN_TOO_SHORT``) a turn timer that is neither off nor at least
+        :data:`MIN_TURN_SECONDS`."""
+        if 0 < self.turn_seconds < MIN_TURN_SECONDS:
+            raise RoomError(
+                Code.TURN_TOO_SHORT,
+                f"a turn timer is 0 (none) or at least {MIN_TURN_SECONDS:g} seconds",
+                {"min": MIN_TURN_SECONDS, "got": self.turn_seconds},
+            )
+
+    def turn_timer(self) -> float:
+        """Seconds before a bot moves for a person on their turn: never less than the
+        floor (a room stored before it had one) nor than the bots' own delay."""
+        return max(self.turn_seconds, MIN_TURN_SECONDS, self.bot_delay)
 
 
 @dataclass
@@ -918,7 +938,7 @@ class Room:
                 self.deadlines = [None] * len(self.seats)
             else:
                 if self.timer_for is not st:
-                    self._start_timer(st, self.settings.turn_seconds)
+                    self._start_timer(st, self.settings.turn_timer())
                 self.deadlines = [
                     self.deadlines_at if i == seat else None for i in range(len(self.seats))
                 ]
