@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gzip
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -26,13 +27,13 @@ from ..views import seat_view
 from .connection import WRITE_NOW, Connection
 from .guards import BodyLimit, SafeStaticFiles, invalid_request
 from .hub import Hub
-from .limits import Limits
-from .protocol import ProtocolError, message, parse_command
+from .limits import Limits, address_group
+from .protocol import Check, ProtocolError, message, parse_command
 from .replaying import CACHE_SIZE as VIEWS_CACHE
 from .replaying import replay_views
 from .reviewing import ReviewBusy, Reviewer, hand_actions, hint_for, live_record
 from .rooms import RoomError, RoomSettings, dumps, token_hash
-from .store import RoomDamaged, Store, StoreError, sqlite_url
+from .store import RoomDamaged, RoomData, Store, StoreError, sqlite_url
 
 R = TypeVar("R")
 
@@ -166,6 +167,17 @@ def _bearer(request: Request) -> str:
     return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
 
 
+def _peer(client: Request | WebSocket) -> str:
+    """The address group a request comes from: what every per-address limit counts
+    (:func:`~.limits.address_group`: an IPv4 address, an IPv6 /64)."""
+    return address_group(client.client.host if client.client else "")
+
+
+def _retry_after(seconds: float) -> dict[str, str]:
+    """A ``Retry-After`` header of at least one second."""
+    return {"Retry-After": str(max(1, math.ceil(seconds)))}
+
+
 async def _read(fn: Callable[..., R], *args: Any) -> R:
     """A blocking store read, off the event loop; its faults as HTTP errors."""
     try:
@@ -228,6 +240,30 @@ def create_app(
     app.state.replayer = replayer
     app.mount("/static", SafeStaticFiles(directory=STATIC), name="static")
 
+    def reading(request: Request) -> str:
+        """Count one room read over HTTP against its address's budget (429
+        ``RATE_LIMITED`` with ``Retry-After`` beyond it); returns the address group."""
+        peer = _peer(request)
+        budget = hub.read_budget(peer)
+        if not budget.take():
+            raise _http_error(
+                429,
+                "RATE_LIMITED",
+                "too many room reads from your address: wait",
+                _retry_after(budget.wait()),
+            )
+        return peer
+
+    async def stored_room(room_id: str) -> RoomData:
+        """A room's stored row: 404 ``NO_ROOM`` when there is none, 503
+        ``ROOM_UNAVAILABLE`` when it is damaged (set aside), as everywhere it is read."""
+        row = await _read(store.load_room, room_id) if len(room_id) <= 64 else None
+        if row is None:
+            raise _http_error(404, "NO_ROOM", "no such room")
+        if row.status == "quarantined":
+            raise _http_error(503, "ROOM_UNAVAILABLE", "this room is damaged and was set aside")
+        return row
+
     @app.get("/", include_in_schema=False)
     @app.get("/room/{room_id}", include_in_schema=False)
     @app.get("/replay/{room_id}", include_in_schema=False)
@@ -281,12 +317,17 @@ def create_app(
             raise _http_error(503, e.code, "the database is unavailable") from None
 
     @app.get("/api/rooms/{room_id}")
-    async def room_info(room_id: str) -> dict[str, Any]:
+    async def room_info(room_id: str, request: Request) -> dict[str, Any]:
         """A room as its link shows it before joining: status, rules, timer, seats."""
+        reading(request)
         try:
             summary = await hub.room_summary(room_id) if len(room_id) <= 64 else None
         except StoreError as e:
             raise _http_error(503, e.code, "the database is unavailable") from None
+        except RoomDamaged:
+            raise _http_error(
+                503, "ROOM_UNAVAILABLE", "this room is damaged and was set aside"
+            ) from None
         if summary is None:
             raise _http_error(404, "NO_ROOM", "no such room")
         return summary
@@ -300,17 +341,17 @@ def create_app(
             hints=body.hints,
             away_seconds=body.away_seconds,
         )
-        peer = request.client.host if request.client else ""
         try:
-            room, host_key = await hub.create(settings, body.bots, body.public, peer)
+            room, host_key = await hub.create(settings, body.bots, body.public, _peer(request))
         except ShengjiError as e:
             status = {"TOO_MANY_ROOMS": 429, "STORE_UNAVAILABLE": 503}.get(e.code, 400)
-            raise _http_error(status, e.code, e.message, params=e.params) from None
+            wait = (e.params or {}).get("retry_after")
+            headers = _retry_after(wait) if wait is not None else None
+            raise _http_error(status, e.code, e.message, headers, e.params) from None
         return {"id": room.id, "url": f"/room/{room.id}", "host_key": host_key}
 
     async def _finished_record(room_id: str) -> dict[str, Any]:
-        if len(room_id) > 64 or await _read(store.load_room, room_id) is None:
-            raise _http_error(404, "NO_ROOM", "no such room")
+        await stored_room(room_id)
         # a record holds the seed and the kitty: it would reveal every hand before the end
         rec = await _read(store.load_record, room_id)
         if rec is None:
@@ -318,14 +359,16 @@ def create_app(
         return rec
 
     @app.get("/api/rooms/{room_id}/record")
-    async def record(room_id: str) -> Response:
+    async def record(room_id: str, request: Request) -> Response:
+        reading(request)
         return JSONResponse(
             await _finished_record(room_id),
             headers={"Content-Disposition": f'attachment; filename="shengji-{room_id}.json"'},
         )
 
     @app.get("/api/rooms/{room_id}/replay")
-    async def replay(room_id: str, lang: str = "both") -> dict[str, Any]:
+    async def replay(room_id: str, request: Request, lang: str = "both") -> dict[str, Any]:
+        reading(request)
         rec = await _finished_record(room_id)
         return {"lines": list(narrate(rec, lang if lang in ("en", "zh", "both") else "both"))}
 
@@ -336,18 +379,16 @@ def create_app(
         (uncompressed only to a client that does not accept gzip)."""
         if not 0 <= seat <= 7:
             raise _http_error(400, "BAD_SEAT", "seat must be 0..7")
+        peer = reading(request)
         key = ("views", room_id, seat)
         body: bytes | None = replayer.cached(key)
         if body is None:
             rec = await _finished_record(room_id)
-            row = await _read(store.load_room, room_id)
-            seats = (
-                [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]] if row else []
-            )
+            row = await stored_room(room_id)
+            seats = [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]]
             if seat >= len(seats):
                 raise _http_error(400, "BAD_SEAT", f"this table has seats 0..{len(seats) - 1}")
             source = {"record": rec, "room": {"seats": seats}}
-            peer = request.client.host if request.client else ""
             try:
                 body = await replayer.review(key, lambda: source, seat, 0, 0, peer)
             except ReviewBusy as e:
@@ -371,9 +412,8 @@ def create_app(
         if not 0 <= hand < 10_000:
             raise _http_error(400, "BAD_HAND", "hand must be a finished hand's number (0 = first)")
         token = _bearer(request)
-        row = await _read(store.load_room, room_id) if len(room_id) <= 64 else None
-        if row is None:
-            raise _http_error(404, "NO_ROOM", "no such room")
+        peer = reading(request)
+        row = await stored_room(room_id)
         if seat >= len(row.lobby["seats"]):
             n = len(row.lobby["seats"])
             raise _http_error(400, "BAD_SEAT", f"this table has seats 0..{n - 1}")
@@ -409,7 +449,6 @@ def create_app(
 
         rollouts = max(1, limits.review_rollouts)
         try:
-            peer = request.client.host if request.client else ""
             marks = await reviewer.review(
                 (room_id, seat, hand, rollouts), source, seat, hand, rollouts, peer
             )
@@ -430,6 +469,7 @@ def create_app(
         token = _bearer(request)
         if not token:
             raise _http_error(403, "BAD_TOKEN", "a hint needs your seat's token")
+        peer = reading(request)
         h = token_hash(token)
         room = hub.rooms.get(room_id)
         source: Callable[[], Any]
@@ -450,9 +490,7 @@ def create_app(
             def source() -> Any:
                 return view
         else:  # played by another process (or by nobody now): read, never load, the room
-            row = await _read(store.load_room, room_id) if len(room_id) <= 64 else None
-            if row is None:
-                raise _http_error(404, "NO_ROOM", "no such room")
+            row = await stored_room(room_id)
             status, settings, lobby = row.status, row.settings, row.lobby
             seat = next((i for i, x in enumerate(lobby["seats"]) if x.get("token_hash") == h), None)
             if seat is None:
@@ -468,7 +506,6 @@ def create_app(
             def source() -> Any:
                 return record
 
-        peer = request.client.host if request.client else ""
         ms = max(10, limits.hint_ms)
         try:
             answer: dict[str, Any] = await adviser.review(
@@ -482,13 +519,17 @@ def create_app(
 
     @app.websocket("/ws/{room_id}")
     async def ws(websocket: WebSocket, room_id: str) -> None:
-        peer = websocket.client.host if websocket.client else ""
+        peer = _peer(websocket)
         await websocket.accept()
-        if not hub.connect(peer):
-            await websocket.send_text(
-                error_message(None, "RATE_LIMITED", "too many connections from your address")
+        refused = hub.connect(peer)
+        if refused is not None:
+            text = (
+                "too many connections from your address"
+                if refused == Code.RATE_LIMITED
+                else "the server has as many connections as it takes: try again later"
             )
-            await websocket.close(code=4429)
+            await websocket.send_text(error_message(None, refused, text))
+            await websocket.close(code=4429 if refused == Code.RATE_LIMITED else 4503)
             return
         try:
             await _serve_socket(websocket, room_id, peer)
@@ -519,11 +560,15 @@ def create_app(
                 await raw_send({"type": "websocket.send", "text": text})
 
         writer = asyncio.get_running_loop().create_task(conn.pump(send_text, close))
+        share = hub.fair_share(peer)
         try:
             while not conn.dropped and not conn.closing:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                # the address's fair share of the loop: beyond it, its frames wait unread
+                # (the socket's buffers fill and its sender is held back), costing nothing
+                await share.take()
                 raw: str | bytes = frame.get("text") or frame.get("bytes") or b""
                 cmd = None
                 try:
@@ -533,7 +578,7 @@ def create_app(
                     conn.push(error_message(e.request_id, e.code, e.message))
                 except RoomError as e:
                     conn.push(error_message(cmd.id if cmd else None, e.code, e.message, e.params))
-                    if conn.joined and e.code not in UNCHANGED:
+                    if conn.joined and e.code not in UNCHANGED and not isinstance(cmd, Check):
                         conn.push(dumps(room.state_for(conn)))  # the table as it is now
                 except Exception as e:  # a fault of ours: logged, answered, the socket kept
                     log_fault(e)

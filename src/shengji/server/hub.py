@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import math
 import secrets
 import time
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from ..bots.registry import table_bot_names
 from ..errors import Code
 from .bus import PgBus
-from .limits import Limits, TokenBucket
+from .limits import FairShare, Limits, TokenBucket
 from .rooms import Room, RoomError, RoomSettings, bot_seat, token_hash
 from .store import GroupWriter, RoomDamaged, RoomData, Store, StoreError
 
@@ -40,12 +41,17 @@ class Hub:
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
+        #: Per-address budgets (keyed by :func:`~.limits.address_group`): rooms made,
+        #: lobby writes, frames read, room reads over HTTP.
         self.creations: dict[str, TokenBucket] = {}
         self.lobby_budgets: dict[str, TokenBucket] = {}
+        self.shares: dict[str, FairShare] = {}
+        self.read_budgets: dict[str, TokenBucket] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
         #: Sockets waiting for each room being loaded (attached to it when it is made).
         self._waiting: dict[str, int] = {}
         self.connections: dict[str, int] = {}
+        self.open_connections = 0
         self.writer = GroupWriter(store)
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
@@ -82,7 +88,11 @@ class Hub:
             self.creations, peer, self.limits.rooms_per_hour / 3600, self.limits.rooms_burst
         )
         if not bucket.take():
-            raise RoomError(Code.TOO_MANY_ROOMS, "too many rooms made from your address: wait")
+            raise RoomError(
+                Code.TOO_MANY_ROOMS,
+                "too many rooms made from your address: wait",
+                {"retry_after": math.ceil(bucket.wait())},
+            )
         if self.bot_delay is not None:
             settings.bot_delay = self.bot_delay
         room_id = secrets.token_hex(16)  # 128 bits: not guessable, not enumerable
@@ -108,6 +118,24 @@ class Hub:
         return _budget(
             self.lobby_budgets, peer, self.limits.lobby_per_second, self.limits.lobby_burst
         )
+
+    def fair_share(self, peer: str) -> FairShare:
+        """The frames every connection from ``peer`` together may have read: its fair
+        share of the event loop (frames beyond it wait unread)."""
+        share = self.shares.get(peer)
+        if share is None:
+            if len(self.shares) > 10_000:
+                for key in [k for k, s in self.shares.items() if s.full()]:
+                    del self.shares[key]
+            lim = self.limits
+            share = FairShare(lim.ip_commands_per_second, lim.ip_commands_burst)
+            self.shares[peer] = share
+        return share
+
+    def read_budget(self, peer: str) -> TokenBucket:
+        """The room reads over HTTP that ``peer`` may make."""
+        lim = self.limits
+        return _budget(self.read_budgets, peer, lim.reads_per_second, lim.reads_burst)
 
     async def attach(self, room_id: str) -> Room:
         """The room, loaded from the store if needed, off the event loop (raises
@@ -211,14 +239,14 @@ class Hub:
 
     async def room_summary(self, room_id: str) -> dict[str, Any] | None:
         """What anyone holding a room's link may know before joining (None when there is
-        no such room, or its row is damaged): the room list's entry plus the changed rule
-        options, the turn timer and whether hints are allowed."""
+        no such room; :class:`RoomDamaged` when its row is damaged or was set aside): the
+        room list's entry plus the changed rule options, the turn timer and whether hints
+        are allowed."""
         row = None
         if room_id not in self.rooms:
-            try:
-                row = await asyncio.to_thread(self.store.load_room, room_id)
-            except RoomDamaged:
-                return None
+            row = await asyncio.to_thread(self.store.load_room, room_id)
+            if row is not None and row.status == "quarantined":
+                raise RoomDamaged(f"room {room_id} was set aside")
         summary = self._summary(room_id, row)
         if summary is None:
             return None
@@ -249,17 +277,23 @@ class Hub:
         }
 
     # -- connections -----------------------------------------------------------------------
-    def connect(self, peer: str) -> bool:
-        """Count a new connection from ``peer``; False when it has too many."""
+    def connect(self, peer: str) -> Code | None:
+        """Count a new connection from ``peer`` (an address group); the refusal's code
+        when that group has ``connections_per_ip`` (``RATE_LIMITED``) or the process has
+        ``connections_per_process`` (``SERVER_FULL``) open already."""
+        if self.open_connections >= self.limits.connections_per_process:
+            return Code.SERVER_FULL
         n = self.connections.get(peer, 0)
         if n >= self.limits.connections_per_ip:
-            return False
+            return Code.RATE_LIMITED
         self.connections[peer] = n + 1
-        return True
+        self.open_connections += 1
+        return None
 
     def disconnect(self, peer: str) -> None:
         """A connection from ``peer`` closed."""
         n = self.connections.get(peer, 0) - 1
+        self.open_connections -= 1
         if n > 0:
             self.connections[peer] = n
         else:

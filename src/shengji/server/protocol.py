@@ -16,7 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 
 from ..bots.registry import table_bot_names
 from ..errors import Code, ShengjiError
-from .limits import Limits, json_depth
+from .limits import Limits, nested_deeper
 
 PROTOCOL_VERSION = 1
 DEFAULT_LIMITS = Limits()
@@ -192,8 +192,7 @@ def parse_command(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
             Code.MESSAGE_TOO_LARGE, f"messages are limited to {limits.message_bytes} bytes"
         )
     text = data.decode("utf-8", "replace")
-    opening = text.count("[") + text.count("{")  # the depth is at most this
-    if opening > limits.json_depth and json_depth(text) > limits.json_depth:
+    if nested_deeper(data, limits.json_depth):
         raise ProtocolError(Code.BAD_MESSAGE, f"messages nest at most {limits.json_depth} deep")
     try:
         cmd = _COMMAND.validate_json(data)

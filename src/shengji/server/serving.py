@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - websockets built without its C extensi
 from ..errors import Code, ShengjiError
 from .connection import WRITE_NOW
 from .guards import coded
-from .limits import Limits
+from .limits import Limits, address_group
 
 
 def trusted_proxies(spec: str) -> Callable[[str], bool]:
@@ -60,11 +60,12 @@ def trusted_proxies(spec: str) -> Callable[[str], bool]:
 
 
 def _refusal(code: Code, status: int, reason: str, text: str) -> bytes:
-    """A whole HTTP/1.1 answer with a coded JSON error, closing the connection."""
+    """A whole HTTP/1.1 answer with a coded JSON error, closing the connection (with
+    ``Retry-After: 5``: such a refusal is about connections open now)."""
     body = json.dumps({"detail": coded(code, text)}).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        f"content-length: {len(body)}\r\nretry-after: 5\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body
 
@@ -73,16 +74,21 @@ class LimitedH11(H11Protocol):
     """uvicorn's HTTP/1.1 protocol that closes a connection whose request head, or body,
     does not arrive within ``request_seconds`` of the connection waiting for it (uvicorn
     only times out idle keep-alive connections, and a byte now and then keeps one
-    open), and refuses a connection from an address that already has ``per_ip`` open."""
+    open), and refuses a connection from an address (an address group: an IPv4 address,
+    an IPv6 /64) that already has ``per_ip`` open, or when the process has
+    ``per_process`` open."""
 
     request_seconds: ClassVar[float] = Limits.request_seconds
     per_ip: ClassVar[int] = Limits.http_connections_per_ip
-    #: Open connections per address, shared by the connections of one server.
+    per_process: ClassVar[int] = Limits.connections_per_process
+    #: Open connections per address group, shared by the connections of one server
+    #: (the key "" counts them all).
     open_by_ip: ClassVar[dict[str, int]] = {}
 
     _timer: asyncio.TimerHandle | None = None
     _phase: tuple[object, object] | None = None
     _counted = ""
+    _total = False
     _upgraded = False
 
     @staticmethod
@@ -92,14 +98,21 @@ class LimitedH11(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        host = self.client[0] if self.client else ""
-        if host and not self.exempt(host):
+        address = self.client[0] if self.client else ""
+        host = address_group(address)
+        if self.open_by_ip.get("", 0) >= self.per_process:
+            transport.write(SERVER_FULL)
+            transport.close()
+            return
+        if host and not self.exempt(address):
             if self.open_by_ip.get(host, 0) >= self.per_ip:
                 transport.write(TOO_MANY_CONNECTIONS)
                 transport.close()
                 return
             self.open_by_ip[host] = self.open_by_ip.get(host, 0) + 1
             self._counted = host
+        self.open_by_ip[""] = self.open_by_ip.get("", 0) + 1
+        self._total = True
         self._watch()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -124,13 +137,14 @@ class LimitedH11(H11Protocol):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._counted:
-            left = self.open_by_ip.get(self._counted, 1) - 1
+        for key in [self._counted] * bool(self._counted) + [""] * self._total:
+            left = self.open_by_ip.get(key, 1) - 1
             if left > 0:
-                self.open_by_ip[self._counted] = left
+                self.open_by_ip[key] = left
             else:
-                self.open_by_ip.pop(self._counted, None)
-            self._counted = ""
+                self.open_by_ip.pop(key, None)
+        self._counted = ""
+        self._total = False
 
     def _watch(self) -> None:
         """Start the clock when the connection begins to wait for a request's head (a new
@@ -156,6 +170,9 @@ class LimitedH11(H11Protocol):
 
 TOO_MANY_CONNECTIONS = _refusal(
     Code.RATE_LIMITED, 429, "Too Many Requests", "too many connections from your address"
+)
+SERVER_FULL = _refusal(
+    Code.SERVER_FULL, 503, "Service Unavailable", "the server has as many connections as it takes"
 )
 
 
@@ -335,6 +352,7 @@ def protocols(
     class Http(LimitedH11):
         request_seconds = limits.request_seconds
         per_ip = limits.http_connections_per_ip
+        per_process = limits.connections_per_process
         open_by_ip: ClassVar[dict[str, int]] = {}
 
         @staticmethod
