@@ -350,23 +350,53 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _cmd_loadtest(args: argparse.Namespace) -> int:
     need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
-    from .loadtest import run_loadtest
+    import json
 
-    lines = run_loadtest(args.rooms, args.duration, args.think, args.url, args.preset, args.db)
+    from .loadtest import find_knee, run_loadtest, seats_of
+
+    run = {
+        "duration": args.duration,
+        "think": args.think,
+        "url": args.url,
+        "preset": args.preset,
+        "db": args.db,
+        "ramp": args.ramp,
+    }
+    if args.flood:
+        from .flood import run_flood
+
+        flood = run_flood(
+            args.flood, args.addresses, args.duration, url=args.url, limits=args.limit
+        )
+        for line in flood:
+            print(line, flush=True)
+        return 0
+    command = f"shengji loadtest --think {args.think:g} --duration {args.duration:g}"
+    command += f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
+    if args.knee:
+        steps = [int(x) for x in args.knee.split(",") if x.strip()]
+        knee = find_knee(steps, **run)
+        lines, figures, errors = knee.lines(), knee.figures(), sum(m.errors for m in knee.steps)
+        command += f" --knee {args.knee}"
+    else:
+        measured = run_loadtest(rooms=args.rooms, **run)
+        lines, figures = measured.lines(seats_of(args.preset)), measured.figures()
+        errors = measured.errors
+        command = command.replace("loadtest", f"loadtest --rooms {args.rooms}", 1)
     for line in lines:
         print(line, flush=True)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"command": command, **figures}, f, indent=1)
     if args.write_docs:
         from .figures import figures_block, write_figures
 
-        command = f"shengji loadtest --rooms {args.rooms} --duration {args.duration:g} "
-        command += f"--think {args.think:g}" + (
-            f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
-        )
+        name = "loadtest-knee" if args.knee else "loadtest"
         block = figures_block(command, lines)
-        for doc in ("README.md", "docs/server.md"):
-            write_figures(doc, "loadtest", block)
+        for doc in ("docs/server.md",) if args.knee else ("README.md", "docs/server.md"):
+            write_figures(doc, name, block)
             print(f"written into {doc}", flush=True)
-    return 0
+    return 1 if errors else 0
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -612,10 +642,39 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true", help="line mode: text out, commands in")
     p.add_argument("--lang", choices=["zh", "en"], help="language (default: from the locale)")
     p.set_defaults(func=_cmd_play)
-    p = command("loadtest", "drive many simulated players against a server")
+    p = command("loadtest", "simulated people playing whole hands against a server")
     p.add_argument("--rooms", type=int, default=200)
-    p.add_argument("--duration", type=float, default=20.0, help="seconds measured")
+    p.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     p.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
+    p.add_argument(
+        "--ramp",
+        type=float,
+        help="seconds over which the rooms start (default: about a hand at --think)",
+    )
+    p.add_argument(
+        "--knee",
+        metavar="N,N,...",
+        help="run at each number of rooms (the first light) until p99 crosses 100 ms or "
+        "the actions served fall below 90%% of those offered",
+    )
+    p.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
+    p.add_argument(
+        "--flood",
+        type=int,
+        metavar="SOCKETS",
+        help="instead: SOCKETS hostile sockets flood the server while one player in another "
+        "room pings it; prints that player's ping times (docs/server.md)",
+    )
+    p.add_argument(
+        "--addresses", type=int, default=16, help="--flood: loopback addresses they come from"
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="--flood: a limit of the server it starts (as shengji serve --limit)",
+    )
     p.add_argument("--url", help="an existing server (default: start one on loopback)")
     p.add_argument("--preset", default="shuangsheng")
     p.add_argument("--db", help="database of the server it starts (default: a new SQLite file)")

@@ -1,28 +1,110 @@
-"""``shengji loadtest`` drives rooms of every size: one scripted player per seat."""
+"""``shengji loadtest`` plays whole hands in rooms of every size, counts what it measured
+by kind, and reports every failure: a handshake that fails or times out is an error, any
+error makes the command exit non-zero, and a server that cannot be reached is one line."""
 
 from __future__ import annotations
 
-import ast
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
+from shengji import loadtest
+from shengji.cli import main
 from shengji.loadtest import run_loadtest, seats_of
-
-
-def _figures(lines: list[str]) -> dict[str, str]:
-    return dict(line.split(": ", 1) for line in lines)
+from shengji.server.launch import free_port
 
 
 @pytest.mark.parametrize(("preset", "seats"), [("shuangsheng", 4), ("zhaopengyou", 6)])
-def test_a_load_fills_every_seat_and_plays_without_errors(preset: str, seats: int) -> None:
+def test_a_load_plays_whole_hands_without_errors(preset: str, seats: int) -> None:
     assert seats_of(preset) == seats
-    figures = _figures(run_loadtest(rooms=2, duration=2.0, think=0.02, preset=preset))
-    assert figures["clients"] == str(2 * seats)
-    # players of a room act at once while declaring: a command sent on a revision another
-    # one has just replaced is refused as stale, the one refusal a load may meet
-    codes = figures["errors"].partition(" ")[2]
-    assert set(ast.literal_eval(codes or "{}")) <= {"STALE_REVISION"}, figures["errors"]
-    assert float(figures["actions/s"].split()[0]) > 0
+    m = run_loadtest(rooms=2, duration=12.0, think=0.01, preset=preset, ramp=0.5)
+    f = m.figures()
+    assert f["clients"] == 2 * seats
+    assert f["errors"] == 0, f["error_codes"]
+    # players act only on their turn: nothing they send is stale
+    assert f["stale"] == 0
+    assert f["hands_completed"] >= 1
+    # a hand is mostly plays: every card is played once, shows and burials are few
+    assert f["mix"]["play"] >= 0.6 and abs(sum(f["mix"].values()) - 1) < 0.01, f["mix"]
+    assert f["mix"]["deal"] > 0 or f["mix"]["other"] > 0
+    assert f["actions_per_s"] > 0 and f["p50_ms"] is not None and f["p99_ms"] >= f["p50_ms"]
+    assert f["server_cpu_ms_per_action"] is not None
     # a latency is taken when a broadcast has reached every player of its room
-    assert int(figures["broadcasts measured"]) > 0
-    assert f"latency p50 (command to broadcast at all {seats} players)" in figures
+    assert f"latency p50 (command to broadcast at all {seats} players)" in "\n".join(m.lines(seats))
+
+
+class _Silent(BaseHTTPRequestHandler):
+    """A server that makes rooms but answers no WebSocket handshake (``hang``) or
+    refuses it (404)."""
+
+    hang = threading.Event()
+
+    def do_POST(self) -> None:
+        body = json.dumps({"id": "a" * 32, "host_key": "k"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        if self.server.hang_handshakes:  # type: ignore[attr-defined]
+            self.hang.wait(30)
+            return
+        self.send_error(404)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def silent() -> Iterator[ThreadingHTTPServer]:
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Silent)
+    srv.daemon_threads = True
+    srv.hang_handshakes = True  # type: ignore[attr-defined]
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv
+    _Silent.hang.set()
+    srv.shutdown()
+    _Silent.hang.clear()
+
+
+def test_failed_and_timed_out_handshakes_are_errors_and_the_exit_status_says_so(
+    silent: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(loadtest, "HANDSHAKE_SECONDS", 0.5)
+    url = f"http://127.0.0.1:{silent.server_address[1]}"
+    out = tmp_path / "load.json"
+    t0 = time.monotonic()
+    args = ["loadtest", "--url", url, "--rooms", "1", "--duration", "1", "--ramp", "0"]
+    assert main([*args, "--json", str(out)]) == 1
+    figures = json.loads(out.read_text())
+    assert figures["errors"] == 4 and figures["error_codes"] == {"HANDSHAKE_TIMEOUT": 4}
+    assert set(figures) >= {
+        "actions_per_s",
+        "p50_ms",
+        "p99_ms",
+        "server_cpu_ms_per_action",
+        "errors",
+        "hands_completed",
+        "mix",
+    }
+    assert time.monotonic() - t0 < 30
+    silent.hang_handshakes = False  # type: ignore[attr-defined]
+    m = run_loadtest(url=url, rooms=1, duration=1, ramp=0)
+    assert dict(m.stats.errors) == {"CONNECT_FAILED": 4}
+    assert m.lines(4)[-1] == "errors: 4 (CONNECT_FAILED 4)"
+
+
+def test_nothing_listening_is_one_line_and_a_non_zero_exit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    port = free_port()
+    assert main(["loadtest", "--url", f"http://127.0.0.1:{port}", "--rooms", "1"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "UNREACHABLE" in err and str(port) in err
