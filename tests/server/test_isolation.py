@@ -316,8 +316,11 @@ def test_a_stale_watcher_cannot_set_a_finished_room_back(db_url: str) -> None:
                 player.request({"type": "start"})
                 play_to_end([player])
                 assert _status(a, rid) == "finished"
-                with pytest.raises(WebSocketDisconnect) as closed:  # b: its lobby copy
-                    watcher.request({"type": "chat", "text": "gg"})
+                # b: its lobby copy is refused, and it says so before it closes
+                assert watcher.request({"type": "chat", "text": "gg"})["code"] == "ROOM_MOVED"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    while True:
+                        watcher.recv()
                 assert closed.value.code == CLOSE_CODES["ROOM_MOVED"]
         assert _status(a, rid) == "finished"
         assert rid not in [r["id"] for r in a.get("/api/rooms").json()]

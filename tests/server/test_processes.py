@@ -63,9 +63,9 @@ def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
         # both hold the room now; A writes first, so B's copy is stale
         play = on_a.choose()
         assert on_a.request({"type": "act", "action": play})["type"] == "ack"
-        with pytest.raises(ConnectionClosed) as closed:  # B's write is refused: B lets go
-            on_b.request({"type": "act", "action": play})
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+        # B's write is refused: B lets go, saying why, and closes
+        assert on_b.request({"type": "act", "action": play})["code"] == "ROOM_MOVED"
+        _closed_4009(on_b)
         # A's bots answer A's play on A; B must load the room once they are done, or its own
         # bots would race A's and B would hand the room over again (a correct 4009, not this test)
         _my_turn(on_a)
@@ -76,6 +76,69 @@ def test_a_room_is_reachable_from_two_processes(tmp_path: Path) -> None:
         assert again.view["hand"] == on_a.view["hand"]
         played, before = play["cards"].split(), on_b.view["hand"].split()
         assert len(again.view["hand"].split()) == len(before) - len(played)
+    finally:
+        for p in (a_proc, b_proc):
+            p.kill()
+            p.wait(10)
+
+
+def _closed_4009(c: Client) -> None:
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            c.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+
+
+def test_a_stale_process_answers_room_moved_to_a_legal_move_and_a_valid_token(
+    tmp_path: Path,
+) -> None:
+    """Without a bus (SQLite), a process whose copy went stale meets commands that its
+    copy refuses but the room takes (a legal move, a token made elsewhere): it looks at
+    the store, finds the room moved on, and answers ROOM_MOVED, not a rules error."""
+    db = f"sqlite:///{tmp_path / 'shared.db'}"
+    pa, pb = free_port(), free_port()
+    a_proc, b_proc = start_server(pa, db, limits=FAST), start_server(pb, db, limits=FAST)
+    try:
+        made = _post(
+            pa, {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+        )
+        rid = made["id"]
+        on_b = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))
+        token = on_b.request({"type": "join", "name": "ann", "host_key": made["host_key"]})["token"]
+        on_b.request({"type": "ready"})
+        on_b.request({"type": "start"})
+        play_to_end([on_b], until="play")
+        _my_turn(on_b)
+        # ann goes on on A: her move there, A's bots answer, her turn again
+        on_a = Client(_Sock(f"ws://127.0.0.1:{pa}/ws/{rid}"))
+        on_a.request({"type": "join", "token": token})
+        assert on_a.request({"type": "act", "action": on_a.choose()})["type"] == "ack"
+        _my_turn(on_a)
+        # B, still holding its copy (ann's first device is connected there), gets her next
+        # move: legal in the room, not in B's copy
+        reply = on_b.request({"type": "act", "action": on_a.choose()})
+        assert reply["code"] == "ROOM_MOVED", reply
+        _closed_4009(on_b)
+        # B reads the room anew for a new connection, and writes it (ann's seat is hers
+        # again there): now A's copy is the stale one, and a spectator joining there is
+        # told so (the lobby write is refused) and comes back
+        again = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))
+        assert again.request({"type": "join", "token": token})["seat"] == 0
+        eve = Client(_Sock(f"ws://127.0.0.1:{pa}/ws/{rid}"))
+        assert (
+            eve.request({"type": "join", "name": "eve", "spectate": True})["code"] == "ROOM_MOVED"
+        )
+        eve = Client(_Sock(f"ws://127.0.0.1:{pa}/ws/{rid}"))
+        joined = eve.request({"type": "join", "name": "eve", "spectate": True})
+        assert joined["type"] == "ack", joined
+        eve_token = joined["token"]
+        # eve's token, valid in the room, on B's copy that does not know it
+        on_b2 = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))
+        assert on_b2.request({"type": "join", "token": eve_token})["code"] == "ROOM_MOVED"
+        _closed_4009(again)
+        # and B, reading the room again, knows her
+        on_b3 = Client(_Sock(f"ws://127.0.0.1:{pb}/ws/{rid}"))
+        assert on_b3.request({"type": "join", "token": eve_token})["type"] == "ack"
     finally:
         for p in (a_proc, b_proc):
             p.kill()

@@ -106,6 +106,13 @@ class Connection:
             self.outbox.append(text)
             self._wake.set()
 
+    def close_after(self, reason: str) -> None:
+        """Close this connection once what is queued for it is sent (``reason`` is a key
+        of :data:`CLOSE_CODES`)."""
+        if not self.closing:
+            self.closing = reason
+            self._wake.set()
+
     def drop(self, reason: str) -> None:
         """Close this connection (``reason`` is a key of :data:`CLOSE_CODES`)."""
         self.outbox.clear()

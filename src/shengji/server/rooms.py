@@ -65,6 +65,19 @@ log = logging.getLogger("shengji.server")
 
 CHAT_TAIL = 50
 
+#: Refusals that say nothing about the room's state (the others may be a stale copy's).
+_NOT_THE_ROOMS = frozenset(
+    {
+        Code.RATE_LIMITED,
+        Code.DUPLICATE_REQUEST,
+        Code.NOT_JOINED,
+        Code.ALREADY_JOINED,
+        Code.STORE_UNAVAILABLE,
+        Code.ROOM_MOVED,
+        Code.BAD_CARD,
+    }
+)
+
 
 def callable_text(st: GameState, seat: int | None) -> str | None:
     """找朋友: the cards the banker may call (one of each, notation), sent to the banker
@@ -222,6 +235,8 @@ class Room:
         self.attached = 0
         #: Called when the room is found stale (the hub forgets it).
         self.on_moved: Callable[[Room], None] | None = None
+        #: When a refused command last compared this copy with the store (monotonic).
+        self._store_checked = 0.0
 
     # -- persistence -----------------------------------------------------------------------
     def lobby_data(self) -> dict[str, Any]:
@@ -552,28 +567,57 @@ class Room:
         async with self.lock:
             if self.stale:
                 raise RoomError(Code.ROOM_MOVED, "the room was changed elsewhere: reconnecting")
-            if isinstance(cmd, Join):
-                reply = await self._join(conn, cmd)
-            elif not conn.joined:
-                raise RoomError(Code.NOT_JOINED, "send a join command first")
-            elif isinstance(cmd, Chat):
-                return await self._chat(conn, cmd)  # chat never resends the table
-            elif isinstance(cmd, Check):
-                return self._check(conn, cmd.action, cmd.id)
-            elif isinstance(cmd, Act):
-                reply = await self._act(conn, cmd)
-            elif isinstance(cmd, Reviewing):
-                reply = self._reviewing(conn, cmd)
-            else:
-                reply = await self._lobby(conn, cmd)
-            if self.seat_of(conn) is not None:
-                self.following = False  # a player is here: this process plays the room
-            conn.hold()  # its table leaves with the answer, in one write (the caller's)
-            self._plan()
-            self.broadcast()
-            if isinstance(cmd, Join):
-                self.send_chat(self.chat[-CHAT_TAIL:], to=conn)
+            try:
+                return await self._command(conn, cmd)
+            except RoomError as e:
+                # refused by this copy: if another process has written the room since (a
+                # stale SQLite process has no bus to tell it), the copy is what is wrong
+                if e.code in _NOT_THE_ROOMS or not await self._changed_elsewhere():
+                    raise
+                self.moved(f"a refused command ({e.code}) found a newer room in the store")
+                raise RoomError(
+                    Code.ROOM_MOVED, "the room was changed elsewhere: reconnecting"
+                ) from e
+
+    async def _command(self, conn: Connection, cmd: Any) -> dict[str, Any]:
+        """:meth:`handle`'s work under the room's lock."""
+        if isinstance(cmd, Join):
+            reply = await self._join(conn, cmd)
+        elif not conn.joined:
+            raise RoomError(Code.NOT_JOINED, "send a join command first")
+        elif isinstance(cmd, Chat):
+            return await self._chat(conn, cmd)  # chat never resends the table
+        elif isinstance(cmd, Check):
+            return self._check(conn, cmd.action, cmd.id)
+        elif isinstance(cmd, Act):
+            reply = await self._act(conn, cmd)
+        elif isinstance(cmd, Reviewing):
+            reply = self._reviewing(conn, cmd)
+        else:
+            reply = await self._lobby(conn, cmd)
+        if self.seat_of(conn) is not None:
+            self.following = False  # a player is here: this process plays the room
+        conn.hold()  # its table leaves with the answer, in one write (the caller's)
+        self._plan()
+        self.broadcast()
+        if isinstance(cmd, Join):
+            self.send_chat(self.chat[-CHAT_TAIL:], to=conn)
         return reply
+
+    async def _changed_elsewhere(self) -> bool:
+        """Whether the store holds a newer room than this copy (its lobby version or its
+        action count moved on): another process wrote it. Read at most once a second per
+        room, so refused commands cannot flood the database."""
+        now = time.monotonic()
+        if now - self._store_checked < 1.0 or self.version is None:
+            return False
+        self._store_checked = now
+        try:
+            mark = await asyncio.to_thread(self.store.room_mark, self.id)
+        except StoreError:
+            return False
+        ours = len(self.recorder.actions) if self.recorder else 0
+        return mark is not None and mark != (self.version, ours)
 
     async def _join(self, conn: Connection, cmd: Join) -> dict[str, Any]:
         if conn.joined:
@@ -1166,7 +1210,7 @@ class Room:
         log.warning("room %s handed over: %s", self.id[:8], why)
         self.stale = True
         for conn in list(self.conns):
-            conn.drop("ROOM_MOVED")
+            conn.close_after("ROOM_MOVED")  # what is queued (an answer) goes first
         self.conns.clear()
         if self.on_moved is not None:
             self.on_moved(self)

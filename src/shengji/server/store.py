@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -327,6 +328,19 @@ class Store:
                 self.quarantine(room_id)
                 raise RoomDamaged(f"room {room_id} cannot be read ({type(e).__name__})") from e
             return data
+
+    @_guarded
+    def room_mark(self, room_id: str) -> tuple[int, int] | None:
+        """A room's lobby version and its number of actions (None: no such room): what
+        a process compares with its copy to know whether another one wrote the room."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(RoomRow.version).where(RoomRow.id == room_id)).first()
+            if row is None:
+                return None
+            last = conn.execute(
+                select(func.max(ActionRow.seq)).where(ActionRow.room_id == room_id)
+            ).scalar()
+        return int(row[0] or 0), 0 if last is None else int(last) + 1
 
     @_guarded
     def public_rooms(self, limit: int = 200) -> list[str]:
