@@ -104,7 +104,11 @@ class Code(StrEnum):
     BAD_NAME = "BAD_NAME", "a name holds control or formatting characters (NUL, BEL, RTL override)"
     TURN_TOO_SHORT = "TURN_TOO_SHORT", "a turn timer is 0 (none) or at least 3 seconds"
     BODY_TOO_LARGE = "BODY_TOO_LARGE", "an HTTP request body is over the size limit (413)"
-    BAD_REQUEST = "BAD_REQUEST", "an HTTP request's parameters or body are not valid (422)"
+    BAD_REQUEST = (
+        "BAD_REQUEST",
+        "an HTTP request's parameters or body are not valid (422), or cannot be read (400)",
+    )
+    NOT_FOUND = "NOT_FOUND", "no page or API path of that name (404)"
     RATE_LIMITED = "RATE_LIMITED", "too many commands, chat lines or connections: slow down"
     TOO_MANY_ROOMS = "TOO_MANY_ROOMS", "too many rooms made from one address"
     TOO_MANY_SPECTATORS = "TOO_MANY_SPECTATORS", "the room has as many spectators as it takes"

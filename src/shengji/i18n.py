@@ -205,6 +205,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "the server did not understand that request",
         "zh": "服务器看不懂这个请求",
     },
+    "err.NOT_FOUND": {"en": "there is no such page", "zh": "没有这个页面"},
     "err.STORE_UNAVAILABLE": {
         "en": "the server cannot save games right now: try again soon",
         "zh": "服务器暂时无法保存对局, 请稍后再试",

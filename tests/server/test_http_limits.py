@@ -12,6 +12,7 @@ import os
 import socket
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -320,25 +321,48 @@ def _rss_mb(pid: int) -> float:
 
 
 @linux_only
-def test_review_workers_die_with_a_killed_server(serve: Any) -> None:
-    srv = serve("commands_burst=1000000")
+def test_review_hint_and_replay_workers_die_with_a_killed_server(serve: Any) -> None:
+    srv = serve("commands_burst=1000000", "hint_ms=50")
     assert srv.proc is not None
-    made = _post(srv, "/api/rooms", {"preset": "classic-1deck", "bots": [None, *["random"] * 3]})
+    bots = [None, *["random"] * 3]
+    # a finished match of one hand: its replay is made in a worker
+    done = _post(
+        srv,
+        "/api/rooms",
+        {"preset": "classic-1deck", "bots": bots, "overrides": {"match_hands": 1}},
+    )
+    d = Client(_Sock(f"ws://127.0.0.1:{srv.port}/ws/{done['id']}"))
+    d.request({"type": "join", "name": "dee", "host_key": done["host_key"]})
+    d.request({"type": "ready"})
+    d.request({"type": "start"})
+    play_to_end([d])
+    with urllib.request.urlopen(f"{srv.url}/api/rooms/{done['id']}/replay/views", timeout=60) as r:
+        assert r.status == 200
+    # a match under way: a review (not over yet, says the worker) and a hint on my turn
+    made = _post(srv, "/api/rooms", {"preset": "classic-1deck", "bots": bots})
     c = Client(_Sock(f"ws://127.0.0.1:{srv.port}/ws/{made['id']}"))
     token = c.request({"type": "join", "name": "ann", "host_key": made["host_key"]})["token"]
     c.request({"type": "ready"})
     assert c.request({"type": "start"})["type"] == "ack"
+    mine = {"Authorization": f"Bearer {token}"}
     req = urllib.request.Request(
-        f"{srv.url}/api/rooms/{made['id']}/review?seat=0&hand=0",
-        headers={"Authorization": f"Bearer {token}"},
+        f"{srv.url}/api/rooms/{made['id']}/review?seat=0&hand=0", headers=mine
     )
-    with pytest.raises(urllib.error.HTTPError) as refused:  # the worker says: not over yet
+    with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(req, timeout=30)
     assert json.loads(refused.value.read())["detail"]["code"] == "BAD_HAND"
+    while not (c.state and c.state.get("view") and c.view["to_act"] == 0):
+        c.recv()
+    hint = urllib.request.Request(
+        f"{srv.url}/api/rooms/{made['id']}/hint", method="POST", headers=mine
+    )
+    with urllib.request.urlopen(hint, timeout=60) as r:
+        assert r.status == 200
     children = _children(srv.proc.pid)
-    assert any(b"spawn_main" in cmd for _, cmd in children), "no worker process was started"
-    workers = [pid for pid, _ in children]
+    workers = [pid for pid, cmd in children if b"spawn_main" in cmd]
+    assert len(workers) == 3, children  # the reviewer's, the adviser's, the replayer's
     c.ws.close()
+    d.ws.close()
     srv.kill()  # SIGKILL: no shutdown code runs
     deadline = time.monotonic() + 5
     while any(_alive(p) for p in workers) and time.monotonic() < deadline:

@@ -7,6 +7,7 @@ import contextlib
 import gzip
 import logging
 import math
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -14,8 +15,10 @@ from typing import Any, TypeVar
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from ..bots.external import BotLimits, register_command
 from ..bots.registry import bot_kinds
@@ -24,8 +27,9 @@ from ..i18n import CATALOGUE, error_text
 from ..narrate import narrate
 from ..presets import preset_description, preset_names
 from ..views import seat_view
+from .assets import Asset, Assets, answer
 from .connection import WRITE_NOW, Connection
-from .guards import BodyLimit, SafeStaticFiles, invalid_request
+from .guards import BodyLimit, coded_http_error, invalid_request
 from .hub import Hub
 from .limits import Limits, address_group
 from .protocol import Check, ProtocolError, message, parse_command
@@ -47,6 +51,8 @@ CLOSE_REASONS = {
 }
 
 STATIC = Path(str(resources.files("shengji") / "server" / "static"))
+#: What a room id looks like (128 bits in hex), for the page's preloads.
+ROOM_ID = re.compile(r"[0-9a-f]{1,64}")
 
 #: Security headers of every HTTP answer (the app loads nothing from elsewhere).
 HEADERS = [
@@ -232,13 +238,16 @@ def create_app(
         redoc_url=None,
         openapi_url="/openapi.json" if api_docs else None,
     )
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, coded_http_error)
     app.state.hub = hub
+    assets = Assets(STATIC)
     app.state.reviewer = reviewer
+    app.state.adviser = adviser
     app.state.replayer = replayer
-    app.mount("/static", SafeStaticFiles(directory=STATIC), name="static")
 
     def reading(request: Request) -> str:
         """Count one room read over HTTP against its address's budget (429
@@ -264,18 +273,35 @@ def create_app(
             raise _http_error(503, "ROOM_UNAVAILABLE", "this room is damaged and was set aside")
         return row
 
+    def send_asset(asset: Asset | None, request: Request) -> Response:
+        """A file of the app, compressed and tagged (:mod:`.assets`); 404 without one."""
+        if asset is None:
+            raise _http_error(404, "NOT_FOUND", "no such file")
+        status, headers, body = answer(asset, request.headers)
+        return Response(body, status_code=status, headers=headers)  # (HEAD: uvicorn drops it)
+
+    @app.api_route("/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def static(name: str, request: Request) -> Response:
+        return send_asset(assets.get(name), request)
+
     @app.get("/", include_in_schema=False)
     @app.get("/room/{room_id}", include_in_schema=False)
     @app.get("/replay/{room_id}", include_in_schema=False)
-    async def index(room_id: str | None = None) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index(request: Request, room_id: str | None = None) -> Response:
+        """The app's page, naming every module (``modulepreload``) and the API reads its
+        first screen makes, so that they load together rather than one after another."""
+        fetches = ["/api/i18n", "/api/bots"]
+        if room_id is None:
+            fetches += ["/api/presets", "/api/rooms"]
+        elif request.url.path.startswith("/room/") and ROOM_ID.fullmatch(room_id):
+            fetches.append(f"/api/rooms/{room_id}")
+            if (room := hub.rooms.get(room_id)) is not None:  # its rules, without a read
+                fetches.append(f"/api/presets/{room.settings.preset}")
+        return send_asset(assets.page(fetches), request)
 
     @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> Response:
-        icon = STATIC / "favicon.svg"
-        if not icon.exists():
-            return Response(status_code=204)
-        return FileResponse(icon, media_type="image/svg+xml")
+    async def favicon(request: Request) -> Response:
+        return send_asset(assets.get("favicon.svg"), request)
 
     @app.get("/api/presets")
     async def presets() -> list[dict[str, str]]:

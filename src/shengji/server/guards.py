@@ -1,18 +1,17 @@
 """HTTP guards of the app (docs/server.md, "Limits"): request bodies over ``body_bytes``
 are refused before they are read, validation errors never echo the request back, and a
-static path that cannot name a file (a NUL byte) is not found rather than a crash."""
+framework's own errors (a body it cannot parse, an unknown path) are coded too."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import Code
 from ..i18n import error_text
@@ -112,11 +111,15 @@ async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": coded(Code.BAD_REQUEST, text)}, status_code=422)
 
 
-class SafeStaticFiles(StaticFiles):
-    """Static files where a path no file can have (a NUL byte) is 404, not a 500."""
-
-    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
-        """Starlette's lookup, finding nothing for an impossible path."""
-        if "\x00" in path:
-            return "", None
-        return super().lookup_path(path)
+async def coded_http_error(request: Request, exc: Exception) -> Response:
+    """Every HTTP error with a code: the app's own are coded already; the framework's
+    (a body it cannot parse, nested too deep for its JSON reader; an unknown path or
+    method) get ``BAD_REQUEST`` or ``NOT_FOUND``, their own status and headers kept."""
+    assert isinstance(exc, StarletteHTTPException)
+    detail: Any = exc.detail
+    if not (isinstance(detail, dict) and "code" in detail):
+        code = Code.NOT_FOUND if exc.status_code == 404 else Code.BAD_REQUEST
+        detail = coded(code, str(detail)[:DETAIL_CHARS])
+    if exc.status_code in (204, 304):
+        return Response(status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
