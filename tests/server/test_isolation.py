@@ -379,6 +379,57 @@ def test_invalid_json_in_a_room_row_is_quarantined_everywhere(db_url: str) -> No
         assert http.get(f"/api/rooms/{bad}/record").status_code == 503
         assert _status(http, bad) == "quarantined"
         assert http.get(f"/api/rooms/{good}/replay").status_code == 403  # others served
+        assert _unavailable(http.get(f"/api/rooms/{bad}"))
+
+
+def _unavailable(r: Any) -> bool:
+    return bool(r.status_code == 503 and r.json()["detail"]["code"] == "ROOM_UNAVAILABLE")
+
+
+def test_a_room_set_aside_for_its_log_is_unavailable_everywhere(db_url: str) -> None:
+    """A room whose row reads well but whose action log does not replay is set aside
+    when it is loaded; then its summary, hint, review, record and replay all answer 503
+    ROOM_UNAVAILABLE, as docs/server.md says (not 404, 409 or 403)."""
+    with _app(db_url) as http:
+        bad, key = _room(http, bots=[None, "heuristic", "heuristic", "heuristic"])
+        with http.websocket_connect(f"/ws/{bad}") as w:
+            c = Client(w)
+            token = c.request({"type": "join", "name": "me", "host_key": key})["token"]
+            c.request({"type": "ready"})
+            c.request({"type": "start"})
+            while not hub_of(http).store.load_actions(bad):  # a log to break
+                sync(c)
+                if c.view["to_act"] == 0:
+                    c.request({"type": "act", "action": c.choose()})
+    with _app(db_url) as http:
+        with hub_of(http).store.engine.begin() as conn:
+            conn.execute(
+                text("UPDATE actions SET action = :a WHERE room_id = :i"),
+                {"i": bad, "a": json.dumps({"type": "play", "cards": "BJ BJ BJ"})},
+            )
+        assert http.get(f"/api/rooms/{bad}").status_code == 200  # not loaded yet
+        with http.websocket_connect(f"/ws/{bad}") as w:
+            frame = json.loads(w.receive_text())
+            assert frame["type"] == "error" and frame["code"] == "ROOM_UNAVAILABLE"
+        assert _status(http, bad) == "quarantined"
+        mine = {"Authorization": f"Bearer {token}"}
+        assert _unavailable(http.get(f"/api/rooms/{bad}"))
+        assert _unavailable(http.post(f"/api/rooms/{bad}/hint", headers=mine))
+        assert _unavailable(http.get(f"/api/rooms/{bad}/review?seat=0&hand=0", headers=mine))
+        assert _unavailable(http.get(f"/api/rooms/{bad}/record"))
+        assert _unavailable(http.get(f"/api/rooms/{bad}/replay/views?seat=0"))
+
+
+def test_room_reads_over_http_have_a_budget_per_address(db_url: str) -> None:
+    limits = FAST_CLIENTS.with_overrides(["reads_burst=3", "reads_per_second=0.5"])
+    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as http:
+        rid, _ = _room(http)
+        got = [http.get(f"/api/rooms/{rid}") for _ in range(4)]
+        assert [r.status_code for r in got] == [200, 200, 200, 429]
+        assert got[-1].json()["detail"]["code"] == "RATE_LIMITED"
+        assert 1 <= int(got[-1].headers["retry-after"]) <= 2
+        # every read of a room counts: its record, replays, review, hint
+        assert http.get(f"/api/rooms/{rid}/record").status_code == 429
 
 
 # -- 9. and 10. one-time host key, single-use request ids --------------------------------------
