@@ -195,6 +195,22 @@ def start_match(page: Any) -> None:
     wait(page, "window.shengjiState.view")
 
 
+def watch_room(srv: Server, room: str, until: Callable[[dict[str, Any]], bool]) -> None:
+    """Watch ``room`` as a spectator (a WebSocket of the test's own) until a ``state``
+    message satisfies ``until``: what the server did, waited for however long it takes."""
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{srv.port}/ws/{room}", max_size=2**22) as ws:
+        ws.send(json.dumps({"v": 1, "id": "w", "type": "join", "name": "w", "spectate": True}))
+        deadline = time.monotonic() + 120
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, "the room never got there"
+            msg = json.loads(ws.recv(timeout=left))
+            if msg.get("type") == "state" and until(msg):
+                return
+
+
 def my_turn(st: dict[str, Any] | None) -> bool:
     if not st or not st.get("view"):
         return False

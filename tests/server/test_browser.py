@@ -243,8 +243,13 @@ def _chat_while_others_play(alice: Any, bob: Any, st: dict[str, Any]) -> None:
     assert shown is not None
     rev = shown["rev"]
     act(bob, st)  # Bob plays; the bots follow at once: several updates reach Alice
-    wait(alice, f"window.shengjiState.rev > {rev}")
-    alice.wait_for_timeout(150)
+    # until the bots are done (a person's turn, or the trick or hand is over)
+    wait(
+        alice,
+        f"window.shengjiState.rev > {rev} && (() => {{ const s = window.shengjiState;"
+        " const who = s.room.seats[s.view.to_act];"
+        " return !who || who.kind === 'human'; })()",
+    )
     assert alice.input_value("#chat") == "a draft that survives "
     assert alice.evaluate("document.activeElement.id") == "chat"
     alice.keyboard.type("bot turns")
@@ -295,7 +300,7 @@ def _check_finished_trick_stays(page: Any, st: dict[str, Any]) -> None:
     """A person plays the fourth card: the finished trick stays on the table with its
     winner named, even when a bot leads the next one at once."""
     act(page, st)
-    page.wait_for_selector("#tricknote", timeout=1000)
+    page.wait_for_selector("#tricknote")
     after = state(page)
     assert after is not None
     winner = after["view"]["tricks"][-1]["winner"]
