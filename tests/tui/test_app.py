@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,6 +23,15 @@ from shengji.tui.text import my_turn
 
 #: ``Pilot.press`` for one key.
 Press = Callable[[str], Awaitable[None]]
+
+
+async def until(pilot: Pilot[None], ok: Callable[[], object], seconds: float = 30) -> None:
+    """Let the app run (its timers, its messages) until ``ok()`` holds, however slow the
+    machine is: a state waited for, not a fixed pause."""
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < deadline, "the app never got there"
+        await pilot.pause(0.02)
 
 
 def _top(app: TableApp) -> Screen[Any]:
@@ -495,7 +505,7 @@ def test_a_lost_connection_ends_the_app_with_the_error() -> None:
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.3)
+            await until(pilot, lambda: app.error is not None)
 
     asyncio.run(run())
     assert app.error is not None and app.error.code == "CONNECTION_LOST"
@@ -510,8 +520,8 @@ def test_reconnecting_is_shown() -> None:
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.2)
-            assert "connection lost: reconnecting (attempt 3)…" in str(app.w_message.renderable)
+            said = "connection lost: reconnecting (attempt 3)…"
+            await until(pilot, lambda: said in str(app.w_message.renderable))
 
     asyncio.run(run())
 

@@ -36,7 +36,7 @@ from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error
 from shengji.tui.text import DealPass, clock_text, describe, lobby_lines, trick_text
 
-from .test_app import FakeSession
+from .test_app import FakeSession, until
 
 
 def _top(app: TableApp) -> Screen[Any]:
@@ -85,15 +85,12 @@ def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes
             assert isinstance(_top(app), ScoreDialog)
             declaring["rev"] = session.state["rev"] + 1
             session.state = declaring  # the server moved on by itself
-            await pilot.pause(0.3)
+            await until(pilot, lambda: "轮到你: 亮主或不亮" in str(app.w_message.renderable))
             assert isinstance(_top(app), ScoreDialog)  # the sheet stays while it is read
-            assert "轮到你: 亮主或不亮" in str(app.w_message.renderable)
             await pilot.press("escape")
-            await pilot.pause(0.3)
-            assert isinstance(_top(app), DeclareDialog)
+            await until(pilot, lambda: isinstance(_top(app), DeclareDialog))
             app.pop_screen()  # closed some other way
-            await pilot.pause(0.3)
-            assert not isinstance(_top(app), DeclareDialog)
+            await until(pilot, lambda: not isinstance(_top(app), DeclareDialog))
             # the footer names what Enter does now: open the declaration, not "play"
             enter = app.active_bindings["enter"].binding.description
             assert enter == "亮主…", enter
@@ -122,7 +119,7 @@ def test_a_refused_declaration_is_offered_again() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("p")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: app.message.startswith("✗ the connection dropped"))
             assert session.sent == [{"type": "pass"}]
             assert isinstance(_top(app), DeclareDialog)  # still ours to decide: asked again
             assert app.message.startswith("✗ the connection dropped")
@@ -376,8 +373,7 @@ def test_a_hint_is_gone_once_the_table_moves_on() -> None:
             moved["rev"] += 1
             moved["view"]["to_act"] = 1  # the timer ran out: a bot played for us
             session.state = moved
-            await pilot.pause(0.3)
-            assert app.message == ""
+            await until(pilot, lambda: app.message == "")
             assert "hint" not in str(app.w_message.renderable)
 
     asyncio.run(run())
@@ -436,12 +432,10 @@ def test_connection_lost_is_cleared_once_back() -> None:
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.2)
-            assert "connection lost" in str(app.w_message.renderable)
+            await until(pilot, lambda: "connection lost" in str(app.w_message.renderable))
             app.message = app._say(Refusal("RECONNECTING", "reconnecting"))
             session.status = "connected"  # back, and nothing else changed
-            await pilot.pause(0.3)
-            assert "connection" not in str(app.w_message.renderable)
+            await until(pilot, lambda: "connection" not in str(app.w_message.renderable))
             assert app.message == ""
 
     asyncio.run(run())
@@ -569,8 +563,7 @@ def test_dialogs_show_the_turn_clock_and_the_sheet_counts_down_to_the_next_hand(
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.3)
-            assert isinstance(_top(app), DeclareDialog)
+            await until(pilot, lambda: isinstance(_top(app), DeclareDialog))
             clock = _top(app).query_one(".dlg-clock", Static)
             shown = re.fullmatch(r"you: (\d+)s left", str(clock.renderable))
             assert shown is not None, clock.renderable

@@ -31,6 +31,8 @@ from shengji.tui.plain import action_line
 from shengji.tui.session import Refusal
 from shengji.tui.text import hint_text, my_turn
 
+from .test_app import until
+
 ROOT = Path(__file__).parents[2]
 
 
@@ -278,9 +280,8 @@ def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
                         app.cursor = idx
                         await pilot.press("space")
                     await pilot.press("enter")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: isinstance(app.screen, ScoreDialog))
             assert session.state["view"]["phase"] == "hand_over"
-            assert isinstance(app.screen, ScoreDialog)
             await pilot.press("q")
             await pilot.pause()
 
