@@ -364,6 +364,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "现在是亮主的时候: 亮主或不亮",
     },
     "err.detail.phase.bury": {"en": "now is the time to bury the kitty", "zh": "现在该扣底"},
+    "err.detail.action.paced": {
+        "en": "the cards deal themselves: there is nothing to pass; show whenever you hold a show",
+        "zh": "发牌自动进行, 不用过; 有牌可亮时随时亮主",
+    },
+    "err.detail.action.table_deals": {
+        "en": "the table deals the cards, not a player",
+        "zh": "牌由牌桌来发, 不是玩家",
+    },
+    "err.detail.action.no_deal": {
+        "en": "no cards are being dealt now",
+        "zh": "现在没有在发牌",
+    },
+    "err.detail.action.deal_count": {
+        "en": "{dealt} of {total} cards are out: deal on to more, up to {total}",
+        "zh": "已发{dealt}张, 共{total}张: 只能继续往后发, 最多到{total}张",
+    },
     "err.detail.phase.play": {"en": "now is the time to play cards", "zh": "现在该出牌"},
     "err.detail.phase.hand_over": {
         "en": "the hand is over: only “next hand” goes on",
@@ -1161,6 +1177,8 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
             return t("err.detail.turn.nobody", lang)
         who = p.get("who") or t("seat.n", lang, n=p["to_act"])
         return t("err.detail.turn", lang, who=who)
+    if code == "ILLEGAL_ACTION" and f"err.detail.action.{p.get('reason')}" in CATALOGUE:
+        return t(f"err.detail.action.{p['reason']}", lang, **p)
     if code == "ILLEGAL_ACTION" and p.get("phase"):
         phase = str(p["phase"])
         group = "declare" if phase in DECLARING_PHASES else phase
