@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
@@ -104,9 +106,7 @@ def test_a_paced_deal_asks_nobody_and_takes_shows_at_every_card() -> None:
         for seat in range(st.seats):
             shows = legal_shows(st, seat)
             assert list(legal_actions(st, seat)) == [Declare(s) for s in shows]
-            assert seat_message(st, seat)["shows"] == [
-                " ".join(c.text for c in s) for s in shows
-            ]
+            assert seat_message(st, seat)["shows"] == [" ".join(c.text for c in s) for s in shows]
             for show in shows:
                 offered += 1
                 after, _ = apply(st, seat, Declare(show))
@@ -192,6 +192,8 @@ def test_a_paced_record_keeps_the_order_of_shows_and_deals_and_verifies() -> Non
     deals = [a for a in doc["actions"] if a["type"] == "deal"]
     assert deals and all(a["seat"] is None for a in deals)
     assert any(a["type"] == "declare" for a in doc["actions"])
+    schema = json.loads(Path(__file__).parents[1].joinpath("docs/record.schema.json").read_text())
+    jsonschema.validate(doc, schema)
     again = verify(doc)
     assert again.results == st.results and again.hands == st.hands
     moved = dict(doc, actions=[dict(a) for a in doc["actions"]])
