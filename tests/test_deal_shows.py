@@ -60,7 +60,7 @@ def test_an_asked_seat_that_can_still_show_stays_asked() -> None:
     opts = load_preset("tuolaji")
     st = new_match(opts, 1, [build_deck(opts, {0: "C5 S2 S2", 1: "H2 C6 C7", **_QUIET})])
     while st.dealt < 9:  # seats 1 and 0 are asked at each of their draws
-        st, _ = apply(st, st.to_act, Pass())  # type: ignore[arg-type]
+        st, _ = apply(st, st.to_act, Pass())
     assert (st.to_act, st.dealt) == (0, 9)
     st, _ = apply(st, 1, Declare(parse_cards("H2")))
     assert (st.to_act, st.dealt, st.trump) == (0, 9, "H")
@@ -152,9 +152,9 @@ def test_a_paced_deal_ends_in_the_round_before_the_kitty_and_the_next_hand_is_pa
     assert st.phase != "deal" and st.banker == seat
     rng = random.Random(3)
     while st.phase != "hand_over":
-        seat = st.to_act
-        assert seat is not None
-        st, _ = apply(st, seat, random_action(st, seat, rng))
+        asked = st.to_act
+        assert asked is not None
+        st, _ = apply(st, asked, random_action(st, asked, rng))
     st, _ = apply(st, 0, random_action(st, 0, rng))  # continue
     assert (st.phase, st.dealt, st.to_act, st.paced) == ("deal", 0, None, True)
 

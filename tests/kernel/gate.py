@@ -242,13 +242,13 @@ def check_engine_hand(
         where = f"seed {seed} hand {st.hand_number} turn {len(st.tricks)}.{len(st.trick)}"
         interlude = _deal_interlude(st, rng, probes, show_rate) if st.phase == "deal" else None
         if interlude is not None:
-            who, action, tries = interlude
+            who, move, tries = interlude
             for probe_seat, probe in tries:
                 if _outcome(st, probe_seat, probe, False) != _outcome(st, probe_seat, probe, True):
                     out.append(f"{where} dealt {st.dealt}: {probe} by {probe_seat} differs")
-            got = _outcome(st, who, action, False)
-            if got != _outcome(st, who, action, True):
-                out.append(f"{where} dealt {st.dealt}: {action} by {who} differs")
+            got = _outcome(st, who, move, False)
+            if got != _outcome(st, who, move, True):
+                out.append(f"{where} dealt {st.dealt}: {move} by {who} differs")
                 return out
             assert isinstance(got, tuple) and isinstance(got[0], GameState)
             st = got[0]
