@@ -328,6 +328,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(
         url,
         bot_delay=args.bot_delay,
+        deal_seconds=args.deal_seconds,
         limits=limits,
         api_docs=args.api_docs,
         bots=bots,
@@ -553,6 +554,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--db", help="database URL (default: SQLite in ./var/shengji.db)")
     p.add_argument("--log-level", default="info")
     p.add_argument("--bot-delay", type=float, help="seconds between bot moves (default 0.6)")
+    p.add_argument(
+        "--deal-seconds",
+        type=float,
+        help="every room's seconds between two rounds of the deal, whatever the room chose "
+        "(rooms choose 0.1-2, default 0.3; 0 deals at once: load tests)",
+    )
     p.add_argument(
         "--limit",
         action="append",

@@ -264,6 +264,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "your time ran out: the bot {did} for you",
         "zh": "你超时了, 机器人替你{did}",
     },
+    "notice.TIME_RAN_OUT.pass": {
+        "en": "time ran out: {name} did not show",
+        "zh": "{name} 超时, 不亮",
+    },
+    "notice.TIME_RAN_OUT.pass.you": {
+        "en": "your time ran out: you did not show",
+        "zh": "你超时了, 不亮",
+    },
     "notice.did.play": {"en": "played {cards}", "zh": "出了 {cards}"},
     "notice.did.declare": {"en": "declared {cards}", "zh": "亮了 {cards}"},
     "notice.did.pass": {"en": "passed", "zh": "不亮"},
@@ -943,6 +951,10 @@ def t(key: str, lang: str, **params: Any) -> str:
 def notice_text(code: str, params: Mapping[str, Any], lang: str, you: bool = False) -> str:
     """A ``notice`` (what the table did by itself) for people in ``lang`` (``you``: told
     to the person it is about)."""
+    if code == "TIME_RAN_OUT" and params.get("action") == "pass":  # silence: no bot's choice
+        if you:
+            return t("notice.TIME_RAN_OUT.pass.you", lang)
+        return t("notice.TIME_RAN_OUT.pass", lang, name=params["name"])
     if code == "TIME_RAN_OUT":
         did = t(
             f"notice.did.{params['action']}",
