@@ -405,6 +405,18 @@ def _turn_seconds(text: str) -> float:
     return value
 
 
+def _deal_seconds(text: str) -> float:
+    """A deal's pace for ``play --deal-seconds``: seconds between two rounds, 0 to 2 (a
+    server's room takes 0.1 to 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 2:
+        raise argparse.ArgumentTypeError("a deal's pace is 0 to 2 seconds a round")
+    return value
+
+
 class _Formatter(argparse.HelpFormatter):
     """argparse's help layout, the terminal's width read as ``shutil.get_terminal_size``
     does, without importing shutil (and its compression modules): argparse makes a
@@ -604,6 +616,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         default=0.0,
         metavar="S",
         help="new room: seconds per move before a bot moves for you (default 0: no timer)",
+    )
+    p.add_argument(
+        "--deal-seconds",
+        type=_deal_seconds,
+        default=None,
+        metavar="S",
+        help="seconds between two rounds of the deal, which never waits (default 0.3; "
+        "a new room on a server: 0.1 to 2)",
     )
     p.add_argument(
         "--new-room",

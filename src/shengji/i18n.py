@@ -574,6 +574,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "prompt.next": {"en": "hand over: n for the next hand", "zh": "本局结束: 按 n 开始下一局"},
     "prompt.wait": {"en": "waiting for {who}", "zh": "等待{who}"},
+    "prompt.dealing": {
+        "en": "dealing {n}/{total}: nothing to show yet (a level card {level} or a joker pair)",
+        "zh": "发牌 {n}/{total}: 还没有可亮的牌 (级牌{level}或一对王)",
+    },
+    "prompt.deal_show": {
+        "en": "dealing {n}/{total}: you may show {shows} · d: show (the deal does not wait)",
+        "zh": "发牌 {n}/{total}: 可以亮 {shows} · d: 亮主 (发牌不等人)",
+    },
+    "plain.deal_show": {
+        "en": "dealing {n}/{total}: you may show {shows} · type show {example} (the deal does "
+        "not wait)",
+        "zh": "发牌 {n}/{total}: 可以亮 {shows} · 输入 show {example} (发牌不等人)",
+    },
     "prompt.wait_next": {
         "en": "waiting for {who} to start the next hand",
         "zh": "等待{who}开始下一局",
@@ -612,11 +625,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "准备好了输入 ready; 由房主开始比赛",
     },
     "plain.help": {
-        "en": "commands: play CARDS · bury CARDS · declare CARDS (or its number) · pass · "
-        "next · hint · look · say TEXT · ready · start · bots [LEVEL] [SEAT] · quit "
-        "(cards like S10 HJ BJ)",
-        "zh": "命令: play 牌 · bury 牌 · declare 牌 (或序号) · pass · next · hint · look · "
-        "say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
+        "en": "commands: play CARDS · bury CARDS · show CARDS (or its number; any time "
+        "during the deal) · pass · next · hint · look · say TEXT · ready · start · "
+        "bots [LEVEL] [SEAT] · quit (cards like S10 HJ BJ)",
+        "zh": "命令: play 牌 · bury 牌 · show 牌 (或序号; 发牌时随时可亮) · pass · next · "
+        "hint · look · say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
     },
     "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
     "plain.trick": {
@@ -816,6 +829,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.hint": {"en": "hint", "zh": "提示"},
     "key.quit": {"en": "quit", "zh": "退出"},
     "key.pass": {"en": "pass", "zh": "不亮"},
+    "key.show": {"en": "show (亮主)", "zh": "亮主"},
     "key.ready": {"en": "ready", "zh": "准备"},
     "key.start": {"en": "start", "zh": "开始"},
     "key.bots": {"en": "bots", "zh": "加机器人"},
@@ -879,17 +893,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "» 该谁 · ▶ 首家 · ★ 目前最大 · 本轮 {points}",
     },
     # declaring during the deal
-    "dlg.pass_deal": {
-        "en": "d) pass for the rest of the deal (asked again only for a stronger show)",
-        "zh": "d) 发牌结束前都不亮 (有更大的亮法时再问)",
-    },
-    "dlg.stronger": {
-        "en": "new: a stronger show is possible: {cards}",
-        "zh": "新: 现在可以亮更大的: {cards}",
-    },
-    "plain.pass_deal": {
-        "en": "(pass deal: pass for the rest of the deal, asked again only for a stronger show)",
-        "zh": "(pass deal: 发牌结束前都不亮, 有更大的亮法时再问)",
+    "dlg.show": {"en": "Show (亮主) now?", "zh": "现在亮主?"},
+    "dlg.show_keys": {
+        "en": "1-9: show · Esc: not now (the deal goes on)",
+        "zh": "1-9: 亮 · Esc: 先不亮 (发牌继续)",
     },
     # no colour: the kitty's cards are marked +
     "dlg.bury_legend_nc": {
