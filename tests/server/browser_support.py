@@ -230,10 +230,16 @@ def dealing(st: dict[str, Any] | None) -> bool:
 
 
 def show(page: Any, st: dict[str, Any]) -> None:
-    """Tap the show bar's strongest show, as a person does while the cards come."""
+    """Tap the show bar's strongest show, as a person does while the cards come (a show
+    gone meanwhile, overtaken by another, is let go)."""
+    from playwright.sync_api import TimeoutError as Gone
+
     shows = st.get("shows") or []
     rev = st["rev"]
-    page.locator(f'#actions button.show[data-cards="{shows[-1]}"]').click()
+    try:
+        page.locator(f'#actions button.show[data-cards="{shows[-1]}"]').click(timeout=2_000)
+    except Gone:
+        return
     wait(
         page,
         f"window.shengjiState.rev > {rev} || "
