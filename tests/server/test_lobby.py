@@ -118,9 +118,9 @@ def test_a_turn_timer_is_off_or_at_least_three_seconds(http: TestClient) -> None
             assert detail["code"] == "TURN_TOO_SHORT"
             assert "3" in detail["text"]["en"] and "3 秒" in detail["text"]["zh"]
     # a room stored before the floor (or with slow bots) times out no faster than either
-    assert RoomSettings(turn_seconds=0.01).turn_timer() == 3
-    assert RoomSettings(turn_seconds=0.01, bot_delay=5).turn_timer() == 5
-    assert RoomSettings(turn_seconds=20).turn_timer() == 20
+    assert RoomSettings(turn_seconds=0.01).timer(0.01) == 3
+    assert RoomSettings(turn_seconds=0.01, bot_delay=5).timer(0.01) == 5
+    assert RoomSettings(turn_seconds=20).timer(20) == 20
 
 
 def test_disconnected_seat_goes_to_a_bot_and_is_reclaimed(http: TestClient) -> None:
