@@ -363,6 +363,8 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
         "db": args.db,
         "ramp": args.ramp,
     }
+    if args.deal_seconds is not None:
+        run["deal_seconds"] = args.deal_seconds
     if args.flood:
         from .flood import run_flood
 
@@ -374,6 +376,7 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
         return 0
     command = f"shengji loadtest --think {args.think:g} --duration {args.duration:g}"
     command += f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
+    command += f" --deal-seconds {args.deal_seconds:g}" if args.deal_seconds is not None else ""
     if args.knee:
         steps = [int(x) for x in args.knee.split(",") if x.strip()]
         knee = find_knee(steps, **run)
@@ -683,6 +686,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         metavar="N,N,...",
         help="run at each number of rooms (the first light) until p99 crosses 100 ms or "
         "the actions served fall below 90%% of those offered",
+    )
+    p.add_argument(
+        "--deal-seconds",
+        type=_deal_seconds,
+        metavar="S",
+        help="seconds between two rounds of the deal on the server it starts (default: the "
+        "rooms' own, 0.3)",
     )
     p.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     p.add_argument(

@@ -218,7 +218,9 @@ def run_flood(
     if url is None:
         port = free_port()
         db = f"sqlite:///{tempfile.mkdtemp(prefix='shengji-flood-')}/flood.db"
-        proc = start_server(port, db, limits=limits, args=("--bot-delay", "0.6"))
+        proc = start_server(
+            port, db, limits=limits, args=("--bot-delay", "0.6", "--deal-seconds", "0.3")
+        )
         url = f"http://127.0.0.1:{port}"
     try:
         return asyncio.run(

@@ -1,22 +1,25 @@
 """``shengji loadtest``: whole hands played by simulated people over WebSockets.
 
 Starts a server in a subprocess (or uses ``--url``), makes ``rooms`` rooms and seats one
-scripted person in every seat (four; 找朋友: its 4 to 8). They play as people do, each
-``think`` seconds (0.5 to 1.5 times it) after their turn comes: they show trump or pass
-when the table asks them (uniformly among their shows and passing), may show while the
-deal runs by itself when the table offers it, bury, call friends, play legal cards (a
-random legal follow, a random lead of one unit) and press "next hand". They act only on
-what the state says: their turn (``to_act``), the seats a finished hand waits for, or the
-shows they are offered.
+scripted person in every seat (four; 找朋友: its 4 to 8). The server deals by itself, a
+round every ``deal_seconds`` (the rooms' default pace); the people play as people do,
+each ``think`` seconds (0.5 to 1.5 times it) after their turn comes: they may show
+while the deal offers them shows, show or pass when the table asks them (uniformly among
+their shows and passing), bury, call friends, play legal cards (a random legal follow, a
+random lead of one unit) and press "next hand". They act only on what the state says:
+their turn (``to_act``), the seats a finished hand waits for, or the shows offered.
 
 Rooms start spread over about one hand's length (the ramp), so that when the measurement
 begins the tables are at every stage of a hand, as on a server people use. Then for
 ``duration`` seconds it counts the actions the server accepted (by kind: ``deal`` for
-shows and passes during the deal, ``play``, ``other`` for the rest), the hands
-completed, the time from a command to its broadcast reaching every player of the room,
-and the server's and its own CPU. A handshake that fails or times out, a connection the
-server closes, a command left unanswered and any refusal other than a stale revision
-are errors: :func:`run_loadtest` reports them and the command exits non-zero.
+shows during the deal, ``play``, ``other`` for the rest), the hands completed, the time
+from a command to its broadcast reaching every player of the room, and the server's and
+its own CPU (the deal's rounds cost the server broadcasts but are no one's actions). A
+handshake that fails or times out, a connection the server closes, a command left
+unanswered and any refusal but a table's ordinary race are errors: the report lists them
+and the command exits non-zero. The race (a show that another show made illegal during
+the deal, a command on a revision another replaced) is counted as overtaken, and the
+person looks again.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from .autoplay import choose_action
+from .dealing import DEAL_SECONDS
 from .errors import Code, ShengjiError
 from .phases import DECLARING_PHASES
 from .presets import load_preset
@@ -69,9 +73,10 @@ class Stats:
     #: Refusals and failures, by code (connection failures as CONNECT_FAILED,
     #: HANDSHAKE_TIMEOUT, CLOSED_<close code>, NO_ANSWER), counted whenever they happen.
     errors: Counter[str] = field(default_factory=Counter)
-    #: Commands refused because another change came first (``STALE_REVISION``): a table's
-    #: ordinary race (a show overtaken by the deal), not an error; the player looks again.
-    stale: int = 0
+    #: Commands refused because another change came first: ``STALE_REVISION``, or a show
+    #: during the deal that another show made illegal (``ILLEGAL_DECLARATION``). A
+    #: table's ordinary race, not an error: the player looks again.
+    overtaken: int = 0
     #: How late the generator's own event loop ran a 10 ms timer, each time: a latency
     #: is the server's only while the generator keeps up.
     lags: list[float] = field(default_factory=list)
@@ -261,8 +266,10 @@ async def _play(
             if kind_of == "ack":
                 if sent[2] and stats.measuring:
                     stats.mix[sent[0]] += 1
-            elif msg["code"] == "STALE_REVISION":
-                stats.stale += 1
+            elif msg["code"] == "STALE_REVISION" or (
+                msg["code"] == "ILLEGAL_DECLARATION" and sent[0] == "deal"
+            ):
+                stats.overtaken += 1
                 planned = -1  # look again at the table
             else:
                 stats.errors[msg["code"]] += 1
@@ -318,12 +325,13 @@ def seats_of(preset: str) -> int:
     return load_preset(preset).players
 
 
-def hand_seconds(preset: str, think: float) -> float:
-    """About how long a hand lasts at ``think`` seconds a move: one action per card played
-    (most plays are single cards), with the burial and the declaring besides."""
+def hand_seconds(preset: str, think: float, deal_seconds: float = DEAL_SECONDS) -> float:
+    """About how long a hand lasts at ``think`` seconds a move: the deal's rounds at
+    ``deal_seconds``, then one action per card played (most plays are single cards), with
+    the burial and the declaring besides."""
     opts = load_preset(preset)
     cards = opts.decks * 54 - opts.kitty_size
-    return think * (cards + 8)
+    return deal_seconds * math.ceil(cards / opts.players) + think * (cards + 8)
 
 
 #: Server limits for a load test: one address makes every room and connection.
@@ -390,7 +398,7 @@ class Measured:
             "generator_cpu_ms_per_action": round(self.own_cpu * 1000 / per, 3),
             "errors": self.errors,
             "error_codes": dict(self.stats.errors),
-            "stale": self.stats.stale,
+            "overtaken": self.stats.overtaken,
             "hands_completed": self.stats.hands,
             "mix": self.mix(),
         }
@@ -429,7 +437,7 @@ class Measured:
                 f"load generator lag p99: {lags[int(0.99 * (len(lags) - 1))] * 1000:.1f} ms, "
                 f"max {lags[-1] * 1000:.1f} ms (latencies above it are the generator's own)"
             )
-        out.append(f"stale revisions (refused, looked again): {self.stats.stale}")
+        out.append(f"overtaken (refused, looked again): {self.stats.overtaken}")
         codes = ", ".join(f"{k} {v}" for k, v in sorted(self.stats.errors.items()))
         out.append(f"errors: {self.errors}" + (f" ({codes})" if codes else ""))
         return out
@@ -496,7 +504,7 @@ async def _run(
         mix=Counter(stats.mix),
         hands=stats.hands,
         errors=Counter(stats.errors),
-        stale=stats.stale,
+        overtaken=stats.overtaken,
         lags=list(stats.lags),
     )
     # the players end by themselves a little after the window: unanswered commands and
@@ -514,18 +522,21 @@ def run_loadtest(
     preset: str = "shuangsheng",
     db: str | None = None,
     ramp: float | None = None,
+    deal_seconds: float = DEAL_SECONDS,
 ) -> Measured:
     """Run the load once and return what was measured. Without ``url`` a server is
-    started on loopback over ``db`` (default: a fresh SQLite file); ``ramp`` is the
-    seconds over which the rooms start (default: about a hand, :func:`hand_seconds`).
-    Raises ``UNREACHABLE`` when the server cannot be reached."""
+    started on loopback over ``db`` (default: a fresh SQLite file), dealing a round every
+    ``deal_seconds`` (the rooms' default pace); ``ramp`` is the seconds over which the
+    rooms start (default: about a hand, :func:`hand_seconds`). Raises ``UNREACHABLE``
+    when the server cannot be reached."""
     proc = None
     if url is None:
         port = free_port()
         db = db or f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
-        proc = start_server(port, db, limits=LOAD_LIMITS)
+        pace = ("--deal-seconds", f"{deal_seconds:g}")
+        proc = start_server(port, db, limits=LOAD_LIMITS, args=pace)
         url = f"http://127.0.0.1:{port}"
-    ramp = hand_seconds(preset, think) if ramp is None else ramp
+    ramp = hand_seconds(preset, think, deal_seconds) if ramp is None else ramp
     try:
         return asyncio.run(
             _run(url.rstrip("/"), rooms, duration, think, preset, proc.pid if proc else None, ramp)

@@ -22,12 +22,13 @@ from shengji.server.launch import free_port
 @pytest.mark.parametrize(("preset", "seats"), [("shuangsheng", 4), ("zhaopengyou", 6)])
 def test_a_load_plays_whole_hands_without_errors(preset: str, seats: int) -> None:
     assert seats_of(preset) == seats
-    m = run_loadtest(rooms=2, duration=12.0, think=0.01, preset=preset, ramp=0.5)
+    m = run_loadtest(rooms=2, duration=12.0, think=0.01, preset=preset, ramp=0.5, deal_seconds=0.05)
     f = m.figures()
     assert f["clients"] == 2 * seats
     assert f["errors"] == 0, f["error_codes"]
-    # players act only on their turn: nothing they send is stale
-    assert f["stale"] == 0
+    # players act on their turn, or show during the deal (where another show may come
+    # first): nothing else they send is refused
+    assert f["overtaken"] <= f["mix"]["deal"] * m.stats.actions + 1
     assert f["hands_completed"] >= 1
     # a hand is mostly plays: every card is played once, shows and burials are few
     assert f["mix"]["play"] >= 0.6 and abs(sum(f["mix"].values()) - 1) < 0.01, f["mix"]
