@@ -373,6 +373,14 @@ def _cmd_loadtest(args: argparse.Namespace) -> int:
         )
         for line in flood:
             print(line, flush=True)
+        if args.write_docs:
+            from .figures import figures_block, write_figures
+
+            command = f"shengji loadtest --flood {args.flood} --addresses {args.addresses} "
+            command += f"--duration {args.duration:g}"
+            command += "".join(f" --limit {x}" for x in args.limit)
+            write_figures("docs/server.md", "flood", figures_block(command, flood))
+            print("written into docs/server.md", flush=True)
         return 0
     command = f"shengji loadtest --think {args.think:g} --duration {args.duration:g}"
     command += f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
