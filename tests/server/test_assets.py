@@ -37,9 +37,11 @@ def test_the_page_preloads_every_module_of_the_app(http: TestClient) -> None:
                 todo.append(name)
     assert reach == set(files)
     assert '<script type="module" src="/static/app.js">' in page
-    # and what the home page reads first is fetched with them
-    for path in ("/api/i18n", "/api/bots", "/api/presets", "/api/rooms"):
+    # and what the home page waits for is fetched with them; the stylesheet is in it
+    for path in ("/api/presets", "/api/rooms"):
         assert f'<link rel="preload" href="{path}" as="fetch"' in page
+    assert "/static/style.css" not in page
+    assert (STATIC / "style.css").read_text(encoding="utf-8") in page
 
 
 def test_a_new_module_joins_the_page(tmp_path: Path) -> None:
@@ -60,8 +62,9 @@ def test_a_room_link_preloads_its_room_and_rules(http: TestClient) -> None:
     assert f'href="/api/rooms/{made["id"]}" as="fetch"' in page
     assert 'href="/api/presets/classic-1deck" as="fetch"' in page  # the room is in memory
     hub_of(http).rooms.clear()
-    assert "/api/presets/" not in http.get(f"/room/{made['id']}").text  # no read for a page
-    assert "/api/rooms/" not in http.get("/room/not-a-room-id").text
+    page = http.get(f"/room/{made['id']}").text
+    assert 'href="/api/presets/' not in page  # the room is not read for a page
+    assert 'href="/api/rooms/' not in http.get("/room/not-a-room-id").text
 
 
 def test_files_are_compressed_tagged_and_revalidated(http: TestClient) -> None:

@@ -296,8 +296,9 @@ def create_app(
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def index(request: Request, room_id: str | None = None) -> Response:
         """The app's page, naming every module (``modulepreload``) and the API reads its
-        first screen makes, so that they load together rather than one after another."""
-        fetches = ["/api/i18n", "/api/bots"]
+        first screen waits for, so that they load together rather than one after another
+        (the others, the catalogue and the bots, come once the app runs)."""
+        fetches = []
         if room_id is None:
             fetches += ["/api/presets", "/api/rooms"]
         elif request.url.path.startswith("/room/") and ROOM_ID.fullmatch(room_id):

@@ -51,8 +51,8 @@ class Limits:
     ip_commands_burst: int = 300
     #: Reads of a room over HTTP (its summary, record, replays, review, hint) from one
     #: address: sustained rate and burst; one more is refused (429 ``RATE_LIMITED``).
-    reads_per_second: float = 5.0
-    reads_burst: int = 30
+    reads_per_second: float = 10.0
+    reads_burst: int = 60
     #: Spectators connected to one room at once.
     spectators_per_room: int = 40
     #: Spectator tokens a room remembers (the oldest not connected are forgotten first).
