@@ -214,6 +214,8 @@ def test_room_creation_and_connections_per_address_are_limited(strict: TestClien
     made = [strict.post("/api/rooms", json={}) for _ in range(5)]
     assert [r.status_code for r in made] == [200, 200, 200, 429, 429]
     assert made[-1].json()["detail"]["code"] == "TOO_MANY_ROOMS"
+    # rooms_per_hour=0.01: the next room in 100 hours, and the answer says when
+    assert int(made[-1].headers["retry-after"]) > 3600
     rid = made[0].json()["id"]
     with ExitStack() as stack:
         for _ in range(6):

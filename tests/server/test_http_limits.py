@@ -132,9 +132,12 @@ def test_open_http_connections_per_address_are_capped(serve: Any) -> None:
     try:
         time.sleep(0.3)
         with _sock(srv) as extra:  # refused with a coded answer, then closed
-            status, body = _response(extra)
-            assert status == 429 and json.loads(body)["detail"]["code"] == "RATE_LIMITED"
-            assert extra.recv(1024) == b""
+            data = b""
+            while chunk := extra.recv(4096):
+                data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 429") and b"\r\nretry-after: " in head.lower()
+            assert json.loads(body)["detail"]["code"] == "RATE_LIMITED"
         held.pop().close()
         assert _served(srv), "a freed slot serves again"
         held.pop().close()
