@@ -500,7 +500,7 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     card, count = show.card.index, show.count
     why = h.show_error(seat, card, count)
     if why:
-        raise refusal(st.options, why, st.phase)  # type: ignore[arg-type]
+        raise refusal(st.options, why, st.phase, st.declare)  # type: ignore[arg-type]
     _detach(st)
     counters = h.decl.counters
     h.declare(card, count)
@@ -589,6 +589,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
     if st.calls:
         changes["calls"] = _found(st, ks, events)
+        changes["penalties"] = ks.penalties  # recounted for the sides as they now stand
     st = evolve(
         st,
         **changes,
@@ -699,7 +700,7 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
             hands = _deal(hands, h, dealt)
             events.append({"type": "deal", "count": h.dealt})
         if h.phase == core.PH_REDEAL:
-            events.append({"type": "redeal"})
+            events.append({"type": "redeal", **({"weak": h.weak} if h.weak >= 0 else {})})
             m.redeal()
             h = m.hand
             st = evolve(st, **_fresh_hand(st.options, h))
