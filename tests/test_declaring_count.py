@@ -30,7 +30,7 @@ def _shows(st: Any, script: list[tuple[int, str]]) -> Any:
     while todo:
         assert st.phase in ("deal", "before_kitty"), f"never offered: {todo}"
         seat = st.to_act
-        action = Pass()
+        action: Declare | Pass = Pass()
         if seat == todo[0][0] and C(todo[0][1]) in legal_shows(st, seat):
             action = Declare(C(todo.pop(0)[1]))
         st, _ = apply(st, seat, action)

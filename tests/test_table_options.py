@@ -35,7 +35,8 @@ def _first_hand_to_close(opts: Any, d: Any) -> tuple[Any, list[Any], Recorder]:
     events: list[Any] = []
     while st.phase in ("deal", "before_kitty") and st.redeals == 0:
         seat = st.to_act
-        action = Pass()
+        assert seat is not None
+        action: Declare | Pass = Pass()
         if seat == 0 and not shown and C("H2") in legal_shows(st, 0):
             action, shown = Declare(C("H2")), True
         st, events = apply(st, seat, action)
@@ -195,3 +196,26 @@ def test_a_hidden_friends_failed_throws_count_for_the_side_they_end_on() -> None
             if sign:
                 hidden += sum(1 for p in failed if p.penalty < 0 and p.seat in side)
     assert hidden > 0
+
+
+def test_a_turned_kitty_card_then_a_weak_hand() -> None:
+    """Nobody declares, the 4th kitty card sets the trump and a weak hand asks for a new
+    deal: the engine says both, in the oracle's words (kitty card, then redeal)."""
+    from oracle import game as oracle
+
+    opts = load_preset(
+        "tuolaji", {"decks": 1, "no_declaration": "kitty_card_4", "weak_redeal": "A"}
+    )
+    d = build_deck(opts, {0: "S2"}, kitty="H2 C2 LJ D2 BJ S3")
+    st, want = new_match(opts, 3, [d]), oracle.new_match(opts, 3, [d])
+    assert st == want
+    events: list[Any] = []
+    while st.redeals == 0:
+        seat = st.to_act
+        assert seat == 0
+        (st, events), (want, expected) = apply(st, 0, Pass()), oracle.apply(want, 0, Pass())
+        assert (st, events) == (want, expected)
+    kinds = [e["type"] for e in events]
+    assert kinds[kinds.index("kitty_card") + 1] == "redeal"
+    assert {"type": "kitty_card", "card": "D2", "trump": "D"} in events
+    assert {"type": "redeal", "weak": 1} in events

@@ -699,13 +699,6 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
         if dealing:
             hands = _deal(hands, h, dealt)
             events.append({"type": "deal", "count": h.dealt})
-        if h.phase == core.PH_REDEAL:
-            events.append({"type": "redeal", **({"weak": h.weak} if h.weak >= 0 else {})})
-            m.redeal()
-            h = m.hand
-            st = evolve(st, **_fresh_hand(st.options, h))
-            hands = list(st.hands)
-            continue
         if not declared and h.decl.declared:  # nobody declared: a fallback set trump
             trump = from_kernel(h.decl, _NO_SHOWS).trump_text
             if h.turned < 0:
@@ -714,6 +707,12 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
                 events.append(
                     {"type": "kitty_card", "card": ALL_CARDS[h.turned].text, "trump": trump}
                 )
+        if h.phase == core.PH_REDEAL:  # nobody declared, or a weak hand (with its trump)
+            events.append({"type": "redeal", **({"weak": h.weak} if h.weak >= 0 else {})})
+            m.redeal()
+            h = m.hand
+            st = evolve(st, **_fresh_hand(st.options, h))
+            hands = list(st.hands)
     return _sync(st, m, hands, events)
 
 

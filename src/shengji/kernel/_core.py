@@ -37,6 +37,11 @@ EV_TRICK: Final = 2
 _SUIT_ORDER: Final = (4, 0, 1, 2, 3)
 
 
+#: :func:`unit_requirements` by (links, width): without and with ``shorter``.
+_REQUIREMENTS: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+_REQUIREMENTS_SHORTER: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+
+
 class Tables:
     """Per (options, level, trump) tables indexed by card: effective suit, strength,
     global key, tie-break, points; the cards of each effective suit high to low; the
@@ -63,6 +68,8 @@ class Tables:
         self.forced = forced
         self.shorter = shorter
         self.penalty_final = penalty_final
+        #: :func:`unit_requirements` of this follow rule, by (links, width), as found.
+        self.requirements = _REQUIREMENTS_SHORTER if shorter else _REQUIREMENTS
         self.pts: list[int] = [0] * 54
         for i in range(52):
             r = i % 13
@@ -132,11 +139,11 @@ def _unit_key(u: Unit) -> tuple[int, int, int]:
 def _forced_key(u: Unit, tiebreak: list[int], forced: int) -> tuple[int, int, int, int]:
     """Order of beaten units: the first is the one a failed throw plays (``forced``: a
     ``FORCED_*`` code)."""
+    if forced == FORCED_UNIT:
+        return (-u.links, -u.width, u.top, tiebreak[u.cards[0]])
     if forced == FORCED_SINGLE:
         return (0, 0, u.top, tiebreak[u.cards[-1]])
-    if forced == FORCED_SMALLEST:
-        return (u.links * u.width, 0, u.top, tiebreak[u.cards[0]])
-    return (-u.links, -u.width, u.top, tiebreak[u.cards[0]])
+    return (u.links * u.width, 0, u.top, tiebreak[u.cards[0]])
 
 
 def _longest_run(positions: dict[int, list[int]]) -> tuple[int, int]:
@@ -337,15 +344,14 @@ def beats_unit(t: Tables, unit: Unit, hand: list[int]) -> bool:
 
 # -- following ------------------------------------------------------------------------------
 
-_REQUIREMENTS: dict[tuple[int, int, bool], list[list[tuple[int, int]]]] = {}
-
 
 def unit_requirements(k: int, w: int, shorter: bool = False) -> list[list[tuple[int, int]]]:
     """:func:`shengji.follow.unit_requirements` for a k x w unit (cached). ``shorter``
     (``follow_shorter_tractor``): before each list of tuples with m of width w, the same
     list with the longest j-link tractor of width w it can hold in place of j of them
     (j from min(m, k - 1) down to 2)."""
-    hit = _REQUIREMENTS.get((k, w, shorter))
+    cache = _REQUIREMENTS_SHORTER if shorter else _REQUIREMENTS
+    hit = cache.get((k, w))
     if hit is not None:
         return hit
     vecs = sorted(
@@ -368,7 +374,7 @@ def unit_requirements(k: int, w: int, shorter: bool = False) -> list[list[tuple[
         out.append([(1, x) for x in vec if x >= 2])
         if i == 0 and k >= 2 and w >= 3:
             out.append([(k, w - 1)])
-    _REQUIREMENTS[(k, w, shorter)] = out
+    cache[(k, w)] = out
     return out
 
 
@@ -377,11 +383,14 @@ def follow_requirement(
 ) -> list[tuple[int, int]]:
     """The shapes a follower holding ``cnt`` of the led suit (``distinct`` cards) must play."""
     chosen: list[tuple[int, int]] = []
-    shorter = t.shorter
+    cache = t.requirements
     for u in units:
         if u.width < 2:
             continue
-        for req in unit_requirements(u.links, u.width, shorter):
+        reqs = cache.get((u.links, u.width))
+        if reqs is None:
+            reqs = unit_requirements(u.links, u.width, t.shorter)
+        for req in reqs:
             if not req or can_host(t, cnt, distinct, chosen + req):
                 chosen.extend(req)
                 break
@@ -1534,6 +1543,8 @@ class KDeclare:
         if count > r.decks:
             return "too_many"
         style = r.declaring
+        if style == DECL_SHUANGSHENG:
+            return self._shuangsheng(seat, card, count, phase)
         if style == DECL_CLASSIC:
             return self._classic(r, seat, card, count, phase)
         if style == DECL_TUOLAJI:
@@ -1542,9 +1553,7 @@ class KDeclare:
             return self._shuangkou(seat, card, count, phase)
         if style == DECL_BOTZONE:
             return self._botzone(r, seat, card, count, phase)
-        if style in (DECL_COUNT, DECL_LADDER):
-            return self._by_count(seat, card, count, phase, style == DECL_COUNT)
-        return self._shuangsheng(seat, card, count, phase)
+        return self._by_count(seat, card, count, phase, style == DECL_COUNT)
 
     def _shuangsheng(self, seat: int, card: int, count: int, phase: int) -> str:
         if not self.declared:
