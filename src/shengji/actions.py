@@ -59,7 +59,16 @@ class Continue:
     """Start the next hand after a hand's result."""
 
 
-Action = Declare | Pass | Bury | Play | Call | Continue
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The table deals on until ``dealt`` cards are out: the one action no seat takes
+    (``apply(state, None, Deal(n))``), in a paced deal (``new_match(..., paced=True)``)
+    whose pace the table keeps (``{"type": "deal", "dealt": 12}``)."""
+
+    dealt: int
+
+
+Action = Declare | Pass | Bury | Play | Call | Continue | Deal
 
 _TYPES: dict[str, type[Action]] = {
     "declare": Declare,
@@ -68,6 +77,7 @@ _TYPES: dict[str, type[Action]] = {
     "play": Play,
     "call": Call,
     "continue": Continue,
+    "deal": Deal,
 }
 _NAMES = {v: k for k, v in _TYPES.items()}
 
@@ -79,6 +89,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         out["cards"] = format_cards(action.cards)
     elif isinstance(action, Call):
         out["calls"] = format_calls(action.calls)
+    elif isinstance(action, Deal):
+        out["dealt"] = action.dealt
     return out
 
 
@@ -94,6 +106,11 @@ def action_from_json(data: Any) -> Action:
         return Pass()
     if cls is Continue:
         return Continue()
+    if cls is Deal:
+        dealt = data.get("dealt")
+        if not isinstance(dealt, int) or isinstance(dealt, bool) or dealt < 1:
+            raise ActionError(f"a deal action needs 'dealt', a number of cards, not {dealt!r}")
+        return Deal(dealt)
     if cls is Call:
         calls = data.get("calls")
         if not isinstance(calls, str | list) or not all(isinstance(c, str) for c in calls):

@@ -170,7 +170,11 @@ export function felt(view, room, me, opts = {}) {
   // what the table has to explain (a failed throw, a move a bot made for someone) runs
   // across the felt, under the seats
   const notes = [failed ? throwNote(failed, room) : null, opts.note || null].filter(Boolean);
-  if (view.phase === "deal" || view.phase === "before_kitty") {
+  if (view.phase === "deal" && view.paced && view.deal_total) {
+    const pace = room && room.deal_seconds;
+    center.push(el("div", { class: "muted dealing", id: "dealing" },
+      pace ? t("dealing", { n: view.dealt, total: view.deal_total, s: pace }) : t("dealingShort", { n: view.dealt, total: view.deal_total })));
+  } else if (view.phase === "deal" || view.phase === "before_kitty") {
     center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
   }
   if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
