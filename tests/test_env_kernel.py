@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo")
 from shengji.actions import Call
 from shengji.cards import ALL_CARDS
 from shengji.env import DONE, Decision, encode, raw_env
-from shengji.env.masks import KDecision
+from shengji.env.masks import decision, kind_name, mask_array
 from shengji.presets import preset_names
 from shengji.views import seat_view
 
@@ -129,15 +129,16 @@ def _every_selection_agrees(raw: Any, budget: int) -> str:
     nodes = 0
     while stack and nodes < budget:
         prefix = stack.pop()
-        d = KDecision(h, raw.match.core)
+        d = decision(h, raw.match.core)
         for c in prefix:
             d.add(c)
-        assert d.kind_name == ref.kind
+        assert kind_name(d) == ref.kind
         want = ref.mask([ALL_CARDS[c] for c in prefix])
-        assert list(d.mask.astype(bool)) == want, (ref.kind, prefix)
+        mask = mask_array(d)
+        assert list(mask.astype(bool)) == want, (ref.kind, prefix)
         nodes += 1
         low = prefix[-1] if prefix else 0
-        stack.extend([*prefix, int(c)] for c in np.flatnonzero(d.mask[:DONE]) if c >= low)
+        stack.extend([*prefix, int(c)] for c in np.flatnonzero(mask[:DONE]) if c >= low)
     return ref.kind
 
 

@@ -2001,3 +2001,536 @@ def random_hand(h: KHand, rngs: list[KRng], throw_rate: float) -> None:
     while h.phase != PH_OVER and h.phase != PH_REDEAL:
         h.random_action(rngs[h.to_act], throw_rate)
         h.advance()
+
+
+# -- the RL environments: a decision card by card, and the observation vector ---------------
+
+#: Kinds of :class:`KDecision` (``shengji.moves.Decision.kind``, as ints).
+DEC_DECLARE: Final = 0
+DEC_BURY: Final = 1
+DEC_LEAD: Final = 2
+DEC_FOLLOW: Final = 3
+DEC_CALL: Final = 4
+#: The action that applies the selection (``shengji.moves.DONE``); 55 actions in all.
+DONE: Final = 54
+N_ACTIONS: Final = 55
+
+
+class KDecision:
+    """The decision of the seat to act in ``h``, card by card (the move model of
+    ``shengji.moves`` on the kernel's state): :attr:`mask` (55 ints, 0/1) for the
+    selection so far, :meth:`add` to choose the next card, :attr:`cards` the selection.
+
+    - declaring: a prefix of a legal show (``legal_shows``), ``DONE`` on a whole show or on
+      nothing (pass);
+    - burying: any card still held until the kitty is full, ``DONE`` when it is;
+    - leading: any card still held of the effective suit of the first card, ``DONE`` on
+      any selection (a unit, or a throw attempt that the kernel checks);
+    - following: a card that keeps the selection inside some family of legal follows
+      (:func:`cores`: fixed cards plus ``free`` distinct cards of a pool), ``DONE`` once
+      the selection has the lead's size;
+    - calling friends (找朋友): a callable card not called yet while fewer than ``calls``
+      calls are chosen, or the last call's card again up to the decks; ``DONE`` on exactly
+      ``calls`` calls (:attr:`calls`, :attr:`ordinals`)."""
+
+    def __init__(self, h: KHand) -> None:
+        seat = h.to_act
+        hand = h.hands[seat]
+        self.cards: list[int] = []
+        mask = self.mask = [0] * N_ACTIONS
+        self.n = 0
+        self.rem: list[int] = []
+        self.suit_of: list[int] = []
+        self.suit = -1
+        #: Declaring: for each card, the counts of its legal shows as bits.
+        self.shows: list[int] = []
+        self.calls: list[int] = []
+        self.ordinals: list[int] = []
+        self.callable: list[int] = []
+        self.decks = h.r.decks
+        self.fix: list[list[int]] = []
+        self.pool: list[list[int]] = []
+        self.free: list[int] = []
+        self.valid: list[bool] = []
+        self.extra: list[int] = []
+        self.sel: list[int] = []
+        ph = h.phase
+        if ph == PH_PLAY:
+            ks = h.play
+            assert ks is not None
+            self.suit_of = ks.t.suit_of
+            if ks.plays:
+                self.kind = DEC_FOLLOW
+                self._follow(ks.t, ks.units, ks.n, hand)
+            else:
+                self.kind = DEC_LEAD
+                self.rem = list(hand)
+                for c in range(54):
+                    if hand[c]:
+                        mask[c] = 1
+        elif ph == PH_CALL:
+            self.kind = DEC_CALL
+            self.n = h.r.calls
+            callable_ = self.callable = [0] * 54
+            for c in range(52):
+                if h.callable_card(c):
+                    callable_[c] = 1
+                    mask[c] = 1
+        elif ph == PH_BURY:
+            self.kind = DEC_BURY
+            self.rem = list(hand)
+            self.n = h.r.kitty_size
+            for c in range(54):
+                if hand[c]:
+                    mask[c] = 1
+        else:
+            self.kind = DEC_DECLARE
+            shows = self.shows = [0] * 54
+            for s in h.legal_shows(seat):
+                shows[s >> 3] |= 1 << (s & 7)
+                mask[s >> 3] = 1
+            mask[DONE] = 1
+
+    def _follow(self, t: Tables, units: list[Unit], n: int, hand: list[int]) -> None:
+        self.n = n
+        mask = self.mask
+        if n == 1:  # a card of the led suit, or any card when void
+            suit = units[0].suit
+            suit_of = t.suit_of
+            void = True
+            for c in range(54):
+                if hand[c] and suit_of[c] == suit:
+                    mask[c] = 1
+                    void = False
+            if void:
+                for c in range(54):
+                    if hand[c]:
+                        mask[c] = 1
+            return
+        self.sel = [0] * 54
+        for fam in cores(t, units, n, hand):
+            row = [0] * 54
+            for c in fam.fixed:
+                row[c] += 1
+                mask[c] = 1
+            pool = [0] * 54
+            for c in fam.pool:
+                pool[c] = 1
+                if fam.free > 0:
+                    mask[c] = 1
+            self.fix.append(row)
+            self.pool.append(pool)
+            self.free.append(fam.free)
+            self.valid.append(True)
+            self.extra.append(0)
+
+    def _follow_add(self, c: int) -> None:
+        sel = self.sel
+        sel[c] += 1
+        s = sel[c]
+        fix, pool, free, valid, extra = self.fix, self.pool, self.free, self.valid, self.extra
+        count = len(fix)
+        # a card beyond the family's fixed ones is one of its free picks: once, from the pool
+        for i in range(count):
+            if valid[i] and fix[i][c] < s:
+                if s == 1 and pool[i][c] and extra[i] < free[i]:
+                    extra[i] += 1
+                else:
+                    valid[i] = False
+        mask = self.mask
+        for k in range(N_ACTIONS):
+            mask[k] = 0
+        if len(self.cards) == self.n:  # a whole follow (it fits a family): nothing more
+            mask[DONE] = 1
+            return
+        for i in range(count):
+            if not valid[i]:
+                continue
+            row = fix[i]
+            more = extra[i] < free[i]
+            prow = pool[i]
+            for k in range(54):
+                if sel[k] < row[k] or (more and prow[k] and sel[k] == 0):
+                    mask[k] = 1
+
+    def _call_add(self, c: int) -> None:
+        calls, ords = self.calls, self.ordinals
+        if calls and calls[-1] == c:
+            ords[-1] += 1
+        else:
+            calls.append(c)
+            ords.append(1)
+            self.callable[c] = 0  # a card is called once (its run is its ordinal)
+        mask = self.mask
+        more = len(calls) < self.n
+        for k in range(54):
+            mask[k] = self.callable[k] if more else 0
+        mask[c] = 1 if ords[-1] < self.decks else 0
+        mask[DONE] = 1 if len(calls) == self.n else 0
+
+    def add(self, c: int) -> None:
+        """Add card ``c`` (allowed by :attr:`mask`) to the selection; :attr:`mask` is then
+        the new mask."""
+        cards = self.cards
+        cards.append(c)
+        mask = self.mask
+        kind = self.kind
+        if kind == DEC_LEAD:
+            rem = self.rem
+            rem[c] -= 1
+            if len(cards) == 1:
+                suit_of = self.suit_of
+                suit = suit_of[c]
+                for k in range(54):
+                    if mask[k] and suit_of[k] != suit:
+                        mask[k] = 0
+                mask[DONE] = 1
+            mask[c] = 1 if rem[c] > 0 else 0
+        elif kind == DEC_FOLLOW:
+            if self.n == 1:
+                for k in range(N_ACTIONS):
+                    mask[k] = 0
+                mask[DONE] = 1
+            else:
+                self._follow_add(c)
+        elif kind == DEC_CALL:
+            self._call_add(c)
+        elif kind == DEC_BURY:
+            rem = self.rem
+            rem[c] -= 1
+            if len(cards) == self.n:
+                for k in range(N_ACTIONS):
+                    mask[k] = 0
+                mask[DONE] = 1
+            else:
+                mask[c] = 1 if rem[c] > 0 else 0
+        else:
+            bits = self.shows[c]
+            k = len(cards)
+            for i in range(N_ACTIONS):
+                mask[i] = 0
+            if bits >> (k + 1):
+                mask[c] = 1
+            mask[DONE] = (bits >> k) & 1
+
+    def apply(self, h: KHand) -> None:
+        """Take the decision with the selection so far (``mask[DONE]`` is 1) in ``h``."""
+        cards = self.cards
+        kind = self.kind
+        if kind == DEC_DECLARE:
+            if cards:
+                h.declare(cards[0], len(cards))
+            else:
+                h.pass_turn()
+        elif kind == DEC_BURY:
+            h.bury(cards)
+        elif kind == DEC_CALL:
+            h.call_friends(self.calls, self.ordinals)
+        else:
+            h.play_cards(cards)
+
+
+class KObserver:
+    """The observation vectors of the hands of a match (``shengji.env.observation``'s
+    layout, equal to ``encode(seat_view(...))`` of the object engine), written into a
+    float32 buffer by :meth:`write`.
+
+    ``at`` gives where each part and each scalar the builder writes is in the vector (the
+    names of ``shengji.env.observation.Layout``), ``scale`` what each raw entry is
+    multiplied by (float32 values) before it is clipped into [0, 1]. The cards each seat
+    played this hand and in the current trick come from the play events of the hand
+    (:attr:`KHand.record`, turned on here: observe a match from the start of its hands)."""
+
+    def __init__(self, seats: int, friends: bool, at: dict[str, int], scale: list[float]) -> None:
+        self.seats = seats
+        self.friends = friends
+        self.scale = scale
+        self.size = len(scale)
+        self.o_hand = at["hand"]
+        self.o_played = at["played"]
+        self.o_trick = at["trick"]
+        self.o_shown = at["shown"]
+        self.o_picked = at["picked_up"]
+        self.o_kitty = at["kitty"]
+        self.o_out = at["out"]
+        self.o_called = at.get("called", -1)
+        self.i_phase = at["phase_deal"]
+        self.i_trump = at["trump_S"]
+        self.i_trump_nt = at["trump_NT"]
+        self.i_trump_unknown = at["trump_unknown"]
+        self.i_banker = at["banker_0"]
+        self.i_banker_unknown = at["banker_unknown"]
+        self.i_to_act = at["to_act_0"]
+        self.i_leader = at["leader_0"]
+        self.i_sizes = at["hand_size_0"]
+        self.i_level = at["level"]
+        self.i_points = at["collector_points"]
+        self.i_penalties = at["penalties"]
+        self.i_counters = at["counters"]
+        self.i_dealt = at["dealt"]
+        self.i_hand_number = at["hand_number"]
+        self.i_lead_size = at["lead_size"]
+        self.i_decks = at["decks"]
+        self.i_kitty_size = at["kitty_size"]
+        self.i_position = at["trick_position_0"]
+        self.i_seat_points = at["points_0" if friends else "points_own_team"]
+        self.i_voids = at["void_0_S"]
+        self.i_out = at["out_S"]
+        self.i_players = at.get("players", -1)
+        self.i_calls = at.get("calls", -1)
+        self.i_call = [at.get(f"call_{j}_ordinal", -1) for j in range(3)]
+        self.i_side = at.get("side_0_banker", -1)
+        self._hand: KHand | None = None
+        self._play: KState | None = None
+        n = seats
+        #: Counts by absolute seat: cards played this hand (the current trick included),
+        #: the current trick, the cards shown to declare.
+        self.played: list[list[int]] = [[0] * 54 for _ in range(n)]
+        self.trick: list[list[int]] = [[0] * 54 for _ in range(n)]
+        self.shown: list[list[int]] = [[0] * 54 for _ in range(n)]
+        #: The last kitty each seat picked up (``2 * seat``) and buried (``2 * seat + 1``).
+        self.kitty_seen: list[list[int]] = [[0] * 54 for _ in range(2 * n)]
+        #: Voids shown by absolute seat and effective suit (``5 * seat + suit``), points
+        #: won by each team (fixed partnerships).
+        self.voids: list[int] = [0] * (5 * n)
+        self.points = [0, 0]
+        self.trick_n = 0
+        self.led = 0
+        self.events = 0
+        self.shows = 0
+        self.kitty_log = 0
+        self.kitty_seats = 0
+        self.any_played = False
+
+    def sync(self, h: KHand) -> None:
+        """Catch up with ``h``: a new hand, new shows, kitty moves and plays."""
+        n = self.seats
+        if h is not self._hand:
+            h.record = True
+            self._hand = h
+            self._play = None
+            for rows in (self.played, self.trick, self.shown, self.kitty_seen):
+                for row in rows:
+                    for c in range(54):
+                        row[c] = 0
+            self.events = self.shows = self.kitty_log = self.kitty_seats = 0
+            self.trick_n = 0
+            self.any_played = False
+        shows = h.decl.shows
+        if len(shows) > self.shows:
+            for i in range(self.shows, len(shows), 3):
+                self.shown[shows[i]][shows[i + 1]] += shows[i + 2]
+            self.shows = len(shows)
+        log = h.kitty_log
+        if len(log) > self.kitty_log:
+            cards = h.kitty_cards
+            for i in range(self.kitty_log, len(log), 3):
+                end = log[i + 5] if i + 3 < len(log) else len(cards)
+                row = self.kitty_seen[2 * log[i] + log[i + 1]]
+                self.kitty_seats |= 1 << log[i]
+                for c in range(54):
+                    row[c] = 0
+                for j in range(log[i + 2], end):
+                    row[cards[j]] += 1
+            self.kitty_log = len(log)
+        ks = h.play
+        if ks is None:
+            return
+        if ks is not self._play:
+            self._play = ks
+            self.events = self.trick_n = 0
+            for k in range(5 * n):
+                self.voids[k] = 0
+            self.points = [0, 0]
+        events = ks.events
+        if len(events) > self.events:
+            suit_of = ks.t.suit_of
+            for i in range(self.events, len(events)):
+                ev = events[i]
+                if ev.kind == EV_PLAY:
+                    row, now = self.played[ev.seat], self.trick[ev.seat]
+                    for c in ev.cards:
+                        row[c] += 1
+                        now[c] += 1
+                    self.any_played = True
+                    if self.trick_n == 0:
+                        self.led = suit_of[ev.cards[0]]
+                    else:
+                        for c in ev.cards:
+                            if suit_of[c] != self.led:
+                                self.voids[5 * ev.seat + self.led] = 1
+                                break
+                    self.trick_n += 1
+                elif ev.kind == EV_TRICK:
+                    for row in self.trick:
+                        for c in range(54):
+                            row[c] = 0
+                    self.trick_n = 0
+                    self.points[ev.seat % 2] += ev.points
+            self.events = len(events)
+
+    def _put(self, out: memoryview[float], base: int, i: int, v: float) -> None:
+        """Entry ``i``: the raw value ``v`` scaled and clipped (zero entries are left)."""
+        x = v * self.scale[i]
+        if x > 0.0:
+            out[base + i] = x if x < 1.0 else 1.0
+
+    def _cards(self, out: memoryview[float], base: int, at: int, row: list[int]) -> None:
+        for c in range(54):
+            if row[c]:
+                self._put(out, base, at + c, float(row[c]))
+
+    def write(
+        self,
+        h: KHand,
+        seat: int,
+        levels: list[int],
+        hand_number: int,
+        over: bool,
+        out: memoryview[float],
+        base: int,
+    ) -> None:
+        """Write the observation of ``seat`` (an empty selection) into ``out`` from
+        ``base`` on, over zeros (the caller's: only the entries that are not zero are
+        written). ``levels``, ``hand_number`` and ``over`` are the match's."""
+        self.sync(h)
+        n = self.seats
+        hand = h.hands[seat]
+        self._cards(out, base, self.o_hand, hand)
+        if self.any_played or self.shows:
+            for i in range(n):
+                s = (seat + i) % n
+                self._cards(out, base, self.o_played + 54 * i, self.played[s])
+                self._cards(out, base, self.o_trick + 54 * i, self.trick[s])
+                self._cards(out, base, self.o_shown + 54 * i, self.shown[s])
+        if self.kitty_seats >> seat & 1:
+            self._cards(out, base, self.o_picked, self.kitty_seen[2 * seat])
+            self._cards(out, base, self.o_picked + 54, self.kitty_seen[2 * seat + 1])
+        ks = h.play
+        d = h.decl
+        ph = h.phase
+        if ks is not None:
+            leader = ks.leader
+            self._put(out, base, self.i_points, float(ks.trick_points))
+            self._put(out, base, self.i_penalties, float(ks.penalties))
+            if ks.plays:
+                self._put(out, base, self.i_lead_size, float(ks.n))
+        elif ph in (PH_BURY, PH_AFTER_BURIAL, PH_CALL):
+            leader = d.banker
+        else:
+            leader = h.start_seat
+        if ph == PH_OVER:
+            counts = [0] * 54
+            for c in h.kitty:
+                counts[c] += 1
+            self._cards(out, base, self.o_kitty, counts)
+            self._put(out, base, self.i_phase + (6 if over else 5), 1.0)
+        else:  # the kernel's phases PH_DEAL .. PH_PLAY are the layout's first, PH_CALL 7
+            self._put(out, base, self.i_phase + ph, 1.0)
+        if d.declared:
+            self._put(out, base, self.i_trump_nt if d.trump < 0 else self.i_trump + d.trump, 1.0)
+        else:
+            self._put(out, base, self.i_trump_unknown, 1.0)
+        if d.banker >= 0:
+            self._put(out, base, self.i_banker + (d.banker - seat) % n, 1.0)
+        else:
+            self._put(out, base, self.i_banker_unknown, 1.0)
+        if h.to_act >= 0:
+            self._put(out, base, self.i_to_act + (h.to_act - seat) % n, 1.0)
+        self._put(out, base, self.i_leader + (leader - seat) % n, 1.0)
+        sizes = h.sizes
+        for i in range(n):
+            self._put(out, base, self.i_sizes + i, float(sizes[(seat + i) % n]))
+        self._put(out, base, self.i_level, float(h.level))
+        if self.friends:
+            for i in range(n):
+                self._put(out, base, self.i_level + 1 + i, float(levels[(seat + i) % n]))
+        else:
+            team = seat % 2
+            self._put(out, base, self.i_level + 1, float(levels[team]))
+            self._put(out, base, self.i_level + 2, float(levels[1 - team]))
+        self._put(out, base, self.i_counters, float(d.counters))
+        self._put(out, base, self.i_dealt, float(h.dealt))
+        self._put(out, base, self.i_hand_number, float(hand_number))
+        self._put(out, base, self.i_decks, float(h.r.decks))
+        self._put(out, base, self.i_kitty_size, float(h.r.kitty_size))
+        self._put(out, base, self.i_position + self.trick_n, 1.0)
+        decks = h.r.decks
+        played_total = [0] * 54
+        if self.any_played:
+            for row in self.played:
+                for c in range(54):
+                    played_total[c] += row[c]
+        left = [0] * 54
+        for c in range(54):
+            k = decks - hand[c] - played_total[c]
+            if k > 0:
+                left[c] = k
+                self._put(out, base, self.o_out + c, float(k))
+        if ks is not None:
+            if self.friends:
+                pts = ks.seat_points
+                for i in range(n):
+                    self._put(out, base, self.i_seat_points + i, float(pts[(seat + i) % n]))
+            else:
+                self._put(out, base, self.i_seat_points, float(self.points[seat % 2]))
+                self._put(out, base, self.i_seat_points + 1, float(self.points[1 - seat % 2]))
+            for i in range(n):
+                s = (seat + i) % n
+                for k in range(5):
+                    if self.voids[5 * s + k]:
+                        self._put(out, base, self.i_voids + 5 * i + k, 1.0)
+            # the share of each effective suit's cards still out (float64 division, then
+            # float32: as numpy computes it)
+            sums = [0] * 5
+            count = [0] * 5
+            suit_of = ks.t.suit_of
+            for c in range(54):
+                sums[suit_of[c]] += left[c]
+                count[suit_of[c]] += 1
+            for k in range(5):
+                if sums[k]:
+                    x = sums[k] / (float(decks) * max(count[k], 1))
+                    out[base + self.i_out + k] = x if x < 1.0 else 1.0
+        if self.friends:
+            self._friends(h, seat, ks, out, base)
+
+    def _friends(
+        self, h: KHand, seat: int, ks: KState | None, out: memoryview[float], base: int
+    ) -> None:
+        """找朋友's features: the calls, who answered them (once their trick is complete)
+        and the sides known so far."""
+        n = self.seats
+        self._put(out, base, self.i_players, float(n))
+        self._put(out, base, self.i_calls, float(h.r.calls))
+        banker = h.decl.banker
+        if banker < 0:
+            return
+        side = [-1] * n
+        side[banker] = 0
+        if ks is not None and ks.calls:
+            answered = 0
+            for j in range(len(ks.calls)):
+                c = ks.calls[j]
+                k = ks.call_ord[j]
+                self._put(out, base, self.o_called + 54 * j + c, 1.0)
+                at = self.i_call[j]
+                self._put(out, base, at, float(k))
+                by = ks.call_by[j]
+                done = 0
+                for s in range(n):
+                    done += self.played[s][c] - self.trick[s][c]
+                # the copy's player is known once its trick is complete
+                if by >= 0 and done >= k:
+                    answered += 1
+                    self._put(out, base, at + 1, 1.0)
+                    self._put(out, base, at + 2 + (by - seat) % n, 1.0)
+                    side[by] = 0
+            if answered == len(ks.calls):
+                for s in range(n):
+                    if side[s] < 0:
+                        side[s] = 1
+        for i in range(n):
+            s = side[(seat + i) % n]
+            if s >= 0:
+                self._put(out, base, self.i_side + 2 * i + s, 1.0)
