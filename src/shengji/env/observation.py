@@ -404,13 +404,14 @@ class KernelObserver:
             lay.seats, lay.friends, positions(lay), scales(match.options).tolist()
         )
         match.hand.record = True
+        self._scratch = np.zeros(lay.size, dtype=np.float32)
+        self._row = self.kernel.row(_floats(self._scratch), 0)
 
     def vector(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat`` with an empty selection (a new array)."""
-        out = np.zeros(self.layout.size, dtype=np.float32)
         m = self.match
-        self.kernel.write(m.hand, seat, list(m.levels), m.hand_number, m.over, _floats(out), 0)
-        return out
+        self.kernel.write(m.hand, seat, list(m.levels), m.hand_number, m.over, self._row)
+        return self._scratch.copy()
 
 
 def _floats(a: npt.NDArray[np.float32]) -> memoryview[float]:
