@@ -99,6 +99,19 @@ def test_masks_and_observations_are_the_object_engines(preset: str) -> None:
     _TOTALS["hands"] += 3
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [*((p, None) for p in preset_names()), *(("zhaopengyou", {"players": n}) for n in (5, 7, 8))],
+)
+def test_many_random_matches_observe_as_the_object_engine(preset: str, overrides: Any) -> None:
+    """The kernel's observations (built in compiled code) against ``encode`` of the seat's
+    view, at every step of six more matches of every preset (and 找朋友 at 5, 7 and 8
+    seats), two hands each."""
+    for seed in range(10, 16):
+        raw, seen = _play(preset, seed, max_hands=2, overrides=overrides)
+        assert raw.hands_played == 2 and seen["play"] > 0
+
+
 def test_the_games_above_cover_redeals_counter_burials_and_failed_throws() -> None:
     if _TOTALS["hands"] < 3 * len(preset_names()):
         _TOTALS.clear()
