@@ -374,7 +374,7 @@ def test_a_killed_run_against_a_slow_program_keeps_its_deals(tmp_path: Path) -> 
         run.wait(10)
     finally:
         run.kill()
-    kept = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    kept = [json.loads(line) for line in out.read_text().split("\n")[1:-1]]  # whole lines
     assert 2 <= len(kept) < 8 and all("job" in k for k in kept)
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
@@ -415,3 +415,25 @@ def test_random_players_under_quiet_import_no_bar_no_asyncio_no_external_bots() 
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "imported: []" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "size"),
+    [
+        ("shuangsheng", None, {"hands": 12}),
+        ("tuolaji", None, {"matches": 2}),
+        ("zhaopengyou", {"players": 6}, {"hands": 8}),
+    ],
+)
+def test_random_players_on_the_kernel_are_the_game_engine_s_games(
+    tmp_path: Path, preset: str, overrides: Any, size: dict[str, int]
+) -> None:
+    """Random players play on the kernel alone and are scored there; with ``--records``
+    they play through the game engine: the same games, the same figures."""
+    opts = load_preset(preset, overrides)
+    fast = Settings(opts, ("random", "random"), mirror=True, **size)
+    engine = Settings(opts, ("random", "random"), mirror=True, records=str(tmp_path), **size)
+    one, two = (summarise(s, run_jobs(s)).to_json() for s in (fast, engine))
+    for figures in (one, two):
+        del figures["decision_ms"], figures["decision_cpu_ms"]
+    assert one == two

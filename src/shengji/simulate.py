@@ -26,6 +26,7 @@ from .stats import paired_ratio_diff, ratio_ci
 if TYPE_CHECKING:  # the rest is imported where it is used: random players need none of it
     from .actions import Action
     from .game import GameState, HandResult
+    from .kernel.match import Scored
     from .options import RuleOptions
     from .players import Player
     from .views import SeatView
@@ -314,15 +315,43 @@ def hand_facts(
     return out
 
 
+def scored_facts(scored: Sequence[Scored], a_team: int, is_a: Sequence[bool]) -> list[HandFacts]:
+    """:func:`hand_facts` of hands the kernel scored (``KMatch.scored``)."""
+    out = []
+    for sc in scored:
+        o = sc.score.outcome
+        banker_up = o.side == 0  # the kernel's SIDE_BANKER
+        if sc.banker_side:
+            side = set(sc.banker_side)
+            up = tuple((s in side) == banker_up for s in range(len(is_a)))
+            out.append(
+                HandFacts(
+                    is_a[o.banker_seat],
+                    any(u and a for u, a in zip(up, is_a, strict=True)),
+                    o.moved,
+                    sc.score.points,
+                    seat_up=up,
+                    seat_levels=sc.climbed,
+                    seat_collected=tuple(s not in side for s in range(len(is_a))),
+                )
+            )
+            continue
+        bteam = FIXED_TEAMS[o.banker_seat]
+        up_team = bteam if banker_up else 1 - bteam
+        out.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, sc.score.points))
+    return out
+
+
 def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
     """:func:`run_job` for four random players, on :class:`~shengji.kernel.match.KMatch`."""
     from .kernel.match import KMatch, random_streams
 
     m = KMatch(settings.options, seed)
     max_hands = 1 if settings.matches is None else settings.max_hands_per_match
-    m.play_random(random_streams(seed, settings.options.players), max_hands=max_hands)
+    streams = random_streams(seed, settings.options.players)
+    m.play_random(streams, max_hands=max_hands, results=False)  # scored in the kernel
     a_team = 1 if job.mirrored else 0
-    hands = hand_facts(m.results, a_team, a_seats(settings.options, job))
+    hands = scored_facts(m.scored, a_team, a_seats(settings.options, job))
     won = None
     if settings.matches is not None and m.winner is not None:
         won = m.winner == a_team

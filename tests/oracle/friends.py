@@ -21,7 +21,9 @@ from shengji.cards import Card, Suit
 from shengji.friends import CalledFriend, CallError, FriendCall
 from shengji.game import Trick, TrickPlay
 from shengji.options import RuleOptions
-from shengji.scoring import HandOutcome, level_change
+from shengji.scoring import HandOutcome
+
+from .scoring import level_change
 
 #: §7: the kitty of four seats by the number of decks.
 _FOUR_SEAT_KITTY = {1: 6, 2: 8, 3: 6, 4: 8}
