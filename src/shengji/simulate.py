@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import Code, ShengjiError
 from .seats import FIXED_TEAMS
@@ -35,8 +35,7 @@ if TYPE_CHECKING:  # the rest is imported where it is used: random players need 
 EXEC = "exec:"
 
 
-@dataclass(frozen=True, slots=True)
-class HandFacts:
+class HandFacts(NamedTuple):
     """One hand from bot A's point of view."""
 
     a_banker: bool  # A's team was the banker side
@@ -50,8 +49,7 @@ class HandFacts:
     seat_collected: tuple[bool, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(NamedTuple):
     """A hand an external bot forfeited: it crashed, timed out or answered illegally.
     The other team is counted as winning it by :func:`forfeit_levels`; its points are
     left out of the mean collectors' points; with matches, the match is lost too."""
@@ -70,7 +68,7 @@ class Forfeit:
         return f"forfeit: {where}, seat {self.seat} ({self.bot}): {self.code}: {self.reason}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Job:
     """One deal (or match) in one seating."""
 
@@ -78,8 +76,7 @@ class Job:
     mirrored: bool
 
 
-@dataclass(frozen=True, slots=True)
-class JobResult:
+class JobResult(NamedTuple):
     """The hands one job played, and whether A won the match (matches only)."""
 
     job: Job
@@ -1162,7 +1159,7 @@ def _tuples(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fields(obj: Any) -> dict[str, Any]:
-    return {f: getattr(obj, f) for f in obj.__dataclass_fields__}
+    return dict(obj._asdict())
 
 
 class Progress:
