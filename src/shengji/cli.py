@@ -227,6 +227,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import (
         RunFile,
         Settings,
+        check_player,
         check_ray_address,
         format_summary,
         paired_level_rate,
@@ -254,6 +255,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         bot_time=args.bot_time,
         bot_options=tuple(_bot_pairs(args.bot_option or [], "--bot-option").items()),
     )
+    for name in settings.players:  # a bad spec stops the run before anything is shown
+        check_player(name)
     if args.backend == "ray":
         check_ray_address(args.address)
     run_file = RunFile(args.json, settings) if args.json else None
