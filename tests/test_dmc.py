@@ -141,9 +141,7 @@ def test_without_numpy_the_dmc_bot_names_the_extra(tmp_path: Path) -> None:
         "    print('code', e.code)\n"
         "sys.exit(main(['simulate', '--players', 'dmc:model.npz,random', '--hands', '2']))\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
-    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 2
     assert run.stdout.strip() == "code MISSING_EXTRA"
     assert "Traceback" not in run.stderr
