@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import Any
 
 from shengji.actions import Action, Continue, Declare, Pass
 from shengji.bots.random_bot import random_action
@@ -249,3 +250,30 @@ def later_hand(opts: RuleOptions, wants: dict[int, str], kitty: str = "") -> Gam
     st = dataclasses.replace(st, stacked=(st.deck_order, d))
     st, _ = apply(st, 0, Continue())
     return st
+
+
+def show_in_deal(session: Any, pick: int = 0, upto: int = 10_000) -> str:
+    """Poll a terminal's local table (``LocalSession``, a round a poll) until its person
+    can show, and make their ``pick``-th show (the person's 亮主 during the deal); then
+    poll on to the person's first decision or the deal's end. Returns the cards shown."""
+    for _ in range(upto):
+        shows = session.state.get("shows") or []
+        if shows:
+            cards = str(shows[min(pick, len(shows) - 1)])
+            refusal = session.act({"type": "declare", "cards": cards})
+            assert refusal is None, refusal
+            while session.state["view"]["phase"] == "deal" and session.poll():
+                pass
+            return cards
+        assert session.state["view"]["phase"] == "deal", "the deal ended before a show"
+        session.poll()
+    raise AssertionError("no show came")
+
+
+def deal_out(session: Any, upto: int = 10_000) -> None:
+    """Poll a terminal's local table until its deal is over (nobody shows for the person)."""
+    for _ in range(upto):
+        if session.state["view"]["phase"] != "deal":
+            return
+        session.poll()
+    raise AssertionError("the deal did not end")

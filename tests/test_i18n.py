@@ -9,6 +9,7 @@ import string
 
 import pytest
 
+from helpers import show_in_deal
 from shengji.cards import parse_cards
 from shengji.errors import CODES, ShengjiError
 from shengji.follow import check_follow
@@ -109,8 +110,8 @@ def test_not_in_hand_names_only_the_missing_cards() -> None:
     """Issue 12, item 10: burying 8 cards with one not held names that one."""
     from shengji.tui.session import LocalSession
 
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
-    assert session.act({"type": "declare", "cards": session.state["shows"][0]}) is None
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
+    show_in_deal(session)
     view = session.state["view"]
     assert view["phase"] == "bury" and view["to_act"] == 0
     hand = view["hand"].split()

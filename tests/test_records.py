@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from shengji.cards import ALL_CARDS
@@ -63,6 +64,7 @@ def test_record_matches_schema_shape(record: dict[str, Any]) -> None:
     schema = json.loads(Path(__file__).parents[1].joinpath("docs/record.schema.json").read_text())
     assert set(schema["required"]) <= set(record)
     assert set(record["rules"]) == set(schema["properties"]["rules"]["properties"])
+    jsonschema.validate(record, schema)
     verify(record)
 
 

@@ -82,6 +82,15 @@ class Continue:
     """Start the next hand after a hand's result."""
 
 
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The table deals on until ``dealt`` cards are out: the one action no seat takes
+    (``apply(state, None, Deal(n))``), in a paced deal (``new_match(..., paced=True)``)
+    whose pace the table keeps (``{"type": "deal", "dealt": 12}``)."""
+
+    dealt: int
+
+
 def as_cards(cards: Cards, name: str = "an action") -> tuple[Card, ...]:
     """``cards`` as a tuple of :class:`Card`: notation (``"S10 S10"``), a card, or cards
     and card texts (a tuple of cards is kept as it is); ``BAD_CARD`` for anything else."""
@@ -96,7 +105,7 @@ def as_cards(cards: Cards, name: str = "an action") -> tuple[Card, ...]:
     return parse_cards(cards)
 
 
-Action = Declare | Pass | Bury | Play | Call | Continue
+Action = Declare | Pass | Bury | Play | Call | Continue | Deal
 
 _TYPES: dict[str, type[Action]] = {
     "declare": Declare,
@@ -105,6 +114,7 @@ _TYPES: dict[str, type[Action]] = {
     "play": Play,
     "call": Call,
     "continue": Continue,
+    "deal": Deal,
 }
 _NAMES = {v: k for k, v in _TYPES.items()}
 #: The classes of every action (``isinstance(x, ACTION_TYPES)``: ``x`` is an action).
@@ -121,7 +131,7 @@ def check_action(action: object) -> None:
     elif isinstance(action, dict):
         how = "action_from_json reads an action's JSON form"
     else:
-        how = "make one of Declare, Pass, Bury, Play, Call or Continue"
+        how = "make one of Declare, Pass, Bury, Play, Call or Continue (Deal: the table's)"
     raise ActionError(
         f"not an action: {action!r} ({type(action).__name__}); {how}",
         code=Code.BAD_ACTION,
@@ -136,6 +146,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         out["cards"] = format_cards(action.cards)
     elif isinstance(action, Call):
         out["calls"] = format_calls(action.calls)
+    elif isinstance(action, Deal):
+        out["dealt"] = action.dealt
     return out
 
 
@@ -151,6 +163,11 @@ def action_from_json(data: Any) -> Action:
         return Pass()
     if cls is Continue:
         return Continue()
+    if cls is Deal:
+        dealt = data.get("dealt")
+        if not isinstance(dealt, int) or isinstance(dealt, bool) or dealt < 1:
+            raise ActionError(f"a deal action needs 'dealt', a number of cards, not {dealt!r}")
+        return Deal(dealt)
     if cls is Call:
         calls = data.get("calls")
         if not isinstance(calls, str | list) or not all(isinstance(c, str) for c in calls):

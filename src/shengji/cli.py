@@ -359,6 +359,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(
         url,
         bot_delay=args.bot_delay,
+        deal_seconds=args.deal_seconds,
         limits=limits,
         api_docs=args.api_docs,
         bots=bots,
@@ -432,6 +433,18 @@ def _turn_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 <= value <= 600:
         raise argparse.ArgumentTypeError("a turn timer is 0 (none) to 600 seconds")
+    return value
+
+
+def _deal_seconds(text: str) -> float:
+    """A deal's pace for ``play --deal-seconds``: seconds between two rounds, 0 to 2 (a
+    server's room takes 0.1 to 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 2:
+        raise argparse.ArgumentTypeError("a deal's pace is 0 to 2 seconds a round")
     return value
 
 
@@ -585,6 +598,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--log-level", default="info")
     p.add_argument("--bot-delay", type=float, help="seconds between bot moves (default 0.6)")
     p.add_argument(
+        "--deal-seconds",
+        type=float,
+        help="every room's seconds between two rounds of the deal, whatever the room chose "
+        "(rooms choose 0.1-2, default 0.3; 0 deals at once: load tests)",
+    )
+    p.add_argument(
         "--limit",
         action="append",
         metavar="NAME=VALUE",
@@ -628,6 +647,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         default=0.0,
         metavar="S",
         help="new room: seconds per move before a bot moves for you (default 0: no timer)",
+    )
+    p.add_argument(
+        "--deal-seconds",
+        type=_deal_seconds,
+        default=None,
+        metavar="S",
+        help="seconds between two rounds of the deal, which never waits (default 0.3; "
+        "a new room on a server: 0.1 to 2)",
     )
     p.add_argument(
         "--new-room",

@@ -29,7 +29,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from .actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play, check_action
+from .actions import (
+    Action,
+    ActionError,
+    Bury,
+    Call,
+    Continue,
+    Deal,
+    Declare,
+    Pass,
+    Play,
+    check_action,
+)
 from .cards import ALL_CARDS, Card, deck, format_cards, rank_text
 from .declaring import (
     DeclareState,
@@ -173,6 +184,9 @@ class GameState(TableFacts):
     winner: int | None = None
     #: Fixed deck orders for the first hands (scripted deals); empty for seeded shuffles.
     stacked: tuple[tuple[Card, ...], ...] = ()
+    #: Paced deals: nobody is asked at the draws; the table deals on (:class:`Deal`) at its
+    #: own pace and any seat shows whenever it holds a show.
+    paced: bool = False
     # -- this hand, dealing (``deal``): the shuffle and who holds what --
     redeals: int
     start_seat: int
@@ -308,10 +322,21 @@ class Table(Protocol):
 # -- starting -------------------------------------------------------------------------------
 
 
-def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> GameState:
+def new_match(
+    options: RuleOptions,
+    seed: int,
+    stacked: Sequence[Sequence[Card]] = (),
+    *,
+    paced: bool = False,
+) -> GameState:
     """A new match: both teams at the start level, first hand dealt up to the first
     decision. ``stacked`` gives fixed deck orders (draw order, kitty last) for the first
-    hands instead of seeded shuffles; see :func:`stack_deck`."""
+    hands instead of seeded shuffles; see :func:`stack_deck`.
+
+    The deal stops at each draw of a seat that could show, which shows or passes (bots,
+    programs). With ``paced`` it asks nobody: the table deals on with :class:`Deal` as its
+    clock says (a table of people) and every seat shows when it likes; in both, any seat
+    may show at any moment of the deal."""
     size = 54 * options.decks
     full = sorted(c.index for c in deck(options.decks))
     for i, d in enumerate(stacked):
@@ -322,10 +347,11 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
             )
     from .kernel.match import KMatch  # not at import time: a Botzone turn may not need it
 
-    m = KMatch(options, seed, stacked)
+    m = KMatch(options, seed, stacked, paced=paced)
     st = GameState(
         options=options,
         seed=seed,
+        paced=paced,
         levels=m.levels,
         progress=m.progress,
         coins=m.coins,
@@ -433,7 +459,8 @@ def _shows_for(
 def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     """What ``seat`` may do now, lazily (burials and void follows can be millions).
 
-    Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
+    Declaring phases: every legal show, then ``Pass`` (during the deal every seat may show,
+    and only the seat asked at its draw passes). Burial: every distinct set of
     kitty-size cards. Calling friends: every set of distinct calls. Play: every legal
     follow; for a lead, every one-unit lead (a throw, any other set of cards of one suit,
     may also be attempted: :func:`apply` checks it against the other hands and forces a
@@ -446,6 +473,9 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
         yield Continue()
         return
     if st.to_act != seat:
+        if st.phase == "deal":  # anyone shows at any moment of the deal
+            for show in legal_shows(st, seat):
+                yield Declare(show)
         return
     if st.phase in DECLARING_PHASES:
         for show in legal_shows(st, seat):
@@ -474,14 +504,16 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
 # -- applying -----------------------------------------------------------------------------
 
 
-def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, list[Event]]:
     """Validate ``action`` by ``seat`` and return the new state and its events.
 
     Raises a ShengjiError with a stable code when the action is not allowed
     (``BAD_ACTION`` when it is not an action at all: a string, a dict); the given state is
-    never changed.
+    never changed. ``seat`` is None only for the table's own :class:`Deal`.
     """
     check_action(action)
+    if isinstance(action, Deal):
+        return _deal_on(st, seat, action.dealt)
     n = st.seats
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise ActionError(f"seat must be 0..{n - 1}, not {seat!r}", code=Code.BAD_SEAT)
@@ -500,6 +532,13 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
         events.append({"type": "new_hand", "number": m.hand_number, "banker": banker})
         st = evolve(st, hand_number=m.hand_number, **_fresh_hand(st.options, m.hand))
         return _advance(st, m, events), events
+    if st.phase == "deal" and isinstance(action, Declare):  # asked or not
+        return _declare(st, seat, action.cards, events), events
+    if st.phase == "deal" and st.paced:
+        raise ActionError(
+            "the deal runs by itself: nobody passes; show whenever you hold a show",
+            params={"phase": st.phase, "reason": "paced"},
+        )
     if st.to_act != seat:
         who = "nobody" if st.to_act is None else f"seat {st.to_act}"
         raise ActionError(
@@ -567,7 +606,10 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
         raise refusal(st.options, why, st.phase)  # type: ignore[arg-type]
     _detach(st)
     counters = h.decl.counters
-    h.declare(card, count)
+    if st.phase == "deal":
+        h.show_during_deal(seat, card, count)
+    else:
+        h.declare(card, count)
     declare = from_kernel(h.decl, st.declare)
     declare = evolve(declare, shows=(*st.declare.shows, (seat, tuple(cards))))
     events.append(
@@ -581,6 +623,29 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
         }
     )
     return _advance(evolve(st, declare=declare), m, events)
+
+
+def _deal_on(st: GameState, seat: int | None, dealt: int) -> tuple[GameState, list[Event]]:
+    """The table deals on until ``dealt`` cards are out (a paced deal)."""
+    total = len(st.deck_order) - len(st.kitty) if st.phase == "deal" else 0
+    if seat is not None:
+        raise ActionError(
+            "the table deals, not a seat", params={"phase": st.phase, "reason": "table_deals"}
+        )
+    if not st.paced or st.phase != "deal":
+        why = "the deal is over" if st.paced else "this deal is not paced: it deals on by itself"
+        raise ActionError(why, params={"phase": st.phase, "reason": "no_deal"})
+    if not st.dealt < dealt <= total:
+        raise ActionError(
+            f"deal on to {st.dealt + 1}..{total} cards, not {dealt}",
+            params={"phase": st.phase, "reason": "deal_count", "dealt": st.dealt, "total": total},
+        )
+    m = _take_kernel(st)
+    h = m.hand
+    h.deal_to(dealt)
+    events: list[Event] = [{"type": "deal", "count": dealt}]
+    hands = _deal(list(st.hands), h, st.dealt)
+    return _advance(evolve(st, hands=tuple(hands)), m, events), events
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
@@ -757,6 +822,8 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
     h = m.hand
     hands = list(st.hands)
     while h.to_act < 0 and h.phase in (core.PH_DEAL, core.PH_BEFORE_KITTY, core.PH_AFTER_BURIAL):
+        if h.paced and h.phase == core.PH_DEAL:
+            break  # the table deals on (Deal)
         dealing, dealt, declared = h.phase == core.PH_DEAL, h.dealt, h.decl.declared
         h.advance()
         if dealing:
@@ -910,6 +977,7 @@ def _rebuild(st: GameState) -> KMatch:
         results=list(st.results),
         winner=st.winner,
         over=st.phase == "match_over",
+        paced=st.paced,
     )
     d = st.declare
     h: KHand = core.KHand(
@@ -923,6 +991,7 @@ def _rebuild(st: GameState) -> KMatch:
         st.redeals,
     )
     m.hand = h
+    h.paced = st.paced
     h.phase = _PHASE_NUMBERS[st.phase]
     h.dealt = st.dealt
     for seat, cards in enumerate(st.hands):

@@ -268,6 +268,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "your time ran out: the bot {did} for you",
         "zh": "你超时了, 机器人替你{did}",
     },
+    "notice.TIME_RAN_OUT.pass": {
+        "en": "time ran out: {name} did not show",
+        "zh": "{name} 超时, 不亮",
+    },
+    "notice.TIME_RAN_OUT.pass.you": {
+        "en": "your time ran out: you did not show",
+        "zh": "你超时了, 不亮",
+    },
     "notice.did.play": {"en": "played {cards}", "zh": "出了 {cards}"},
     "notice.did.declare": {"en": "declared {cards}", "zh": "亮了 {cards}"},
     "notice.did.pass": {"en": "passed", "zh": "不亮"},
@@ -368,6 +376,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "现在是亮主的时候: 亮主或不亮",
     },
     "err.detail.phase.bury": {"en": "now is the time to bury the kitty", "zh": "现在该扣底"},
+    "err.detail.action.paced": {
+        "en": "the cards deal themselves: there is nothing to pass; show whenever you hold a show",
+        "zh": "发牌自动进行, 不用过; 有牌可亮时随时亮主",
+    },
+    "err.detail.action.table_deals": {
+        "en": "the table deals the cards, not a player",
+        "zh": "牌由牌桌来发, 不是玩家",
+    },
+    "err.detail.action.no_deal": {
+        "en": "no cards are being dealt now",
+        "zh": "现在没有在发牌",
+    },
+    "err.detail.action.deal_count": {
+        "en": "{dealt} of {total} cards are out: deal on to more, up to {total}",
+        "zh": "已发{dealt}张, 共{total}张: 只能继续往后发, 最多到{total}张",
+    },
     "err.detail.phase.play": {"en": "now is the time to play cards", "zh": "现在该出牌"},
     "err.detail.phase.hand_over": {
         "en": "the hand is over: only “next hand” goes on",
@@ -571,6 +595,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "prompt.next": {"en": "hand over: n for the next hand", "zh": "本局结束: 按 n 开始下一局"},
     "prompt.wait": {"en": "waiting for {who}", "zh": "等待{who}"},
+    "prompt.dealing": {
+        "en": "dealing {n}/{total}: nothing to show yet (a level card {level} or a joker pair)",
+        "zh": "发牌 {n}/{total}: 还没有可亮的牌 (级牌{level}或一对王)",
+    },
+    "prompt.deal_show": {
+        "en": "dealing {n}/{total}: you may show {shows} · d: show (the deal does not wait)",
+        "zh": "发牌 {n}/{total}: 可以亮 {shows} · d: 亮主 (发牌不等人)",
+    },
+    "plain.deal_show": {
+        "en": "dealing {n}/{total}: you may show {shows} · type show {example} (the deal does "
+        "not wait)",
+        "zh": "发牌 {n}/{total}: 可以亮 {shows} · 输入 show {example} (发牌不等人)",
+    },
     "prompt.wait_next": {
         "en": "waiting for {who} to start the next hand",
         "zh": "等待{who}开始下一局",
@@ -609,11 +646,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "准备好了输入 ready; 由房主开始比赛",
     },
     "plain.help": {
-        "en": "commands: play CARDS · bury CARDS · declare CARDS (or its number) · pass · "
-        "next · hint · look · say TEXT · ready · start · bots [LEVEL] [SEAT] · quit "
-        "(cards like S10 HJ BJ)",
-        "zh": "命令: play 牌 · bury 牌 · declare 牌 (或序号) · pass · next · hint · look · "
-        "say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
+        "en": "commands: play CARDS · bury CARDS · show CARDS (or its number; any time "
+        "during the deal) · pass · next · hint · look · say TEXT · ready · start · "
+        "bots [LEVEL] [SEAT] · quit (cards like S10 HJ BJ)",
+        "zh": "命令: play 牌 · bury 牌 · show 牌 (或序号; 发牌时随时可亮) · pass · next · "
+        "hint · look · say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
     },
     "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
     "plain.trick": {
@@ -813,6 +850,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.hint": {"en": "hint", "zh": "提示"},
     "key.quit": {"en": "quit", "zh": "退出"},
     "key.pass": {"en": "pass", "zh": "不亮"},
+    "key.show": {"en": "show (亮主)", "zh": "亮主"},
     "key.ready": {"en": "ready", "zh": "准备"},
     "key.start": {"en": "start", "zh": "开始"},
     "key.bots": {"en": "bots", "zh": "加机器人"},
@@ -876,17 +914,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "» 该谁 · ▶ 首家 · ★ 目前最大 · 本轮 {points}",
     },
     # declaring during the deal
-    "dlg.pass_deal": {
-        "en": "d) pass for the rest of the deal (asked again only for a stronger show)",
-        "zh": "d) 发牌结束前都不亮 (有更大的亮法时再问)",
-    },
-    "dlg.stronger": {
-        "en": "new: a stronger show is possible: {cards}",
-        "zh": "新: 现在可以亮更大的: {cards}",
-    },
-    "plain.pass_deal": {
-        "en": "(pass deal: pass for the rest of the deal, asked again only for a stronger show)",
-        "zh": "(pass deal: 发牌结束前都不亮, 有更大的亮法时再问)",
+    "dlg.show": {"en": "Show (亮主) now?", "zh": "现在亮主?"},
+    "dlg.show_keys": {
+        "en": "1-9: show · Esc: not now (the deal goes on)",
+        "zh": "1-9: 亮 · Esc: 先不亮 (发牌继续)",
     },
     # no colour: the kitty's cards are marked +
     "dlg.bury_legend_nc": {
@@ -948,6 +979,10 @@ def t(key: str, lang: str, **params: Any) -> str:
 def notice_text(code: str, params: Mapping[str, Any], lang: str, you: bool = False) -> str:
     """A ``notice`` (what the table did by itself) for people in ``lang`` (``you``: told
     to the person it is about)."""
+    if code == "TIME_RAN_OUT" and params.get("action") == "pass":  # silence: no bot's choice
+        if you:
+            return t("notice.TIME_RAN_OUT.pass.you", lang)
+        return t("notice.TIME_RAN_OUT.pass", lang, name=params["name"])
     if code == "TIME_RAN_OUT":
         did = t(
             f"notice.did.{params['action']}",
@@ -1182,6 +1217,8 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
             return t("err.detail.turn.nobody", lang)
         who = p.get("who") or t("seat.n", lang, n=p["to_act"])
         return t("err.detail.turn", lang, who=who)
+    if code == "ILLEGAL_ACTION" and f"err.detail.action.{p.get('reason')}" in CATALOGUE:
+        return t(f"err.detail.action.{p['reason']}", lang, **p)
     if code == "ILLEGAL_ACTION" and p.get("phase"):
         phase = str(p["phase"])
         group = "declare" if phase in DECLARING_PHASES else phase

@@ -144,7 +144,7 @@ def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
     ]
     started: set[int] = set()
 
-    def step(st: GameState, seat: int, action: Action, events: list[Event]) -> None:
+    def step(st: GameState, seat: int | None, action: Action, events: list[Event]) -> None:
         for ev in events:
             if ev["type"] == "new_hand":
                 n = ev["number"] + 1

@@ -40,9 +40,10 @@ class Recorder:
 
     options: RuleOptions
     seed: int
-    actions: list[tuple[int, Action]] = field(default_factory=list)
+    #: Applied actions with their seats (None: the table's own, a paced deal's ``Deal``).
+    actions: list[tuple[int | None, Action]] = field(default_factory=list)
 
-    def add(self, seat: int, action: Action) -> None:
+    def add(self, seat: int | None, action: Action) -> None:
         """Note an applied action."""
         self.actions.append((seat, action))
 
@@ -80,9 +81,13 @@ def final_summary(st: GameState) -> dict[str, Any]:
 
 
 def make_record(
-    options: RuleOptions, seed: int, actions: Sequence[tuple[int, Action]], final: GameState
+    options: RuleOptions,
+    seed: int,
+    actions: Sequence[tuple[int | None, Action]],
+    final: GameState,
 ) -> dict[str, Any]:
-    """Build the record document."""
+    """Build the record document (``paced``: the match's deals were paced by the table,
+    whose ``deal`` actions have the seat null)."""
     opts = options.to_dict()
     rec: dict[str, Any] = {
         "format": FORMAT,
@@ -93,6 +98,8 @@ def make_record(
     }
     if final.stacked:
         rec["stacked_decks"] = [format_cards(d) for d in final.stacked]
+    if final.paced:
+        rec["paced"] = True
     return rec | {
         "actions": [{"seat": s, **action_to_json(a)} for s, a in actions],
         "hands": [hand_summary(r) for r in final.results],
@@ -132,28 +139,36 @@ def check_header(rec: Any) -> None:
 
 
 def replay(
-    rec: dict[str, Any], on_step: Callable[[GameState, int, Action, list[Any]], None] | None = None
+    rec: dict[str, Any],
+    on_step: Callable[[GameState, int | None, Action, list[Any]], None] | None = None,
 ) -> GameState:
     """Re-apply every action of a record; raises RecordError naming the first bad one."""
     check_header(rec)
     stacked = rec.get("stacked_decks", [])
     if not isinstance(stacked, list):
         raise RecordError("'stacked_decks' must be a list of card strings")
+    paced = rec.get("paced", False)
+    if not isinstance(paced, bool):
+        raise RecordError("'paced' must be true or false")
     try:
         decks = [parse_cards(d) for d in stacked]
-        st = new_match(options_from_record(rec), rec["seed"], decks)
+        st = new_match(options_from_record(rec), rec["seed"], decks, paced=paced)
     except ShengjiError as e:
         raise RecordError(f"{e.code}: {e.message}") from None
     for i, item in enumerate(rec["actions"]):
-        if not isinstance(item, dict) or not isinstance(item.get("seat"), int):
+        table = isinstance(item, dict) and item.get("type") == "deal"
+        seat = item.get("seat") if isinstance(item, dict) else None
+        if table and seat is not None:
+            raise RecordError("a 'deal' action is the table's: its 'seat' is null", index=i)
+        if not table and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise RecordError("each action needs an integer 'seat'", index=i)
         try:
             action = action_from_json(item)
-            st2, events = apply(st, item["seat"], action)
+            st2, events = apply(st, seat, action)
         except ShengjiError as e:
             raise RecordError(f"{e.code}: {e.message}", index=i) from None
         if on_step:
-            on_step(st2, item["seat"], action, events)
+            on_step(st2, seat, action, events)
         st = st2
     return st
 

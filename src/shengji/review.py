@@ -88,7 +88,7 @@ def review(
     states: list[tuple[int, GameState, Play]] = []
     before: list[GameState] = []
 
-    def step(st: GameState, who: int, action: Action, _events: list[Any]) -> None:
+    def step(st: GameState, who: int | None, action: Action, _events: list[Any]) -> None:
         prev = before[-1]
         before.append(st)
         if (

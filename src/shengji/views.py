@@ -57,6 +57,8 @@ class SeatView(TableFacts):
     winner: int | None
     #: 找朋友: the banker's calls and who answered them (public).
     calls: tuple[CalledFriend, ...] = ()
+    #: The deal runs by the table's clock: nobody is asked at the draws.
+    paced: bool = False
 
     def hand_of(self, seat: int) -> tuple[Card, ...]:
         """This seat's own hand; any other seat's hand is not in the view."""
@@ -95,6 +97,8 @@ class SeatView(TableFacts):
             "counters": self.declare.counters,
             "hand_sizes": list(self.hand_sizes),
             "dealt": self.dealt,
+            "deal_total": self.options.hand_size * len(self.hand_sizes),
+            "paced": self.paced,
             "leader": self.leader,
             "trick": [_play_json(p) for p in self.trick],
             # the seat whose play wins the trick so far (the rules decide; clients mark it)
@@ -187,6 +191,7 @@ def seat_view(st: GameState, seat: int | None) -> SeatView:
         kitty=st.results[-1].kitty if over else None,
         winner=st.winner,
         calls=st.calls,
+        paced=st.paced,
     )
 
 
@@ -233,18 +238,21 @@ def _own_json(
 
 
 def legal_show_texts(st: GameState, seat: int | None) -> list[str] | None:
-    """The declarations ``seat`` may make now, as notation, when it is its turn to
-    declare (else None)."""
+    """The declarations ``seat`` may make now, as notation: during the deal for every
+    seat (any seat shows at any moment of it; the list may be empty), later when it is
+    its turn to declare (else None)."""
     from .game import legal_shows
 
-    if seat is None or st.to_act != seat or st.phase not in DECLARING_PHASES:
+    if seat is None or st.phase not in DECLARING_PHASES:
+        return None
+    if st.phase != "deal" and st.to_act != seat:
         return None
     return [" ".join(c.text for c in s) for s in legal_shows(st, seat)]
 
 
 def seat_message(st: GameState, seat: int | None) -> dict[str, Any]:
-    """The game part of a client ``state`` message: the seat's ``view`` and, when it is
-    that seat's turn to declare, the ``shows`` it may make."""
+    """The game part of a client ``state`` message: the seat's ``view`` and the ``shows``
+    it may make (during the deal always, later when it is its turn to declare)."""
     out: dict[str, Any] = {"view": observe(st, seat)}
     if (shows := legal_show_texts(st, seat)) is not None:
         out["shows"] = shows

@@ -21,7 +21,7 @@ from oracle.leads import unit_lead_list
 from oracle.tricks import trick_winner
 from oracle.units import lead_kind
 from shengji import game as engine
-from shengji.actions import Action, Call, Continue, Pass, Play
+from shengji.actions import Action, Call, Continue, Deal, Declare, Pass, Play
 from shengji.bots.random_bot import random_action
 from shengji.cards import Card, card_from_index
 from shengji.errors import ShengjiError
@@ -205,7 +205,7 @@ def check_hands(
 # -- the product's game engine (rules on the kernel) against the oracle's ------------------
 
 
-def _outcome(st: GameState, seat: int, action: Action, oracle: bool) -> object:
+def _outcome(st: GameState, seat: int | None, action: Action, oracle: bool) -> object:
     """``apply``'s answer to ``action``: the new state and its events, or the error raised
     (type, code, message and params)."""
     try:
@@ -221,21 +221,38 @@ def check_engine_hand(
     throw_rate: float = 0.25,
     probe_rate: float = 0.2,
     hands: int = 1,
+    show_rate: float = 0.0,
+    paced: bool = False,
 ) -> list[str]:
     """Play ``hands`` random hands of a match (``seed``, from the deal to the result, and
     ``continue`` between them) on the product's game engine and, in lockstep, on the
     oracle's; every difference in states, events (their text too), errors or legal shows
     is reported. At a share ``probe_rate`` of the play turns a random set of the seat's
     cards (often illegal) is tried on both first, and the errors compared; at 找朋友's call
-    a few random calls (often illegal) are."""
+    a few random calls (often illegal) are. During the deal, at a share ``show_rate`` of
+    the stops a seat that was not asked shows (and a seat's refused show and pass are
+    probed); ``paced`` deals are dealt on by the table a random number of cards at a time."""
     out: list[str] = []
     rng, probes = random.Random(seed), random.Random(~seed)
-    st = engine.new_match(options, seed)
-    if st != new_match(options, seed):
+    st = engine.new_match(options, seed, paced=paced)
+    if st != new_match(options, seed, paced=paced):
         return [f"seed {seed}: the first states differ"]
     done = 0
     while st.phase != "match_over":
         where = f"seed {seed} hand {st.hand_number} turn {len(st.tricks)}.{len(st.trick)}"
+        interlude = _deal_interlude(st, rng, probes, show_rate) if st.phase == "deal" else None
+        if interlude is not None:
+            who, move, tries = interlude
+            for probe_seat, probe in tries:
+                if _outcome(st, probe_seat, probe, False) != _outcome(st, probe_seat, probe, True):
+                    out.append(f"{where} dealt {st.dealt}: {probe} by {probe_seat} differs")
+            got = _outcome(st, who, move, False)
+            if got != _outcome(st, who, move, True):
+                out.append(f"{where} dealt {st.dealt}: {move} by {who} differs")
+                return out
+            assert isinstance(got, tuple) and isinstance(got[0], GameState)
+            st = got[0]
+            continue
         if st.phase == "hand_over":
             done += 1
             if done >= hands:
@@ -262,6 +279,33 @@ def check_engine_hand(
         assert isinstance(got, tuple) and isinstance(got[0], GameState)
         st = got[0]
     return out
+
+
+def _deal_interlude(
+    st: GameState, rng: random.Random, probes: random.Random, rate: float
+) -> tuple[int | None, Action, list[tuple[int | None, Action]]] | None:
+    """During the deal: a show by a seat that was not asked (at a share ``rate`` of the
+    stops), or in a paced deal the table dealing on; with the refused moves to probe
+    first (a show of cards that cannot show, a pass, a table deal out of range). None:
+    the asked seat acts as usual."""
+    n = st.seats
+    others = [s for s in range(n) if s != st.to_act and legal_shows(st, s)]
+    tries: list[tuple[int | None, Action]] = []
+    if probes.random() < 0.3:
+        seat = probes.randrange(n)
+        hand = st.hands[seat]
+        if hand:
+            tries.append((seat, Declare((probes.choice(hand),))))
+        tries.append((seat, Pass()))
+        tries.append((None, Deal(probes.choice([st.dealt, st.dealt + 200]))))
+        tries.append((seat, Deal(st.dealt + 1)))
+    if others and rng.random() < (rate if not st.paced else 0.3):
+        seat = rng.choice(others)
+        return seat, Declare(rng.choice(legal_shows(st, seat))), tries
+    if st.paced:
+        total = len(st.deck_order) - len(st.kitty)
+        return None, Deal(min(total, st.dealt + rng.randint(1, 2 * n))), tries
+    return None
 
 
 def _probes(st: GameState, seat: int, rng: random.Random, rate: float) -> list[Action]:

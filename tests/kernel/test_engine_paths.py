@@ -101,6 +101,21 @@ def test_friends_tables_play_as_the_oracle(
     assert bad == []
 
 
+@pytest.mark.parametrize("paced", [False, True], ids=["asked", "paced"])
+@pytest.mark.parametrize("preset", oracle_presets())
+def test_shows_out_of_turn_play_as_the_oracle(
+    engine_kernel: Kernel, preset: str, paced: bool
+) -> None:
+    """Shows during the deal by seats that were not asked (and, paced, by anyone between
+    the table's deals), with refused shows, passes and deals probed: states, events and
+    errors in lockstep with the oracle over two hands."""
+    opts = load_preset(preset)
+    bad: list[str] = []
+    for seed in range(700, 700 + hands_for(engine_kernel) // 4):
+        bad.extend(check_engine_hand(opts, seed, hands=2, show_rate=0.3, paced=paced))
+    assert bad == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", oracle_presets())
 def test_many_hands_play_as_the_oracle(preset: str) -> None:

@@ -28,7 +28,17 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from shengji.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
+from shengji.actions import (
+    Action,
+    ActionError,
+    Bury,
+    Call,
+    Continue,
+    Deal,
+    Declare,
+    Pass,
+    Play,
+)
 from shengji.cards import Card, Suit, deck, format_cards, points, rank_text
 from shengji.declaring import DeclareState
 from shengji.errors import Code, PlayError, ShengjiError
@@ -63,10 +73,13 @@ _MAX_REDEALS = 20
 # -- starting -------------------------------------------------------------------------------
 
 
-def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]] = ()) -> GameState:
+def new_match(
+    options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]] = (), *, paced: bool = False
+) -> GameState:
     """A new match: both teams at the start level, first hand dealt up to the first
     decision. ``stacked`` gives fixed deck orders (draw order, kitty last) for the first
-    hands instead of seeded shuffles; see :func:`stack_deck`."""
+    hands instead of seeded shuffles; see :func:`stack_deck`. ``paced``: nobody is asked
+    during the deal, which goes on only by the table's :class:`Deal` actions."""
     lvl = options.start_level
     holders = options.players if options.friends else 2
     size = 54 * options.decks
@@ -96,6 +109,7 @@ def new_match(options: RuleOptions, seed: int, stacked: Sequence[Sequence[Card]]
         level=lvl,
         to_act=None,
         stacked=tuple(tuple(d) for d in stacked),
+        paced=paced,
     )
     return _advance(_start_hand(st, banker=None, level=lvl, redeals=0), [])
 
@@ -199,12 +213,14 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     if st.phase == "hand_over":
         yield Continue()
         return
-    if st.to_act != seat:
+    asked = st.to_act == seat
+    if st.phase in DECLARING_PHASES and (asked or st.phase == "deal"):
+        # while the cards are dealt a show may come from anyone; only the asked one passes
+        yield from (Declare(show) for show in legal_shows(st, seat))
+        if asked:
+            yield Pass()
+    elif not asked:
         return
-    if st.phase in DECLARING_PHASES:
-        for show in legal_shows(st, seat):
-            yield Declare(show)
-        yield Pass()
     elif st.phase == "bury":
         hand = st.ctx.sorted(st.hand_of(seat))
         for cards in multiset_combinations(hand, friends.kitty_size(st.options)):
@@ -231,12 +247,14 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
 # -- applying -----------------------------------------------------------------------------
 
 
-def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, list[Event]]:
     """Validate ``action`` by ``seat`` and return the new state and its events.
 
     Raises a ShengjiError with a stable code when the action is not allowed; the given
-    state is never changed.
+    state is never changed. The table's :class:`Deal` has no seat (None).
     """
+    if isinstance(action, Deal):
+        return _table_deals(st, seat, action.dealt)
     n = st.options.players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise ActionError(f"seat must be 0..{n - 1}, not {seat!r}", code=Code.BAD_SEAT)
@@ -250,6 +268,14 @@ def apply(st: GameState, seat: int, action: Action) -> tuple[GameState, list[Eve
                 params={"phase": st.phase},
             )
         return _advance(_next_hand(st, events), events), events
+    if st.phase == "deal":
+        if isinstance(action, Declare):
+            return _advance(_show_while_dealing(st, seat, action.cards, events), events), events
+        if st.paced:
+            raise ActionError(
+                "the deal runs by itself: nobody passes; show whenever you hold a show",
+                params={"phase": "deal", "reason": "paced"},
+            )
     if st.to_act != seat:
         who = "nobody" if st.to_act is None else f"seat {st.to_act}"
         raise ActionError(
@@ -328,6 +354,47 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     events.append({"type": "take_kitty", "seat": seat, "private": {seat: format_cards(st.kitty)}})
     log = (*st.kitty_log, (seat, "picked_up", st.kitty))
     return evolve(st, hands=tuple(hands), kitty=(), phase="bury", to_act=seat, kitty_log=log)
+
+
+def _show_while_dealing(
+    st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
+) -> GameState:
+    """A show during the deal, by the seat asked at its draw or by any other: the asked
+    seat stays asked only while it still has something to show."""
+    asked = st.to_act
+    st = _declare(st, seat, cards, events)
+    if asked is not None and asked != seat and legal_shows(st, asked):
+        return evolve(st, to_act=asked)
+    return st
+
+
+def _table_deals(st: GameState, seat: int | None, upto: int) -> tuple[GameState, list[Event]]:
+    """A paced deal goes on to ``upto`` cards."""
+    if seat is not None:
+        raise ActionError(
+            "the table deals, not a seat", params={"phase": st.phase, "reason": "table_deals"}
+        )
+    if st.phase != "deal" or not st.paced:
+        raise ActionError(
+            "the deal is over" if st.paced else "this deal is not paced: it deals on by itself",
+            params={"phase": st.phase, "reason": "no_deal"},
+        )
+    n = st.options.players
+    total = n * friends.hand_size(st.options)
+    if upto <= st.dealt or upto > total:
+        raise ActionError(
+            f"deal on to {st.dealt + 1}..{total} cards, not {upto}",
+            params={"phase": "deal", "reason": "deal_count", "dealt": st.dealt, "total": total},
+        )
+    hands = [list(h) for h in st.hands]
+    for i in range(st.dealt, upto):
+        hands[(st.start_seat + i) % n].append(st.deck_order[i])
+    st = evolve(st, hands=_dealt_hands(st.hands, hands), dealt=upto)
+    events: list[Event] = [{"type": "deal", "count": upto}]
+    if upto == total:
+        order = tuple((st.start_seat + i) % n for i in range(n))
+        st = evolve(st, phase="before_kitty", window_order=order, window_pos=0, passes=0)
+    return _advance(st, events), events
 
 
 def _pass(st: GameState, seat: int, events: list[Event]) -> GameState:
@@ -680,6 +747,8 @@ def _advance(st: GameState, events: list[Event]) -> GameState:
     a seat must decide or the hand is over."""
     while st.to_act is None and st.phase in DECLARING_PHASES:
         if st.phase == "deal":
+            if st.paced:
+                break  # the table deals on
             st = _deal_until_choice(st, events)
         elif st.phase == "before_kitty":
             st = _window_step(st, events)

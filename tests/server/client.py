@@ -107,6 +107,20 @@ def sync(c: Client) -> None:
         c.recv()
 
 
+def wait_view(c: Client, pred: Callable[[dict[str, Any]], object], within: float = 60.0) -> None:
+    """Read ``c``'s states until its view satisfies ``pred`` (the table moves by itself:
+    the deal, the bots)."""
+    import time
+
+    deadline = time.monotonic() + within
+    while True:
+        sync(c)
+        if c.state is not None and "view" in c.state and pred(c.view):
+            return
+        assert time.monotonic() < deadline, "the table never got there"
+        time.sleep(0.005)
+
+
 def play_to_end(clients: list[Client], until: str = "match_over", max_actions: int = 20_000) -> int:
     """Let the seated clients play (bots move by themselves) until the view reaches
     ``until``; returns the number of actions the clients took."""

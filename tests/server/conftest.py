@@ -31,5 +31,5 @@ FAST_CLIENTS = Limits(
 
 @pytest.fixture
 def http(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0, limits=FAST_CLIENTS)) as client:
+    with TestClient(create_app(db_url, bot_delay=0, deal_seconds=0, limits=FAST_CLIENTS)) as client:
         yield client

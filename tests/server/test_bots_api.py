@@ -29,6 +29,7 @@ def with_external(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[T
     app = create_app(
         f"sqlite:///{tmp_path / 'bots.db'}",
         bot_delay=0,
+        deal_seconds=0,
         limits=FAST_CLIENTS,
         bots={"rando": PLAIN_BOT},
     )

@@ -10,8 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from shengji.game import new_match
-from shengji.record import options_from_record, replay, verify
+from shengji.record import replay, verify
 from shengji.views import observe
 
 from .client import Client, play_to_end, sync
@@ -66,7 +65,7 @@ def test_rooms_have_the_presets_seats_and_refuse_seats_past_the_last(http: TestC
 
 
 def _expected_views(record: dict[str, Any], n: int) -> dict[int | None, set[str]]:
-    states = [new_match(options_from_record(record), record["seed"])]
+    states = [replay({**record, "actions": []})]
     replay(record, lambda st, *_: states.append(st))
     seats: list[int | None] = [*range(n), None]
     return {s: {json.dumps(observe(st, s), sort_keys=True) for st in states} for s in seats}
@@ -200,36 +199,21 @@ def test_a_call_at_a_four_seat_table_is_refused(http: TestClient) -> None:
         assert "calls" not in c.view
 
 
-def _seed_where_seat_0_banks(players: int) -> int:
-    """A match seed whose first hand, every seat played by the room's heuristic bots,
-    makes seat 0 the banker (the turn timer plays a person's seat with the same bot)."""
-    from shengji.bots.registry import make_player
-    from shengji.game import apply
-    from shengji.presets import load_preset
-    from shengji.shuffle import derived_seed
-    from shengji.views import seat_view
-
-    opts = load_preset("zhaopengyou", {"players": players, "match_hands": 1})
-    for seed in range(200):
-        bots = [make_player("heuristic", i, derived_seed(seed, "bots")) for i in range(players)]
-        st = new_match(opts, seed)
-        while st.phase != "call":
-            seat = st.to_act if st.to_act is not None else 0
-            st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
-        if st.banker == 0:
-            return seed
-    raise AssertionError("no seed makes seat 0 the banker")
-
-
 def test_the_turn_timer_calls_friends_for_a_slow_banker(http: TestClient) -> None:
-    from .client import hub_of
-
-    rid, key = _room(http, 5, turn_seconds=0.05, bots=[None] + ["heuristic"] * 4)
-    with http.websocket_connect(f"/ws/{rid}") as w:
-        c = Client(w)
-        c.request({"type": "join", "name": "slow", "host_key": key})
-        c.request({"type": "ready"})
-        hub_of(http).rooms[rid].seed = _seed_where_seat_0_banks(5)
+    """Five silent people: nobody shows, so the first seat banks at no trump; the timer
+    buries and calls friends for it, and says so."""
+    overrides = {"players": 5, "match_hands": 1, "no_declaration": "no_trump"}
+    body = {"preset": "zhaopengyou", "overrides": overrides, "turn_seconds": 0.05}
+    made = http.post("/api/rooms", json=body).json()
+    rid, key = made["id"], made["host_key"]
+    with ExitStack() as stack:
+        people = [
+            Client(stack.enter_context(http.websocket_connect(f"/ws/{rid}"))) for _ in range(5)
+        ]
+        for i, p in enumerate(people):
+            p.request({"type": "join", "name": f"p{i}", "host_key": key if i == 0 else None})
+            p.request({"type": "ready"})
+        c = people[0]
         c.request({"type": "start"})
         deadline = time.time() + 60
         called: list[dict[str, Any]] = []

@@ -25,7 +25,7 @@ from .client import Client, hub_of, play_to_end, sync
 
 
 def _app(db_url: str, **limits: Any) -> TestClient:
-    return TestClient(create_app(db_url, bot_delay=0, limits=Limits(**limits)))
+    return TestClient(create_app(db_url, bot_delay=0, deal_seconds=0, limits=Limits(**limits)))
 
 
 @pytest.fixture

@@ -157,7 +157,7 @@ def test_open_http_connections_per_address_are_capped(serve: Any) -> None:
 @pytest.fixture
 def small_bodies(db_url: str) -> Iterator[TestClient]:
     limits = FAST_CLIENTS.with_overrides(["body_bytes=2000"])
-    with TestClient(create_app(db_url, bot_delay=0, limits=limits)) as client:
+    with TestClient(create_app(db_url, bot_delay=0, deal_seconds=0, limits=limits)) as client:
         yield client
 
 

@@ -21,7 +21,7 @@ PG = os.environ.get("SHENGJI_TEST_PG")
 @pytest.mark.skipif(not PG, reason="SHENGJI_TEST_PG is not set: no PostgreSQL to test against")
 def test_a_match_on_postgresql_survives_a_restart() -> None:
     assert PG is not None
-    with TestClient(create_app(PG, bot_delay=0)) as http:
+    with TestClient(create_app(PG, bot_delay=0, deal_seconds=0)) as http:
         made = http.post(
             "/api/rooms",
             json={
@@ -38,7 +38,9 @@ def test_a_match_on_postgresql_survives_a_restart() -> None:
             c.request({"type": "start"})
             play_to_end([c], until="play")
             token = c.token
-    with TestClient(create_app(PG, bot_delay=0)) as http:  # a new server on the same database
+    with TestClient(
+        create_app(PG, bot_delay=0, deal_seconds=0)
+    ) as http:  # a new server on the same database
         with http.websocket_connect(f"/ws/{rid}") as w:
             c = Client(w)
             assert c.request({"type": "join", "token": token})["seat"] == 0
@@ -69,7 +71,9 @@ def test_a_spectator_elsewhere_never_halts_the_bots() -> None:
         host = Client(_Sock(f"ws://127.0.0.1:{a_proc.port}/ws/{rid}"))
         host.request({"type": "join", "name": "h", "host_key": made["host_key"], "spectate": True})
         assert host.request({"type": "start"})["type"] == "ack"
-        with TestClient(create_app(PG, bot_delay=30)) as b:  # b's bots would be slow
+        with TestClient(
+            create_app(PG, bot_delay=30, deal_seconds=30)
+        ) as b:  # b's bots would be slow
             with b.websocket_connect(f"/ws/{rid}") as wb:
                 watcher = Client(wb)
                 watcher.request({"type": "join", "name": "w", "spectate": True})

@@ -49,7 +49,9 @@ def _reviewer(http: TestClient) -> Reviewer:
 @pytest.fixture(scope="module")
 def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("review") / "test.db"
-    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0, limits=LIMITS)) as client:
+    with TestClient(
+        create_app(f"sqlite:///{db}", bot_delay=0, deal_seconds=0, limits=LIMITS)
+    ) as client:
         yield client
 
 

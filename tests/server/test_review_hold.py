@@ -25,7 +25,9 @@ TWO_PEOPLE = [None, "heuristic", None, "heuristic"]
 
 def _app(db_url: str, **limits: Any) -> TestClient:
     return TestClient(
-        create_app(db_url, bot_delay=0, limits=dataclasses.replace(FAST_CLIENTS, **limits))
+        create_app(
+            db_url, bot_delay=0, deal_seconds=0, limits=dataclasses.replace(FAST_CLIENTS, **limits)
+        )
     )
 
 

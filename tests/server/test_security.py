@@ -15,7 +15,7 @@ from shengji.server.app import create_app
 from shengji.server.store import sqlite_url
 from shengji.shuffle import RESEARCH_SEED_BITS, is_secret, secret_seed, shuffled
 
-from .client import Client, hub_of, sync
+from .client import Client, hub_of, sync, wait_view
 
 
 def _room(http: TestClient, **body: object) -> tuple[str, str]:
@@ -46,8 +46,8 @@ def test_stale_connection_follows_its_token_not_the_seat(http: TestClient) -> No
         for c in (a1, a2, victim):
             assert c.request({"type": "ready"})["type"] == "ack"
         assert a1.request({"type": "start"})["type"] == "ack"  # alice is the host
-        sync(a2)
-        sync(victim)
+        wait_view(a2, lambda v: v["dealt"] > 0)
+        wait_view(victim, lambda v: v["dealt"] > 0)
         assert a2.state is not None and victim.state is not None
         assert a2.state["you"]["seat"] == 1  # followed its token to the new seat
         assert a2.state["view"]["seat"] == 1 and victim.state["view"]["seat"] == 0
@@ -119,14 +119,14 @@ def test_keyed_shuffle_is_uniform_enough() -> None:
 
 def test_database_file_is_private(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path / "var" / "db.sqlite")
-    app = create_app(url, bot_delay=0)
+    app = create_app(url, bot_delay=0, deal_seconds=0)
     with TestClient(app) as http:
         _room(http)
     mode = stat.S_IMODE(os.stat(tmp_path / "var" / "db.sqlite").st_mode)
     assert mode == 0o600, oct(mode)
     assert stat.S_IMODE(os.stat(tmp_path / "var").st_mode) == 0o700
     named = tmp_path / "named.db"  # a URL given as is (shengji serve --db sqlite:///...)
-    with TestClient(create_app(f"sqlite:///{named}", bot_delay=0)) as http:
+    with TestClient(create_app(f"sqlite:///{named}", bot_delay=0, deal_seconds=0)) as http:
         _room(http)
     for f in tmp_path.glob("named.db*"):
         assert stat.S_IMODE(os.stat(f).st_mode) == 0o600, f

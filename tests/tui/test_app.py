@@ -61,6 +61,14 @@ async def _play_hand(
         if view["phase"] in ("hand_over", "match_over"):
             return seen
         screen = _top(app)
+        if declare and view["phase"] == "deal" and state.get("shows"):
+            seen.add("declare")  # show (亮主) while the cards are dealt: d, then its number
+            await press("d")
+            await pilot.pause()
+            if isinstance(_top(app), DeclareDialog):
+                await press("1")
+            declare = False
+            continue
         if isinstance(screen, DeclareDialog):
             seen.add("declare")
             await press("1" if declare and screen.options else "p")
@@ -89,7 +97,7 @@ async def _bury(
 
 
 def test_pilot_plays_a_whole_hand_by_keys() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
     app = TableApp(session, lang="en")
 
     async def run() -> None:
@@ -107,7 +115,7 @@ def test_pilot_plays_a_whole_hand_by_keys() -> None:
 
 
 def test_illegal_selection_is_explained_and_hint_given() -> None:
-    session = LocalSession(load_preset("tuolaji"), seed=11, seat=0)
+    session = LocalSession(load_preset("tuolaji"), seed=11, seat=0, deal_seconds=0)
     app = TableApp(session, lang="en")
 
     async def run() -> None:
@@ -145,7 +153,9 @@ def test_illegal_selection_is_explained_and_hint_given() -> None:
 def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
     """Issue 12, item 3: seed 5, declare, bury D3 S4 S8 C3 C4 C4 C7 H3, throw HQ H5 (the
     bots' plays of the issue: the baseline heuristic)."""
-    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, bots="heuristic-v1")
+    session = LocalSession(
+        load_preset("shuangsheng"), seed=5, seat=0, bots="heuristic-v1", deal_seconds=0
+    )
     app = TableApp(session, lang="en")
 
     async def run() -> None:
@@ -191,7 +201,7 @@ def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
 
 def test_other_declarations_and_every_trick_are_shown() -> None:
     """Issue 12, items 4 and 5: seed 1 opens with someone else's declaration."""
-    session = LocalSession(load_preset("shuangsheng"), seed=1, seat=0)
+    session = LocalSession(load_preset("shuangsheng"), seed=1, seat=0, deal_seconds=0)
     app = TableApp(session, lang="en")
 
     async def run() -> None:
@@ -224,7 +234,7 @@ def test_q_quits_from_every_dialog() -> None:
     """Issue 22, item 6: a local game asks first (saying how to deal it again); n keeps
     playing, y quits."""
     for dialog in ("declare", "bury", "sheet"):
-        session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+        session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
         app = TableApp(session, lang="en")
 
         async def run(
@@ -263,7 +273,7 @@ def test_q_quits_from_every_dialog() -> None:
 
 
 def test_hint_in_the_declare_and_bury_dialogs() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
     app = TableApp(session, lang="zh")
 
     async def run() -> None:
@@ -372,7 +382,7 @@ def test_lobby_keys_and_server_refusals_in_the_players_language() -> None:
 
 
 def _over_state() -> dict[str, Any]:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=1)
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=1, deal_seconds=0)
     state = copy.deepcopy(session.state)
     row = {
         "number": 0,
@@ -412,7 +422,7 @@ def test_score_sheet_scrolls_and_match_over_says_who_won() -> None:
 
 @pytest.mark.slow  # over 10 s
 def test_chinese_screen_has_no_english_words() -> None:
-    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0)
     app = TableApp(session, lang="zh")
 
     async def run() -> None:
@@ -442,7 +452,9 @@ def test_chinese_screen_has_no_english_words() -> None:
 def _snapshot_app(lang: str = "en") -> TableApp:
     """A trick in progress (issue 22, item 4): right led ♦6 (▶), partner's ♦Q wins so far
     (★), left threw ♦5: 5 points; our turn (»)."""
-    return TableApp(LocalSession(load_preset("classic-1deck"), seed=52, seat=0), lang=lang)
+    return TableApp(
+        LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0), lang=lang
+    )
 
 
 def test_snapshot_80x24(snap_compare: Callable[..., bool]) -> None:
@@ -470,7 +482,9 @@ def test_snapshot_no_color_80x24(
 
 
 def test_snapshot_bury_dialog_80x24(snap_compare: Callable[..., bool]) -> None:
-    app = TableApp(LocalSession(load_preset("shuangsheng"), seed=5, seat=0), lang="en")
+    app = TableApp(
+        LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0), lang="en"
+    )
     assert snap_compare(app, press=["1"], terminal_size=(80, 24))
 
 
@@ -523,7 +537,7 @@ def test_the_table_stays_live_while_a_hint_is_computed() -> None:
 
     release = threading.Event()
     asked: list[str] = []
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0)
+    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
 
     def slow_hint(lang: str) -> tuple[dict[str, Any], str] | None:
         asked.append(lang)

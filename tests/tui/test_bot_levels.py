@@ -57,7 +57,9 @@ def test_bad_bots_are_refused_with_their_code() -> None:
 
 
 def test_local_table_seats_bots_by_level_and_shows_it() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=2, bots="normal,easy,strong")
+    session = LocalSession(
+        load_preset("classic-1deck"), seed=1, seat=2, bots="normal,easy,strong", deal_seconds=0
+    )
     assert type(session.players[3]) is HeuristicBot
     assert type(session.players[0]) is RandomBot
     assert type(session.players[1]).__name__ == "SearchBot"

@@ -29,7 +29,7 @@ def _to_call() -> tuple[LocalSession, Tracker]:
     """A six-seat local match played up to the person's call (declaring what it can),
     on the first seed (from ``SEED``) where the person banks the first hand."""
     for seed in range(SEED, SEED + 40):
-        session = LocalSession(load_preset("zhaopengyou"), seed=seed, seat=0)
+        session = LocalSession(load_preset("zhaopengyou"), seed=seed, seat=0, deal_seconds=0)
         tracker = Tracker("en")
         for _ in range(1000):
             st = session.state

@@ -34,7 +34,7 @@ from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, 
 from shengji.tui.main import failure_line, run_play
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error
-from shengji.tui.text import DealPass, clock_text, describe, lobby_lines, trick_text
+from shengji.tui.text import clock_text, describe, lobby_lines, trick_text
 
 from .test_app import FakeSession
 
@@ -45,7 +45,7 @@ def _top(app: TableApp) -> Screen[Any]:
 
 def _trick_session() -> LocalSession:
     """Seed 52: right led ♦6, partner's ♦Q wins so far, left threw ♦5; our turn."""
-    return LocalSession(load_preset("classic-1deck"), seed=52, seat=0)
+    return LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
 
 
 # -- 1. a decision that came while the score sheet was open ------------------------------------
@@ -73,7 +73,9 @@ def _hand_over(state: dict[str, Any]) -> dict[str, Any]:
 def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes() -> None:
     """Item 1: the next hand starts (a timer) while the sheet is open and its first turn
     is ours to declare: closing the sheet brings the dialog; Enter reopens it too."""
-    declaring = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    declaring = copy.deepcopy(
+        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
+    )
     assert declaring["view"]["phase"] == "deal" and declaring["shows"] == ["H2"]
     session = FakeSession(_hand_over(declaring))
     session.link = None
@@ -108,7 +110,9 @@ def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes
 
 
 def test_a_refused_declaration_is_offered_again() -> None:
-    declaring = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    declaring = copy.deepcopy(
+        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
+    )
 
     class Refusing(FakeSession):
         def act(self, action: dict[str, Any]) -> Refusal | None:
@@ -128,60 +132,6 @@ def test_a_refused_declaration_is_offered_again() -> None:
             assert app.message.startswith("✗ the connection dropped")
 
     asyncio.run(run())
-
-
-# -- 3. pass for the rest of the deal ----------------------------------------------------------
-
-
-def test_pass_for_the_rest_of_the_deal_asks_again_only_for_a_stronger_show() -> None:
-    """Item 3: shuangsheng seed 11 offers ♣2 at two cards, then ♠2 ♠2 at five: "d" once,
-    asked again once (saying what is new), instead of seven dialogs."""
-    session = LocalSession(load_preset("shuangsheng"), seed=11, seat=0)
-    app = TableApp(session, lang="en")
-    notes: list[str] = []
-
-    async def run() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(100):
-                await pilot.pause()
-                if session.state["view"]["phase"] != "deal":
-                    break
-                screen = _top(app)
-                if isinstance(screen, DeclareDialog):
-                    notes.append(str(screen.query_one("#dlg-note", Static).renderable))
-                    await pilot.press("d")
-
-    asyncio.run(run())
-    assert notes == ["", "new: a stronger show is possible: ♠2 ♠2"]
-    passes = [a for s, a in session.actions if s == 0]
-    assert len(passes) == 7 and {type(a).__name__ for a in passes} == {"Pass"}
-
-
-def test_deal_pass_rungs() -> None:
-    state: dict[str, Any] = {"view": {"phase": "deal", "hand_number": 0, "level": "2"}}
-    deal = DealPass()
-    state["shows"] = ["S2"]
-    assert not deal.covers(state)
-    deal.start(state)
-    state["shows"] = ["S2", "H2"]  # another single is not stronger
-    assert deal.covers(state)
-    state["shows"] = ["S2", "H2 H2"]
-    assert not deal.covers(state) and deal.stronger(state) == ["H2 H2"]
-    deal.passed(state)
-    assert deal.covers(state)
-    state["view"] = {**state["view"], "phase": "before_kitty"}  # the deal is over
-    assert not deal.covers(state)
-
-
-def test_plain_pass_deal() -> None:
-    session = LocalSession(load_preset("shuangsheng"), seed=11, seat=0)
-    out = io.StringIO()
-    run_plain(session, "en", io.StringIO("pass deal\npass deal\nquit\n"), out)
-    text = out.getvalue()
-    # asked twice while dealing (♣2, then the stronger ♠2 ♠2) rather than seven times
-    assert text.count("(pass deal: pass for the rest of the deal") == 2
-    assert "new: a stronger show is possible: ♠2 ♠2" in text
-    assert session.state["view"]["phase"] != "deal"
 
 
 # -- 4. the trick at a glance ------------------------------------------------------------------
@@ -220,7 +170,7 @@ def test_trick_marks_leader_winner_and_points_in_both_languages() -> None:
 def test_plain_turn_shows_the_marked_trick_and_a_legal_example() -> None:
     """Item 4 in plain mode; and every example play is one the rules accept: a script
     that types exactly the example plays a whole hand without a refusal."""
-    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0)
+    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
     out = io.StringIO()
 
     class Typist(io.StringIO):
@@ -251,7 +201,9 @@ def test_no_color_keeps_red_cards_readable(monkeypatch: pytest.MonkeyPatch) -> N
     dark grey on the dark background): red suits are bold, black ones plain; the
     kitty's cards are marked +."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = TableApp(LocalSession(load_preset("shuangsheng"), seed=5, seat=0), lang="en")
+    app = TableApp(
+        LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0), lang="en"
+    )
 
     async def run() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -560,7 +512,9 @@ def test_a_bad_host_key_is_one_line(
 def test_dialogs_show_the_turn_clock_and_the_sheet_counts_down_to_the_next_hand() -> None:
     """A dialog covers the table's clock line: it carries the clock itself. After a hand
     the countdown says what it counts down to."""
-    declaring = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    declaring = copy.deepcopy(
+        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
+    )
     deadline = time.time() + 20
     declaring["room"]["deadlines"] = [deadline, None, None, None]
     session = FakeSession(declaring)

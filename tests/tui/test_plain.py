@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from helpers import show_in_deal
 from shengji.autoplay import choose_action
 from shengji.cli import main
 from shengji.presets import load_preset
@@ -54,7 +55,7 @@ class ScriptedUser(io.StringIO):
 
 
 def test_plain_mode_plays_a_hand_and_refuses_with_the_rule() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=7, seat=2)
+    session = LocalSession(load_preset("classic-1deck"), seed=7, seat=2, deal_seconds=0)
     user = ScriptedUser(session)
     out = io.StringIO()
     assert run_plain(session, "en", user, out) == 0
@@ -72,8 +73,11 @@ def test_plain_mode_plays_a_hand_and_refuses_with_the_rule() -> None:
 def _issue_script(lang: str) -> str:
     """The issue's reproduction: seed 5, declare, bury, the throw HQ H5 that fails (the
     bots' plays of the issue: the baseline heuristic)."""
-    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, bots="heuristic-v1")
-    lines = "1\nbury D3 S4 S8 C3 C4 C4 C7 H3\nplay HQ H5\nhint\nplay S9\nlook\nquit\n"
+    session = LocalSession(
+        load_preset("shuangsheng"), seed=5, seat=0, bots="heuristic-v1", deal_seconds=0
+    )
+    assert show_in_deal(session) == "D2"  # the person's show as the deal reaches ♦2
+    lines = "bury D3 S4 S8 C3 C4 C4 C7 H3\nplay HQ H5\nhint\nplay S9\nlook\nquit\n"
     out = io.StringIO()
     assert run_plain(session, lang, io.StringIO(lines), out) == 0
     return out.getvalue()
@@ -104,7 +108,7 @@ def test_plain_chinese_is_chinese() -> None:
 
 
 def test_hint_and_help_words() -> None:
-    session = LocalSession(load_preset("tuolaji"), seed=3, seat=0)
+    session = LocalSession(load_preset("tuolaji"), seed=3, seat=0, deal_seconds=0)
     assert parse_line("say hello there", session.state) == {
         "room": {"type": "chat", "text": "hello there"}
     }

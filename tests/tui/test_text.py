@@ -18,7 +18,9 @@ def test_every_hint_has_a_fresh_reason() -> None:
     """Issue 12, item 6: a single legal play, a pass with nothing to show, a burial: the
     reason always says something about this decision."""
     for preset, seed in (("classic-1deck", 2), ("shuangsheng", 5)):
-        session = LocalSession(load_preset(preset), seed=seed, seat=0, adviser="search:60it")
+        session = LocalSession(
+            load_preset(preset), seed=seed, seat=0, adviser="search:60it", deal_seconds=0
+        )
         reasons = []
         for _ in range(200):
             view = session.state["view"]
@@ -41,13 +43,13 @@ def test_the_hint_comes_from_the_strongest_bot_within_a_second() -> None:
     assert arg is not None and arg.endswith(":steady")  # the sure margin: a stable hint
     budget = Budget.parse(arg.split(":")[0])
     assert budget.seconds is not None and budget.seconds <= 0.85 and budget.rollouts is None
-    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0)
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0)
     assert isinstance(session.adviser, SearchBot) and session.adviser.budget == budget
     assert session.adviser.steady and not session.adviser.prune
 
 
 def test_tracker_tells_declarations_counters_and_tricks() -> None:
-    state = LocalSession(load_preset("shuangsheng"), seed=1, seat=0).state
+    state = LocalSession(load_preset("shuangsheng"), seed=1, seat=0, deal_seconds=0).state
     state = copy.deepcopy(state)
     view = state["view"]
     view["declarations"] = [
@@ -68,7 +70,9 @@ def test_tracker_tells_declarations_counters_and_tricks() -> None:
 
 
 def test_spectators_see_seats_not_relations() -> None:
-    state = copy.deepcopy(LocalSession(load_preset("classic-1deck"), seed=1, seat=0).state)
+    state = copy.deepcopy(
+        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
+    )
     state["you"] = {"seat": None, "host": False}
     state["room"]["id"] = "x" * 32
     assert who(state, 1, "en") == "seat 1" and who(state, 1, "zh") == "1号位"

@@ -1303,6 +1303,8 @@ ACT_PASS: Final = 1
 ACT_BURY: Final = 2
 ACT_PLAY: Final = 3
 ACT_CALL: Final = 4
+#: A paced deal (:attr:`KHand.paced`) dealt on: ``[ACT_DEAL, -1, dealt]``.
+ACT_DEAL: Final = 5
 #: Trump "suit" of no-trump (无主).
 NT: Final = -1
 
@@ -1609,7 +1611,11 @@ class KHand:
     declaring windows, burial and the 炒底/反底 rounds, then the play phase (a
     :class:`KState` in :attr:`play`). Every method acts for the seat :attr:`to_act` and
     trusts its input unless it is a ``*_error`` check; :meth:`advance` runs what needs no
-    decision. Scoring a finished hand (``PH_OVER``) is the caller's."""
+    decision. Scoring a finished hand (``PH_OVER``) is the caller's.
+
+    During the deal any seat may show (:meth:`show_during_deal`), not only the one asked.
+    A :attr:`paced` hand asks nobody at the draws: the table deals on with :meth:`deal_to`
+    at its own pace and the seats show whenever they like."""
 
     def __init__(
         self,
@@ -1653,6 +1659,8 @@ class KHand:
         #: With :attr:`record`: every decision as ``[kind, seat, card...]`` (a declaration
         #: as ``[ACT_DECLARE, seat, card, count]``).
         self.log: list[list[int]] = []
+        #: The deal asks nobody: :meth:`deal_to` deals on (the table's clock).
+        self.paced = False
 
     def copy(self) -> KHand:
         """An independent copy (the log is not copied)."""
@@ -1673,6 +1681,7 @@ class KHand:
         h.kitty_log = list(self.kitty_log)
         h.kitty_cards = list(self.kitty_cards)
         h.turned = self.turned
+        h.paced = self.paced
         if self.play is not None:
             p = self.play.copy()
             p.hands = h.hands
@@ -1745,6 +1754,35 @@ class KHand:
         elif self.phase == PH_AFTER_BURIAL:
             # the counter-declarer takes the kitty and buries again (炒底/反底)
             self._take_kitty(seat)
+
+    def show_during_deal(self, seat: int, card: int, count: int) -> None:
+        """``seat`` shows ``count`` x ``card`` while the cards are dealt, asked or not
+        (legal: :meth:`show_error`). A seat asked at its draw whom the show leaves with
+        nothing to show is asked no more: the deal goes on at :meth:`advance`."""
+        if seat == self.to_act:
+            self.declare(card, count)
+            return
+        self.decl.show(self.r, self.level, seat, card, count, self.phase)
+        self.decisions += 1
+        if self.record:
+            self.log.append([ACT_DECLARE, seat, card, count])
+        if self.to_act >= 0 and not self.has_show(self.to_act):
+            self.to_act = -1
+
+    def deal_to(self, dealt: int) -> None:
+        """Deal on until ``dealt`` cards are out (a :attr:`paced` hand: nobody is asked);
+        the last card ends the deal and opens the round before the kitty."""
+        if self.record:
+            self.log.append([ACT_DEAL, -1, dealt])
+        n = self.r.seats
+        deck = self.deck
+        while self.dealt < dealt:
+            seat = (self.start_seat + self.dealt) % n
+            self.hands[seat][deck[self.dealt]] += 1
+            self.sizes[seat] += 1
+            self.dealt += 1
+        if self.dealt == n * self.r.hand_size:
+            self._end_deal()
 
     def pass_turn(self) -> None:
         """The seat to act passes (declines to show)."""
@@ -1882,6 +1920,8 @@ class KHand:
         decide (:attr:`to_act`), the play starts, or the hand needs a redeal."""
         while self.to_act < 0 and self.phase in (PH_DEAL, PH_BEFORE_KITTY, PH_AFTER_BURIAL):
             if self.phase == PH_DEAL:
+                if self.paced:
+                    return  # the table deals on (deal_to)
                 self._deal_until_choice()
             else:
                 self._window_step()
@@ -1908,6 +1948,9 @@ class KHand:
             if can[seat]:
                 self.to_act = seat
                 return
+        self._end_deal()
+
+    def _end_deal(self) -> None:
         self.phase = PH_BEFORE_KITTY
         self.window_start = self.start_seat
         self.window_pos = 0

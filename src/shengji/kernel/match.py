@@ -70,9 +70,12 @@ class KMatch:
         seed: int,
         stacked: Sequence[Sequence[Card]] = (),
         kernel: Kernel | None = None,
+        paced: bool = False,
     ) -> None:
+        """``paced``: every hand's deal asks nobody at the draws (``KHand.paced``)."""
         self.options = options
         self.seed = seed
+        self.paced = paced
         self.kernel = kernel or default_kernel()
         self.core: Any = self.kernel.core
         self.stacked = [[c.index for c in d] for d in stacked]
@@ -112,12 +115,14 @@ class KMatch:
         winner: int | None,
         over: bool,
         kernel: Kernel | None = None,
+        paced: bool = False,
     ) -> KMatch:
         """A match standing as given, without a hand: the caller sets :attr:`hand` (as
         ``shengji.game`` does when it rebuilds the kernel of a state)."""
         m = cls.__new__(cls)
         m.options = options
         m.seed = seed
+        m.paced = paced
         m.kernel = kernel or default_kernel()
         m.core = m.kernel.core
         m.stacked = [[c.index for c in d] for d in stacked]
@@ -176,6 +181,7 @@ class KMatch:
                 redeals,
             ),
         )
+        h.paced = self.paced
         return h
 
     def redeal(self) -> None:

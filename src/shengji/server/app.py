@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..bots.external import BotLimits, register_command
 from ..bots.registry import bot_kinds
+from ..dealing import DEAL_SECONDS, DEAL_SECONDS_RANGE, DECLARE_SECONDS
 from ..errors import Code, ShengjiError
 from ..i18n import CATALOGUE, error_text
 from ..narrate import narrate
@@ -102,6 +103,10 @@ class CreateRoom(BaseModel):
     overrides: dict[str, Any] = Field(default_factory=dict, max_length=64)
     turn_seconds: float = Field(default=0.0, ge=0, le=600)
     away_seconds: float = Field(default=30.0, ge=0, le=3600)
+    #: Seconds between two rounds of the deal (one card to every seat).
+    deal_seconds: float = Field(default=DEAL_SECONDS, ge=0.1, le=DEAL_SECONDS_RANGE[1])
+    #: A person's time to show in the round before the kitty or to counter after burial.
+    declare_seconds: float = Field(default=DECLARE_SECONDS, ge=3, le=60)
     bots: list[str | None] = Field(default_factory=list, max_length=8)
     public: bool = False
     hints: bool = True
@@ -156,6 +161,7 @@ def create_app(
     bot_delay: float | None = None,
     limits: Limits | None = None,
     api_docs: bool = False,
+    deal_seconds: float | None = None,
     bots: Mapping[str, str] | None = None,
     bot_time: float = 5.0,
 ) -> FastAPI:
@@ -163,13 +169,14 @@ def create_app(
 
     ``api_docs`` serves ``/docs`` and ``/openapi.json`` (off: they are not for players).
     ``bots`` maps names to commands of external bots (docs/bot-protocol.md) that rooms
-    may seat by name, each given ``bot_time`` seconds a decision.
+    may seat by name, each given ``bot_time`` seconds a decision. ``bot_delay`` and
+    ``deal_seconds`` set every room's bot and deal pace (tests: 0).
     """
     for name, command in (bots or {}).items():
         register_command(name, command, BotLimits(decision=bot_time))
     limits = limits or Limits()
     store = Store(db_url or sqlite_url("var/shengji.db"))
-    hub = Hub(store, bot_delay=bot_delay, limits=limits)
+    hub = Hub(store, bot_delay=bot_delay, limits=limits, deal_seconds=deal_seconds)
     reviewer = Reviewer(queue=limits.review_queue)
     adviser = Reviewer(queue=limits.hint_queue, job=hint_for, busy=Code.HINT_BUSY)
     replayer = Reviewer(
@@ -272,6 +279,8 @@ def create_app(
             turn_seconds=body.turn_seconds,
             hints=body.hints,
             away_seconds=body.away_seconds,
+            deal_seconds=body.deal_seconds,
+            declare_seconds=body.declare_seconds,
         )
         peer = request.client.host if request.client else ""
         try:

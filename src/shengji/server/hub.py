@@ -34,12 +34,19 @@ class Hub:
     """Every room of the server that is in memory, and the per-address limits."""
 
     def __init__(
-        self, store: Store, bot_delay: float | None = None, limits: Limits | None = None
+        self,
+        store: Store,
+        bot_delay: float | None = None,
+        limits: Limits | None = None,
+        deal_seconds: float | None = None,
     ) -> None:
+        """``bot_delay`` and ``deal_seconds``: every room's bot and deal pace, whatever
+        its settings say (tests and load tests run at 0)."""
         self.store = store
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
+        self.deal_seconds = deal_seconds
         self.creations: dict[str, TokenBucket] = {}
         self.lobby_budgets: dict[str, TokenBucket] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
@@ -82,8 +89,7 @@ class Hub:
         )
         if not bucket.take():
             raise RoomError(Code.TOO_MANY_ROOMS, "too many rooms made from your address: wait")
-        if self.bot_delay is not None:
-            settings.bot_delay = self.bot_delay
+        self._pace(settings)
         room_id = secrets.token_hex(16)  # 128 bits: not guessable, not enumerable
         room = Room(room_id, settings, self.store, self.limits)
         for seat, bot in enumerate(bots or []):
@@ -141,6 +147,13 @@ class Hub:
                 self._waiting.pop(room_id, None)
             raise
 
+    def _pace(self, settings: RoomSettings) -> None:
+        """The server's own bot and deal pace, where it sets one."""
+        if self.bot_delay is not None:
+            settings.bot_delay = self.bot_delay
+        if self.deal_seconds is not None:
+            settings.deal_seconds = self.deal_seconds
+
     async def _load(self, room_id: str) -> Room:
         def read() -> Room:
             row = self.store.load_room(room_id)
@@ -148,8 +161,10 @@ class Hub:
                 raise RoomError(Code.NO_ROOM, "no such room")
             if row.status == "quarantined":
                 raise RoomError(Code.ROOM_UNAVAILABLE, "this room is damaged and was set aside")
-            if self.bot_delay is not None:
-                row = row._replace(settings={**row.settings, "bot_delay": self.bot_delay})
+            paced = {"bot_delay": self.bot_delay, "deal_seconds": self.deal_seconds}
+            paced = {k: v for k, v in paced.items() if v is not None}
+            if paced:
+                row = row._replace(settings={**row.settings, **paced})
             try:
                 return Room.restore(room_id, row, self.store, self.limits)
             except StoreError:
@@ -211,7 +226,7 @@ class Hub:
     async def room_summary(self, room_id: str) -> dict[str, Any] | None:
         """What anyone holding a room's link may know before joining (None when there is
         no such room, or its row is damaged): the room list's entry plus the changed rule
-        options, the turn timer and whether hints are allowed."""
+        options, the turn timer, the deal's pace and whether hints are allowed."""
         row = None
         if room_id not in self.rooms:
             try:
@@ -222,11 +237,18 @@ class Hub:
         if summary is None:
             return None
         room = self.rooms.get(room_id)
-        settings = room.settings if room is not None else None
-        raw = row.settings if row is not None else {}
-        summary["overrides"] = dict(settings.overrides if settings else raw.get("overrides") or {})
-        summary["turn_seconds"] = settings.turn_seconds if settings else raw.get("turn_seconds", 0)
-        summary["hints"] = settings.hints if settings else raw.get("hints", True)
+        if room is not None:
+            settings = room.settings
+        elif row is not None:
+            settings = RoomSettings.stored(row.settings)
+        else:  # unloaded meanwhile
+            return None
+        summary["overrides"] = dict(settings.overrides)
+        summary["turn_seconds"] = settings.turn_seconds
+        summary["hints"] = settings.hints
+        summary["paced"] = settings.paced
+        summary["deal_seconds"] = settings.deal_seconds
+        summary["declare_seconds"] = settings.declare_seconds
         return summary
 
     def _summary(self, room_id: str, row: RoomData | None) -> dict[str, Any] | None:

@@ -26,7 +26,8 @@ def start_server(
     bots: Sequence[str] = (),
     args: Sequence[str] = (),
 ) -> subprocess.Popen[bytes]:
-    """``shengji serve`` in a subprocess (bots without delay), once it answers HTTP;
+    """``shengji serve`` in a subprocess (bots without delay, deals at once), once it
+    answers HTTP;
     ``limits`` are ``name=value`` server limits, ``bots`` ``NAME=CMD`` external bots,
     ``args`` more options of ``serve``."""
     cmd = [
@@ -41,6 +42,8 @@ def start_server(
         "--log-level",
         "warning",
         "--bot-delay",
+        "0",
+        "--deal-seconds",
         "0",
     ]
     for limit in limits:

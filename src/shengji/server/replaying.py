@@ -20,12 +20,11 @@ def replay_views(source: dict[str, Any], seat: int, _hand: int = 0, _budget: int
     ``record`` and the ``room`` block (seats' kinds and names) to send along."""
     from pydantic_core import to_json
 
-    from ..game import new_match
-    from ..record import options_from_record, replay
+    from ..record import replay
     from ..views import observe
 
     rec = source["record"]
-    states = [new_match(options_from_record(rec), rec["seed"])]
+    states = [replay({**rec, "actions": []})]
     replay(rec, lambda st, *_: states.append(st))
     body = {
         "views": [observe(st, seat) for st in states],

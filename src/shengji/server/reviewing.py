@@ -123,14 +123,15 @@ def live_record(
     from ..record import FORMAT, VERSION
     from .rooms import RoomSettings
 
-    known = set(RoomSettings.__dataclass_fields__)
-    opts = RoomSettings(**{k: v for k, v in settings.items() if k in known}).options().to_dict()
+    room = RoomSettings.stored(settings)
+    opts = room.options().to_dict()
     return {
         "format": FORMAT,
         "version": VERSION,
         "preset": opts.pop("name"),
         "rules": opts,
         "seed": int(lobby["seed"]),
+        **({"paced": True} if room.paced else {}),
         "actions": [{"seat": seat, **a} for seat, a in actions],
     }
 

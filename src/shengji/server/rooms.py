@@ -1,6 +1,10 @@
 """Rooms: seats, identity, the lobby, the match, bots, timers and persistence.
 
-Each room handles one command at a time (an asyncio lock). A change is written to the
+The deal runs by itself (a paced deal, :mod:`shengji.dealing`): a round of cards every
+``deal_seconds``, anyone shows at any moment, bots answer at their draws, and nobody is
+waited on; the round before the kitty and the counters after the burial give a person
+``declare_seconds`` (silence is not showing). Each room handles one command at a time (an
+asyncio lock). A change is written to the
 store first; when the store refuses, the room is left exactly as it was and the client
 gets ``STORE_UNAVAILABLE``. Every connection has a bounded outbox (see
 :mod:`.connection`): broadcasting never waits for a client. Bots, turn timers and the
@@ -26,14 +30,16 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from ..actions import Action, Continue, action_from_json, action_to_json
+from ..actions import Action, Continue, Declare, Pass, action_from_json, action_to_json
 from ..bots.external import ExternalBot
 from ..bots.registry import make_player
+from ..dealing import DEAL_SECONDS, DECLARE_SECONDS, DealClock, is_dealing
 from ..errors import Code, ShengjiError
 from ..friends import callable_cards
 from ..game import GameState, apply, new_match
 from ..i18n import notice_texts
 from ..options import RuleOptions
+from ..phases import DECLARING_PHASES
 from ..players import Player
 from ..presets import load_preset
 from ..record import Recorder
@@ -102,10 +108,24 @@ class RoomSettings:
     bot_delay: float = 0.6  # seconds between bot moves (0 in tests)
     default_bot: str = "heuristic"
     hints: bool = True  # seated players may ask the strongest bot for a hint
+    #: The deal runs by itself (False only for rooms stored before it did: their deals
+    #: ask the seat that draws, as their records were played).
+    paced: bool = True
+    deal_seconds: float = DEAL_SECONDS  # between two rounds of the deal
+    #: A person's time to show in the round before the kitty or to counter after the
+    #: burial (capped by ``turn_seconds`` when that is shorter); silence is not showing.
+    declare_seconds: float = DECLARE_SECONDS
 
     def options(self) -> RuleOptions:
         """The rule options (validated)."""
         return load_preset(self.preset, self.overrides or None)
+
+    @classmethod
+    def stored(cls, data: dict[str, Any]) -> RoomSettings:
+        """The settings as the store keeps them (a room stored before deals were paced
+        has no ``paced``: its deals asked the seats, as its actions were played)."""
+        known = set(cls.__dataclass_fields__)
+        return cls(**{"paced": False, **{k: v for k, v in data.items() if k in known}})
 
 
 @dataclass
@@ -175,6 +195,11 @@ class Room:
         self.lock = asyncio.Lock()
         self.bots: dict[int, Player] = {}
         self.driver: asyncio.Task[None] | None = None
+        #: Deals a paced deal round by round (and makes the bots' shows).
+        self.dealer: asyncio.Task[None] | None = None
+        self.clock = DealClock(settings.deal_seconds, settings.bot_delay)
+        #: Programs (external bots) asked during the deal, off the event loop.
+        self.asking: dict[int, asyncio.Task[None]] = {}
         self.timer: asyncio.Task[None] | None = None
         self.timer_for: GameState | None = None
         self.deadlines: list[float | None] = [None] * len(self.seats)
@@ -300,7 +325,7 @@ class Room:
         """Rebuild a room from its stored row, replaying its action log (a blocking read
         and CPU work: run it off the event loop)."""
         status, settings, lobby = row.status, row.settings, row.lobby
-        room = cls(room_id, RoomSettings(**settings), store, limits)
+        room = cls(room_id, RoomSettings.stored(settings), store, limits)
         room.version = row.version
         room.seats = [SeatInfo(**s) for s in lobby["seats"]]
         room.spectators = dict(lobby.get("spectators", {}))
@@ -312,7 +337,7 @@ class Room:
         room.rev = int(lobby.get("rev", 0))
         room.status = status
         if status in ("playing", "finished"):
-            st = new_match(room.options, room.seed)
+            st = new_match(room.options, room.seed, paced=room.settings.paced)
             rec = Recorder(room.options, room.seed)
             for seat, data in store.load_actions(room_id):
                 action = action_from_json(data)
@@ -397,6 +422,9 @@ class Room:
             "options": self._options_json,
             "turn_seconds": self.settings.turn_seconds,
             "hints": self.settings.hints,
+            "paced": self.settings.paced,
+            "deal_seconds": self.settings.deal_seconds,
+            "declare_seconds": self.settings.declare_seconds,
         }
 
     def _live_part(self, index: dict[str, int] | None = None) -> dict[str, Any]:
@@ -500,7 +528,7 @@ class Room:
         st = self.state
         if st is not None and table is not None:
             parts += [',"view":', self._own_text(st, seat), ",", table[1:]]
-            if seat == st.to_act and (shows := legal_show_texts(st, seat)) is not None:
+            if (shows := legal_show_texts(st, seat)) is not None:
                 parts += [',"shows":', dumps(shows)]
             if (callable_ := callable_text(st, seat)) is not None:
                 parts += [',"callable":', dumps(callable_)]
@@ -706,7 +734,7 @@ class Room:
             else:  # pragma: no cover - the protocol has no other commands
                 raise RoomError(Code.BAD_MESSAGE, "unknown command")
         if isinstance(cmd, Start):
-            self.state = new_match(self.options, self.seed)
+            self.state = new_match(self.options, self.seed, paced=self.settings.paced)
             self.recorder = Recorder(self.options, self.seed)
         self.make_bots()
         return message("ack", id=cmd.id, rev=self.rev)
@@ -787,7 +815,9 @@ class Room:
                     waiting=self.waiting(),
                     reviewing=sorted(self.holds),
                 )
-        elif cmd.rev != self.rev:
+        elif cmd.rev != self.rev and not (
+            isinstance(action, Declare) and self.state.phase == "deal"
+        ):  # a show during the deal is taken whenever it is legal: the cards keep coming
             raise RoomError(
                 Code.STALE_REVISION,
                 f"you acted on revision {cmd.rev}, the table is at {self.rev}: look again",
@@ -820,14 +850,28 @@ class Room:
             "ack", id=cmd.id, rev=self.rev, reviewing=sorted(self.holds), hold=round(left, 1)
         )
 
-    async def _apply(self, seat: int, action: Action) -> None:
+    async def _apply(self, seat: int | None, action: Action) -> None:
         """Apply, persist (in the writer thread when there is one), then update memory;
         the caller broadcasts. Holds the room's lock, so a room's writes keep their order."""
-        assert self.state is not None and self.recorder is not None
+        assert self.state is not None
         try:
             st, _ = apply(self.state, seat, action)
         except ShengjiError as e:
             raise RoomError(e.code, e.message, e.params) from None
+        await self._write(seat, action, st)
+        self.rev += 1
+        self.state = st
+        self.continued.clear()
+        self.holds.clear()
+        self.hold_used.clear()
+        self.next_left = None
+        if st.phase == "match_over":
+            self.status = "finished"
+
+    async def _write(self, seat: int | None, action: Action, st: GameState) -> None:
+        """Record and store one action that leads to ``st`` (the table's own: seat None);
+        when the store refuses, the record is as it was."""
+        assert self.recorder is not None
         seq = len(self.recorder.actions)
         self.recorder.add(seat, action)
         finished = st.phase == "match_over"
@@ -854,14 +898,6 @@ class Room:
         except BaseException:
             self.recorder.actions.pop()
             raise
-        self.rev += 1
-        self.state = st
-        self.continued.clear()
-        self.holds.clear()
-        self.hold_used.clear()
-        self.next_left = None
-        if finished:
-            self.status = "finished"
 
     # -- bots, timers, disconnections -------------------------------------------------------
     def make_bots(self) -> None:
@@ -893,8 +929,9 @@ class Room:
             if self.paused or self.waiting() or self.holds:
                 return None
             return min(self.continued, default=0)
-        seat = st.to_act if st.to_act is not None else 0
-        return seat if self._bot_controls(seat) else None
+        if st.to_act is None:  # a paced deal: the dealer asks the bots
+            return None
+        return st.to_act if self._bot_controls(st.to_act) else None
 
     def _plan(self) -> None:
         """After every change, before the broadcast: timers, deadlines, and the bots."""
@@ -911,18 +948,36 @@ class Room:
             return
         if st.phase == "hand_over":
             self._plan_hand_over(st)
+        elif st.to_act is None:  # a paced deal: nobody is waited on
+            self._cancel_timer()
+            self.deadlines = [None] * len(self.seats)
         else:
-            seat = st.to_act if st.to_act is not None else 0
-            if self._bot_controls(seat) or self.settings.turn_seconds <= 0:
+            seat = st.to_act
+            seconds = self._time_to_decide(st)
+            if self._bot_controls(seat) or seconds <= 0:
                 self._cancel_timer()
                 self.deadlines = [None] * len(self.seats)
             else:
                 if self.timer_for is not st:
-                    self._start_timer(st, self.settings.turn_seconds)
+                    self._start_timer(st, seconds)
                 self.deadlines = [
                     self.deadlines_at if i == seat else None for i in range(len(self.seats))
                 ]
         self.kick_driver()
+        self.kick_dealer()
+
+    def _time_to_decide(self, st: GameState) -> float:
+        """A person's time for the decision that waits (0: no limit): a show in the round
+        before the kitty or after the burial has ``declare_seconds`` (or the turn timer,
+        if shorter); burying, calling and playing have the turn timer."""
+        turn = self.settings.turn_seconds
+        if st.phase in DECLARING_PHASES:
+            return (
+                min(self.settings.declare_seconds, turn)
+                if turn > 0
+                else self.settings.declare_seconds
+            )
+        return turn
 
     def _plan_hand_over(self, st: GameState) -> None:
         """After a hand: the countdown for the people who have not pressed "next hand",
@@ -959,6 +1014,101 @@ class Room:
         deadline = self.deadlines_at if self.timer_for is st else None
         self.deadlines = [deadline if i in waiting else None for i in range(len(self.seats))]
 
+    # -- the deal that runs by itself ------------------------------------------------------
+    def _dealing(self) -> bool:
+        """Whether this process deals the room's paced deal now."""
+        return (
+            self.status == "playing"
+            and is_dealing(self.state)
+            and not self.following
+            and not self.stale
+        )
+
+    def kick_dealer(self) -> None:
+        """Make sure a paced deal goes on (and its clock knows the deal)."""
+        if not self._dealing():
+            return
+        assert self.state is not None
+        self.clock.follow(self.state, time.monotonic())
+        if self.dealer is None or self.dealer.done():
+            self.dealer = asyncio.get_running_loop().create_task(self._deal_on())
+
+    async def _deal_on(self) -> None:
+        """Deal round by round at the room's pace; the bots' shows land on their time."""
+        failures = 0
+        while self._dealing():
+            await asyncio.sleep(self.clock.wait(time.monotonic()))
+            async with self.lock:
+                if not self._dealing():
+                    return
+                try:
+                    changed = await self._deal_step(time.monotonic())
+                    failures = 0
+                except Exception as e:  # the dealer survives: the store may come back
+                    failures += 1
+                    changed = False
+                    log.warning("room %s: dealing failed (%s), retrying", self.id[:8], e)
+                if changed:
+                    self._plan()
+                    self.broadcast()
+            if failures:
+                await asyncio.sleep(min(30.0, 0.5 * 2**failures))
+
+    async def _deal_step(self, now: float) -> bool:
+        """The bots' shows that are due, then the next round if it is due, then the bots
+        a card reached are asked; True when the table changed."""
+        changed = False
+        for seat, show in self.clock.due_shows(self._st, now):
+            with contextlib.suppress(RoomError):  # overtaken by a show meanwhile
+                await self._apply(seat, show)
+                self._note_played_for(seat, show)
+                changed = True
+        if is_dealing(self.state) and self.clock.due_round(now):
+            # every round is stored: a restart, a replay and every view sent are exact
+            await self._apply(None, self.clock.next_deal(self._st))
+            self.clock.dealt(now)
+            changed = True
+        if is_dealing(self.state):
+            self._ask_bots(self._st, now)
+        return changed
+
+    @property
+    def _st(self) -> GameState:
+        assert self.state is not None
+        return self.state
+
+    def _ask_bots(self, st: GameState, now: float) -> None:
+        """Ask the bots a card reached whether they show (programs off the event loop)."""
+        seats = [
+            i for i in range(len(self.seats)) if self._bot_controls(i) and i not in self.asking
+        ]
+        for seat in self.clock.to_ask(st, seats):
+            bot = self.bots.get(seat) or make_player(
+                "heuristic", seat, derived_seed(self.seed, "bots")
+            )
+            view = seat_view(st, seat)
+            if isinstance(bot, ExternalBot):
+                task = asyncio.get_running_loop().create_task(self._ask_program(bot, seat, st))
+                self.asking[seat] = task
+                continue
+            try:
+                self.clock.decided(seat, bot.act(view), now)
+            except Exception as e:  # a bot's failure is not the table's
+                log.warning("room %s: bot %d failed during the deal (%s)", self.id[:8], seat, e)
+
+    async def _ask_program(self, bot: ExternalBot, seat: int, st: GameState) -> None:
+        try:
+            action = await bot.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
+            self.clock.decided(seat, action, time.monotonic())
+        finally:
+            self.asking.pop(seat, None)
+            self.kick_dealer()
+
+    def _note_played_for(self, seat: int, action: Action) -> None:
+        s = self.seats[seat]
+        if s.kind == "human" and s.away and not isinstance(action, Continue):
+            self.played_for[seat] = self.played_for.get(seat, 0) + 1
+
     def kick_driver(self) -> None:
         """Make sure bots move when it is their turn."""
         if self._bot_turn() is None:
@@ -980,9 +1130,7 @@ class Room:
                 try:
                     action = await self._bot_move(seat)
                     failures = 0
-                    s = self.seats[seat]
-                    if s.kind == "human" and s.away and not isinstance(action, Continue):
-                        self.played_for[seat] = self.played_for.get(seat, 0) + 1
+                    self._note_played_for(seat, action)
                 except Exception as e:  # the driver survives: the store may come back
                     failures += 1
                     log.warning("room %s: bot move failed (%s), retrying", self.id[:8], e)
@@ -1019,8 +1167,8 @@ class Room:
             conn.push(yours if about is not None and self.seat_of(conn) == about else text)
 
     def _timed_out(self, seat: int, action: Action) -> None:
-        """The turn timer ran out and a bot moved for ``seat``: say so (a burial's cards
-        stay hidden: only their number is told)."""
+        """The turn timer ran out: a declaring prompt was passed, or a bot moved for
+        ``seat``; say so (a burial's cards stay hidden: only their number is told)."""
         a = action_to_json(action)
         cards = a.get("cards", "")
         params = {
@@ -1061,10 +1209,12 @@ class Room:
                         return
                     if not self.timer_hold:  # (else a review's hold ran out: plan again)
                         await self._apply(min(self.continued, default=0), Continue())
-                else:
-                    seat = st.to_act if st.to_act is not None else 0
-                    action = await self._bot_move(seat)
-                    self._timed_out(seat, action)
+                elif st.to_act is not None and st.phase in DECLARING_PHASES:
+                    await self._apply(st.to_act, Pass())  # silence is not showing
+                    self._timed_out(st.to_act, Pass())
+                elif st.to_act is not None:
+                    action = await self._bot_move(st.to_act)
+                    self._timed_out(st.to_act, action)
             except RoomError as e:
                 log.warning("room %s: timer move failed (%s)", self.id[:8], e.message)
                 self.timer_for = None  # try again with a fresh timer
@@ -1154,15 +1304,17 @@ class Room:
 
     def busy(self) -> bool:
         """Whether the room has connections or tasks running (not to be unloaded)."""
-        tasks = [self.driver, self.timer, *self.away_tasks.values()]
+        tasks = [self.driver, self.dealer, self.timer, *self.away_tasks.values()]
         busy = bool(self.conns) or self.attached > 0
         return busy or any(t is not None and not t.done() for t in tasks)
 
     def close(self) -> None:
         """Stop the room's tasks (it is being unloaded)."""
-        for t in [self.driver, self.timer, *self.away_tasks.values()]:
+        for t in [self.driver, self.dealer, self.timer, *self.away_tasks.values()]:
             if t is not None:
                 t.cancel()
+        for t in self.asking.values():
+            t.cancel()
         self.bots, old = {}, self.bots
         for bot in old.values():
             if isinstance(bot, ExternalBot):

@@ -179,12 +179,17 @@ def _private_file(p: Path) -> None:
     p.chmod(0o600)  # an older file keeps whatever mode it was made with otherwise
 
 
+#: How the table's own actions (a paced deal's ``deal``: no seat) are stored.
+TABLE_SEAT = -1
+
+
 class ActionWrite(NamedTuple):
-    """One applied action to be written (with what goes in the same commit)."""
+    """One applied action to be written (with what goes in the same commit); ``seat``
+    None: the table's own."""
 
     room_id: str
     seq: int
-    seat: int
+    seat: int | None
     action: dict[str, Any]
     status: str | None = None
     record: dict[str, Any] | None = None
@@ -295,7 +300,12 @@ class Store:
             conn.execute(
                 _INSERT_ACTION,
                 [
-                    {"room_id": w.room_id, "seq": w.seq, "seat": w.seat, "action": w.action}
+                    {
+                        "room_id": w.room_id,
+                        "seq": w.seq,
+                        "seat": TABLE_SEAT if w.seat is None else w.seat,
+                        "action": w.action,
+                    }
                     for w in writes
                 ],
             )
@@ -352,13 +362,13 @@ class Store:
             )
 
     @_guarded
-    def load_actions(self, room_id: str) -> list[tuple[int, dict[str, Any]]]:
-        """The room's actions in order: (seat, action)."""
+    def load_actions(self, room_id: str) -> list[tuple[int | None, dict[str, Any]]]:
+        """The room's actions in order: (seat, action); seat None: the table's own."""
         with Session(self.engine) as s:
             rows = s.scalars(
                 select(ActionRow).where(ActionRow.room_id == room_id).order_by(ActionRow.seq)
             ).all()
-            return [(r.seat, dict(r.action)) for r in rows]
+            return [(None if r.seat == TABLE_SEAT else r.seat, dict(r.action)) for r in rows]
 
     @_guarded
     def load_record(self, room_id: str) -> dict[str, Any] | None:

@@ -45,7 +45,6 @@ from ..i18n import SUIT_SYMBOLS, calls_text, card_label, count_cards, count_poin
 from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
-    DealPass,
     Tracker,
     clock_text,
     declared_text,
@@ -71,8 +70,6 @@ from .text import (
 )
 
 RED = {"H", "D"}
-#: What a declare dialog returns for "pass for the rest of the deal".
-PASS_DEAL = "pass-deal"
 #: Refusals about the connection: their message goes once the connection is back.
 LINK_CODES = {"RECONNECTING", "TIMEOUT", "UNREACHABLE", "CONNECTION_LOST"}
 
@@ -204,9 +201,9 @@ class DialogClock(Static):
 
 
 class DeclareDialog(ModalScreen[str | None]):
-    """Choose a declaration (1..n) or pass (p); while the cards are dealt, d passes for
-    the rest of the deal; ? asks for a hint. Returns the show's cards, None for a pass,
-    or :data:`PASS_DEAL`."""
+    """Choose a declaration (1..n) or pass (p); ? asks for a hint. Returns the show's
+    cards, or None for a pass. During the deal (``free``: nobody is asked, the deal goes
+    on behind it) it offers the shows held now and Esc closes it without showing."""
 
     def __init__(
         self,
@@ -214,19 +211,17 @@ class DeclareDialog(ModalScreen[str | None]):
         state: dict[str, Any],
         session: Session,
         lang: str,
-        note: str = "",
+        free: bool = False,
     ) -> None:
-        """``note``: a line over the choices (a stronger show than those passed on)."""
         super().__init__()
         self.options = options
         self.state = state
         self.session = session
         self.lang = lang
-        self.note = note
-        self.deal = (state.get("view") or {}).get("phase") == "deal"
-        keys: Keys = [("p,escape", "pass", None, None), ("question_mark", "hint", None, "?")]
-        if self.deal:
-            keys.append(("d", "pass_deal", None, None))
+        self.free = free
+        keys: Keys = [("escape", "pass", None, None)]
+        if not free:
+            keys += [("p", "pass", None, None), ("question_mark", "hint", None, "?")]
         self._bindings = keymap(keys, lang)
 
     def compose(self) -> ComposeResult:
@@ -235,17 +230,15 @@ class DeclareDialog(ModalScreen[str | None]):
             f"{i + 1}) " + t("action.declare", lang, cards=card_label_list(s, lang))
             for i, s in enumerate(self.options)
         ]
-        lines.append(f"p) {t('action.pass', lang)}")
-        if self.deal:
-            lines.append(t("dlg.pass_deal", lang))
+        if not self.free:
+            lines.append(f"p) {t('action.pass', lang)}")
         decl = declared_text(self.state, lang) or ""
         yield Vertical(
-            Static(t("dlg.declare", lang), id="dlg-title"),
+            Static(t("dlg.show" if self.free else "dlg.declare", lang), id="dlg-title"),
             Static(decl, id="dlg-declared"),
-            Static(self.note, id="dlg-note", classes="" if self.note else "hidden"),
             Static("\n".join(lines)),
             Static("", id="dlg-hint"),
-            Static(t("dlg.declare_keys", lang), id="dlg-keys"),
+            Static(t("dlg.show_keys" if self.free else "dlg.declare_keys", lang), id="dlg-keys"),
             DialogClock(lang),
             id="dialog",
         )
@@ -256,9 +249,6 @@ class DeclareDialog(ModalScreen[str | None]):
 
     def action_pass(self) -> None:
         self.dismiss(None)
-
-    def action_pass_deal(self) -> None:
-        self.dismiss(PASS_DEAL)
 
     def action_hint(self) -> None:
         line = self.query_one("#dlg-hint", Static)
@@ -460,6 +450,9 @@ class ScoreDialog(ModalScreen[bool]):
     def __init__(self, state: dict[str, Any], lang: str, can_continue: bool) -> None:
         super().__init__()
         view = state.get("view") or {}
+        #: The hand it was opened in, and whether after it (it closes when the next starts).
+        self.hand = view.get("hand_number")
+        self.after = view.get("phase") in ("hand_over", "match_over")
         self.rows: list[dict[str, Any]] = list(view.get("score_sheet") or [])
         self.state = state
         self.lang = lang
@@ -541,6 +534,7 @@ class TableApp(App[None]):
         ("enter", "submit", "key.play", "⏎"),
         ("escape", "clear", None, None),
         ("n", "next_hand", "key.next", None),
+        ("d", "show", "key.show", None),
         ("question_mark", "hint", "key.hint", "?"),
         ("v", "sheet", "key.sheet", None),
         ("r", "ready", "key.ready", None),
@@ -563,7 +557,6 @@ class TableApp(App[None]):
         self.dialog_rev: Any = -1
         self.hint_rev: Any = None  # the table's revision the hint shown is about
         self.sheet_hand = -1
-        self.deal_pass = DealPass()
         # the log is kept in both languages, so the language key re-reads it whole
         self.trackers = {code: Tracker(code) for code in ("en", "zh")}
         self.logs: dict[str, deque[str]] = {code: deque(maxlen=300) for code in ("en", "zh")}
@@ -729,37 +722,35 @@ class TableApp(App[None]):
         self._dialogs(state, view)
 
     def _dialogs(self, state: dict[str, Any], view: dict[str, Any]) -> None:
-        """Offer the decision that waits for this seat (declare, bury, the score sheet
-        after a hand) whenever no dialog is up: called at every change and tick, so a
-        decision that came while another dialog was open is offered once it closes."""
+        """Offer the decision that waits for this seat (declare, bury, call, the score
+        sheet after a hand): called at every change and tick. Nothing stops the table: a
+        dialog whose moment has passed closes, the score sheet steps aside when the next
+        hand starts, and a decision that comes due while an overlay (help, the sheet) is
+        open is offered at once, over it."""
         phase = view["phase"]
         mine = my_turn(state)
-        screen = self.screen
-        if isinstance(screen, DeclareDialog | BuryDialog | CallDialog) and not (
-            mine
-            and (
-                phase in DECLARING_PHASES
-                if isinstance(screen, DeclareDialog)
-                else phase == ("call" if isinstance(screen, CallDialog) else "bury")
+        screen: Screen[Any] = self.screen  # typed Screen[object]: no narrowing from that
+        if isinstance(screen, DeclareDialog) and screen.free:
+            due = phase == "deal" and screen.options == list(state.get("shows") or [])
+        elif isinstance(screen, DeclareDialog):
+            due = mine and phase in DECLARING_PHASES
+        elif isinstance(screen, CallDialog | BuryDialog):
+            due = mine and phase == ("call" if isinstance(screen, CallDialog) else "bury")
+        elif isinstance(screen, ScoreDialog):  # after a hand: it steps aside for the next
+            due = view.get("hand_number") == screen.hand and (
+                not screen.after or phase in ("hand_over", "match_over")
             )
-        ):
-            self.pop_screen()  # the turn passed (e.g. a timer played for us)
+        else:
+            due = True
+        if not due:
+            self.pop_screen()  # its moment passed (a timer played for us, the deal went on)
             screen = self.screen
-        if isinstance(screen, ModalScreen):
+        if isinstance(screen, DeclareDialog | BuryDialog | CallDialog | ConfirmQuit):
             return
         if mine and phase in DECLARING_PHASES and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
-            if self.deal_pass.covers(state):  # passing for the rest of the deal
-                self.deal_pass.passed(state)
-                self._act({"type": "pass"})
-                return
-            stronger = " / ".join(
-                card_label_list(show, self.lang) for show in self.deal_pass.stronger(state)
-            )
-            note = t("dlg.stronger", self.lang, cards=stronger) if stronger else ""
             shows = list(state.get("shows") or [])
-            dialog = DeclareDialog(shows, state, self.session, self.lang, note)
-            self.push_screen(dialog, self.declared)
+            self.push_screen(DeclareDialog(shows, state, self.session, self.lang), self.declared)
         elif mine and phase == "bury" and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
             opts = options_of(state)
@@ -770,7 +761,11 @@ class TableApp(App[None]):
         elif mine and phase == "call" and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
             self.push_screen(CallDialog(state, self.lang), self.called)
-        elif phase in ("hand_over", "match_over") and self.sheet_hand != view["hand_number"]:
+        elif (
+            phase in ("hand_over", "match_over")
+            and self.sheet_hand != view["hand_number"]
+            and not isinstance(screen, ModalScreen)
+        ):
             self.sheet_hand = view["hand_number"]
             self.push_screen(ScoreDialog(state, self.lang, mine), self.sheet_closed)
 
@@ -905,6 +900,11 @@ class TableApp(App[None]):
         phase = view.get("phase")
         return my_turn(self.state) and (phase in DECLARING_PHASES or phase in ("bury", "call"))
 
+    def _dealing(self) -> bool:
+        """The deal runs by itself and this seat may show at any moment of it."""
+        view = self.state.get("view") or {}
+        return view.get("phase") == "deal" and my_seat(self.state) is not None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         state = self.state
         view = state.get("view") or {}
@@ -912,9 +912,15 @@ class TableApp(App[None]):
         seated = my_seat(state) is not None
         host = bool((state.get("you") or {}).get("host"))
         if action == "submit":
-            return bool(view) and seated and (view.get("phase") == "play" or self._pending_dialog())
+            return (
+                bool(view)
+                and seated
+                and (view.get("phase") == "play" or self._pending_dialog() or self._dealing())
+            )
         if action in ("move", "select_card", "clear"):
-            return bool(view) and seated and view.get("phase") == "play"
+            return bool(view) and seated and (view.get("phase") == "play" or self._dealing())
+        if action == "show":
+            return self._dealing() and bool(state.get("shows"))
         if action == "next_hand":
             return view.get("phase") == "hand_over" and my_turn(state)
         if action == "hint":
@@ -954,6 +960,8 @@ class TableApp(App[None]):
         char = event.character or ""
         if len(char) != 1 or char in "hq" or not self.check_action("move", ()) or not self.cards:
             return  # (h and q are help and quit: Shift+H, Shift+Q jump)
+        if char == "d" and self._dealing():
+            return  # d shows (亮主) while the cards are dealt
         cards = self.cards
         for step in range(1, len(cards) + 1):
             i = (self.cursor + step) % len(cards)
@@ -982,9 +990,13 @@ class TableApp(App[None]):
         self.render_state()
 
     def check_selection(self) -> None:
-        """Say whether the selection may be played now (the rule that forbids it)."""
+        """Say whether the selection may be played (or, during the deal, shown) now: the
+        rule that forbids it."""
         view = self.state.get("view") or {}
-        if my_turn(self.state) and view.get("phase") == "play" and self.selected:
+        if self._dealing() and self.selected:
+            refusal = self.session.check({"type": "declare", "cards": self.chosen()})
+            self.message = self._say(refusal) if refusal else t("sel.legal", self.lang)
+        elif my_turn(self.state) and view.get("phase") == "play" and self.selected:
             cards = self.chosen()
             refusal = self.session.check({"type": "play", "cards": cards})
             if refusal:
@@ -1006,11 +1018,30 @@ class TableApp(App[None]):
             self.dialog_rev = -1
             self._dialogs(self.state, view)
             return
+        if self._dealing():  # Enter shows the cards selected, or opens the shows held
+            if self.selected:
+                self._act({"type": "declare", "cards": self.chosen()})
+            else:
+                self.action_show()
+            return
         if not my_turn(self.state) or view.get("phase") != "play":
             return
         self.throw_note = ""
         self.message = self._say(self.session.act({"type": "play", "cards": self.chosen()}))
         self.render_state()
+
+    def action_show(self) -> None:
+        """d: show (亮主) while the cards are dealt; one show is made at once, several are
+        offered (the deal goes on meanwhile)."""
+        shows = list(self.state.get("shows") or [])
+        if not self._dealing() or not shows:
+            return
+        if len(shows) == 1:
+            self._act({"type": "declare", "cards": shows[0]})
+        elif not isinstance(self.screen, ModalScreen):
+            self.push_screen(
+                DeclareDialog(shows, self.state, self.session, self.lang, free=True), self.declared
+            )
 
     def action_next_hand(self) -> None:
         view = self.state.get("view") or {}
@@ -1068,19 +1099,14 @@ class TableApp(App[None]):
         self.render_state()
 
     def declared(self, choice: str | None) -> None:
-        """The declare dialog's answer: a show's cards, a pass, or a pass for the rest
-        of the deal."""
-        state = self.state
-        if choice == PASS_DEAL:
-            self.deal_pass.start(state)
-            action: dict[str, Any] = {"type": "pass"}
-        elif choice:
-            self.deal_pass.stop()
-            action = {"type": "declare", "cards": choice}
+        """The declare dialog's answer: a show's cards, or a pass (during the deal, where
+        nobody passes: not showing now)."""
+        if choice:
+            self._act({"type": "declare", "cards": choice})
+        elif not self._dealing():
+            self._act({"type": "pass"})
         else:
-            self.deal_pass.passed(state)
-            action = {"type": "pass"}
-        self._act(action)
+            self.render_state()
 
     def called(self, calls: str | None) -> None:
         """The call dialog's answer: the calls typed (None: closed, Enter reopens it)."""

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..dealing import DEAL_SECONDS
 from ..errors import Code, ShengjiError
 from ..i18n import error_text, t
 from ..options import load_overrides_file, parse_override
@@ -86,7 +87,14 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
     if not args.connect:
         opts = load_preset(args.preset, overrides or None)
         seed = args.seed if args.seed is not None else random.randrange(2**31)
-        return LocalSession(opts, seed, seat=args.seat or 0, bots=args.bots)
+        pace = getattr(args, "deal_seconds", None)
+        return LocalSession(
+            opts,
+            seed,
+            seat=args.seat or 0,
+            bots=args.bots,
+            deal_seconds=DEAL_SECONDS if pace is None else pace,
+        )
     target = parse_target(args.connect)
     retry = float(os.environ.get("SHENGJI_RETRY_SECONDS", "60"))
     host_key = getattr(args, "host_key", None)
@@ -102,7 +110,10 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
         open_seats = _open_seats(args.open)
         turn = float(getattr(args, "turn_seconds", 0.0) or 0.0)
-        made = made_signature(args.preset, overrides, args.bots, sorted(open_seats), seat, turn)
+        pace = getattr(args, "deal_seconds", None)
+        made = made_signature(
+            args.preset, overrides, args.bots, sorted(open_seats), seat, turn, pace
+        )
         kept = None if getattr(args, "new_room", False) else store.made_room(target.base, made)
         if kept is not None:
             back = _back_to_made(kept, name, seat, store, retry)
@@ -113,7 +124,9 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         levels = server_levels(target) or local_levels()  # a server that lists none: ours
         per_seat = seat_bots(args.bots, seat, levels, players)  # the server checks the names
         bots = [None if s in open_seats else bot for s, bot in enumerate(per_seat)]
-        data = create_room(target, args.preset, overrides, bots, turn_seconds=turn)
+        data = create_room(
+            target, args.preset, overrides, bots, turn_seconds=turn, deal_seconds=pace
+        )
         target = Target(target.base, str(data["id"]))
         host_key = data.get("host_key")
         store.put(room_key(target), {"host_key": host_key, "name": name, "made": made})

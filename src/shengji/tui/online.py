@@ -175,6 +175,7 @@ def made_signature(
     open_seats: Sequence[int],
     seat: int,
     turn_seconds: float = 0.0,
+    deal_seconds: float | None = None,
 ) -> str:
     """What makes two ``shengji play --connect SERVER`` commands the same room request:
     run again, the command goes back to the room it made instead of making another.
@@ -183,8 +184,10 @@ def made_signature(
     '["classic", {}, "normal", [2], 0]'
     """
     parts: list[Any] = [preset, dict(overrides), bots, sorted(open_seats), seat]
-    if turn_seconds:
+    if turn_seconds or deal_seconds is not None:
         parts.append(turn_seconds)
+    if deal_seconds is not None:
+        parts.append(deal_seconds)
     return json.dumps(parts, sort_keys=True)
 
 
@@ -215,16 +218,19 @@ def create_room(
     bots: Sequence[str | None],
     timeout: float = 10.0,
     turn_seconds: float = 0.0,
+    deal_seconds: float | None = None,
 ) -> dict[str, Any]:
-    """``POST /api/rooms``: ``{"id", "url", "host_key"}``; a refusal raises its code."""
-    body = json.dumps(
-        {
-            "preset": preset,
-            "overrides": dict(overrides),
-            "bots": list(bots),
-            "turn_seconds": turn_seconds,
-        }
-    )
+    """``POST /api/rooms``: ``{"id", "url", "host_key"}``; a refusal raises its code
+    (``deal_seconds`` None: the server's default pace)."""
+    room: dict[str, Any] = {
+        "preset": preset,
+        "overrides": dict(overrides),
+        "bots": list(bots),
+        "turn_seconds": turn_seconds,
+    }
+    if deal_seconds is not None:
+        room["deal_seconds"] = deal_seconds
+    body = json.dumps(room)
     req = urllib.request.Request(
         f"{target.base}/api/rooms", body.encode(), {"Content-Type": "application/json"}
     )

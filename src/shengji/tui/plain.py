@@ -1,8 +1,8 @@
 """``shengji play --plain``: the table as text lines, commands read from standard input.
 
-Commands: ``play CARDS``, ``bury CARDS``, ``declare CARDS`` (or the option's number),
-``pass`` (``pass deal``: for the rest of the deal), ``next``, ``hint``, ``look``, ``help``,
-``quit``; online also ``ready``,
+Commands: ``play CARDS``, ``bury CARDS``, ``show CARDS`` (``declare``; or the option's
+number: at any moment of the deal, which never waits), ``pass``, ``next``, ``hint``,
+``look``, ``help``, ``quit``; online also ``ready``,
 ``unready``, ``start`` and ``bots`` (the host: bots in the empty seats) and ``say TEXT``.
 Cards use the notation (``S10 S10``, ``BJ``). Everything that happens is printed as it
 happens (declarations, plays, who won each trick, failed throws); a refused command
@@ -20,7 +20,6 @@ from ..errors import Code, ShengjiError
 from ..i18n import cards_label, t
 from .session import LEVELS, Refusal, Session, bot_for, local_levels
 from .text import (
-    DealPass,
     Tracker,
     describe,
     hint_text,
@@ -36,7 +35,7 @@ _ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
 
 def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
     """A protocol action (``{"type": ...}``), a room command (``{"room": {...}}``), or a
-    word for the loop (``look``, ``help``, ``hint``, ``quit``, ``pass_deal``)."""
+    word for the loop (``look``, ``help``, ``hint``, ``quit``)."""
     words = line.strip().split()
     if not words:
         return "look"
@@ -47,8 +46,6 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
         shows = state.get("shows") or []
         k = int(verb) - 1
         return {"type": "declare", "cards": shows[k]} if 0 <= k < len(shows) else "help"
-    if verb == "pass" and rest.lower() in ("deal", "all"):
-        return "pass_deal"
     if verb in ("pass", "next", "continue", "n"):
         return {"type": "pass" if verb == "pass" else "continue"}
     if verb == "call":  # 找朋友: the banker's friend calls, ``call SA:2 HK:1``
@@ -163,8 +160,9 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
     # a spectator never has to answer: read its (piped) input only when a line is there
     watch = (not tty) and _has_fileno(stdin)
     tracker = Tracker(lang)
-    deal_pass = DealPass()
     shown: Any = None
+    offered: tuple[str, ...] = ()  # the shows last told during the deal
+    held: str | None = None  # a line read during the deal that is not for the deal
     attempt = 0
     out(t("plain.help", lang))
     if session.link:
@@ -188,34 +186,37 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
             shown = state.get("rev")
             out(*describe(state, lang))
         want = wants_input(state)
-        if (tty or (watch and my_seat(state) is None)) and not want:
+        dealing = view is not None and view["phase"] == "deal" and my_seat(state) is not None
+        if dealing:  # the deal goes on: what can be shown now is told as it changes
+            offer = tuple(state.get("shows") or ())
+            if offer != offered:
+                offered = offer
+                if offer:
+                    out("", *_turn_lines(state, lang))
+            if not (offer and (tty or _has_fileno(stdin)) and _stdin_ready(stdin, 0.1)):
+                if not offer:
+                    time.sleep(0.05)
+                continue
+        elif (tty or (watch and my_seat(state) is None)) and not want:
             if not _stdin_ready(stdin, 0.1):
                 continue
         elif not want:
             time.sleep(0.05)
             continue
-        if want and view and deal_pass.covers(state):  # passing for the rest of the deal
-            deal_pass.passed(state)
-            session.act({"type": "pass"})
-            continue
         if want and state.get("rev") != shown:
             shown = state.get("rev")
-            out("", *(_turn_lines(state, lang, deal_pass) if view else describe(state, lang)))
-        line = stdin.readline()
+            out("", *(_turn_lines(state, lang) if view else describe(state, lang)))
+        line, held = (held, None) if held is not None and not dealing else (stdin.readline(), held)
         if not line:
             return 0
         cmd = parse_line(line, state)
+        if dealing and not (cmd in ("look", "help", "hint", "quit") or _is_show(cmd)):
+            held = line  # a command for later (a script's next turn): kept for it
+            continue
         if cmd == "quit":
             if session.online:
                 out(t("cli.again", lang))
             return 0
-        if cmd == "pass_deal":
-            deal_pass.start(state)
-            cmd = {"type": "pass"}
-        elif isinstance(cmd, dict) and cmd.get("type") == "pass":
-            deal_pass.passed(state)
-        elif isinstance(cmd, dict) and cmd.get("type") == "declare":
-            deal_pass.stop()
         if cmd == "help":
             out(t("plain.help", lang))
         elif cmd == "look":
@@ -237,7 +238,11 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
                 shown = None  # show the table again before the next command
 
 
-def _turn_lines(state: dict[str, Any], lang: str, deal_pass: DealPass | None = None) -> list[str]:
+def _is_show(cmd: dict[str, Any] | str) -> bool:
+    return isinstance(cmd, dict) and cmd.get("type") == "declare"
+
+
+def _turn_lines(state: dict[str, Any], lang: str) -> list[str]:
     """What to see before acting: the hand's status, the trick so far (its leader and
     winning play marked), the hand, the prompt (``look`` shows everything)."""
     view = state["view"]
@@ -245,12 +250,6 @@ def _turn_lines(state: dict[str, Any], lang: str, deal_pass: DealPass | None = N
     trick = trick_text(state, lang)
     if trick:
         lines.append(trick)
-    if view["phase"] == "deal" and state.get("shows"):
-        stronger = deal_pass.stronger(state) if deal_pass else []
-        if stronger:
-            shows = " / ".join(cards_label(c, lang) for c in stronger)
-            lines.append(t("dlg.stronger", lang, cards=shows))
-        lines.append(t("plain.pass_deal", lang))
     if view["phase"] == "hand_over":
         lines.append(status_lines(state, lang)[1])
     me = my_seat(state)

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from ..actions import Action, action_from_json, action_to_json
 from ..bots.registry import bot_kinds, check_spec, hint_bot, make_player, reason_of
+from ..dealing import DEAL_SECONDS, DealClock, is_dealing
 from ..errors import Code, ShengjiError
 from ..friends import callable_cards
 from ..game import GameState, apply, new_match
@@ -161,7 +162,10 @@ def seat_bots(
 
 
 class LocalSession:
-    """A match in this process: one person's seat, bots in the others."""
+    """A match in this process: one person's seat, bots in the others. The deal runs by
+    itself (a round every ``deal_seconds``, :class:`~shengji.dealing.DealClock`): the
+    person shows whenever they like, the bots at their draws, two rounds after they
+    decide; :meth:`poll` moves it on."""
 
     online = False
     status = "connected"
@@ -175,17 +179,20 @@ class LocalSession:
         seat: int = 0,
         bots: str = "heuristic",
         adviser: str | None = None,
+        deal_seconds: float = DEAL_SECONDS,
     ) -> None:
-        """``adviser``: the bot spec behind :meth:`hint` (default :func:`hint_bot`)."""
+        """``adviser``: the bot spec behind :meth:`hint` (default :func:`hint_bot`);
+        ``deal_seconds``: between two rounds of the deal (0: a round at every poll)."""
         self.bots = seat_bots(bots, seat, players=options.players)
         self.bots_spec = bots
         self.seed = seed
         #: every action applied, for the match record (:meth:`record`)
-        self.actions: list[tuple[int, Action]] = []
+        self.actions: list[tuple[int | None, Action]] = []
         self.options = options
         self.overrides = _overrides_of(options)
         self.seat = seat
-        self.st: GameState = new_match(options, seed)
+        self.st: GameState = new_match(options, seed, paced=True)
+        self.clock = DealClock(deal_seconds, 2 * deal_seconds)
         self.players: dict[int, Player] = {
             s: make_player(name, s, seed) for s, name in enumerate(self.bots) if name
         }
@@ -215,6 +222,8 @@ class LocalSession:
                 "preset": self.options.name,
                 "overrides": self.overrides,
                 "options": self.options.to_dict(),
+                "paced": True,
+                "deal_seconds": self.clock.seconds,
                 "seats": seats,
                 "host_seat": self.seat,
                 "spectators": 0,
@@ -229,7 +238,7 @@ class LocalSession:
         if self.st.phase == "call" and self.st.to_act == self.seat:  # 找朋友: what may be called
             self.state["callable"] = " ".join(c.text for c in callable_cards(self.st.ctx))
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int | None, action: Action) -> None:
         self.st, _ = apply(self.st, seat, action)
         self.actions.append((seat, action))
         self.rev += 1
@@ -280,12 +289,36 @@ class LocalSession:
     def poll(self) -> bool:
         changed = False
         while self.st.phase not in ("hand_over", "match_over") and self.st.to_act != self.seat:
+            if is_dealing(self.st):  # at most one round a poll: a person sees each come
+                changed = self._deal_step(time.monotonic()) or changed
+                if is_dealing(self.st):
+                    break
+                continue
             seat = self.st.to_act
             assert seat is not None
             self._apply(seat, self.players[seat].act(seat_view(self.st, seat)))
             changed = True
         self._refresh()
         return changed
+
+    def _deal_step(self, now: float) -> bool:
+        """The bots' shows that are due, then the next round if it is due, then the bots
+        a card reached are asked; True when the table changed."""
+        clock = self.clock
+        clock.follow(self.st, now)
+        moved = False
+        for seat, show in clock.due_shows(self.st, now):
+            with contextlib.suppress(ShengjiError):  # overtaken by another show
+                self._apply(seat, show)
+                moved = True
+        if is_dealing(self.st) and clock.due_round(now):
+            self._apply(None, clock.next_deal(self.st))
+            clock.dealt(now)
+            moved = True
+        if is_dealing(self.st):
+            for seat in clock.to_ask(self.st, self.players):
+                clock.decided(seat, self.players[seat].act(seat_view(self.st, seat)), now)
+        return moved
 
     def close(self) -> None:
         return None

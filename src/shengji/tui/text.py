@@ -15,8 +15,7 @@ from typing import Any
 
 from ..autoplay import choose_action
 from ..bots.registry import bot_kinds
-from ..cards import kitty_size, parse_card, parse_cards, parse_rank, points
-from ..declaring import parse_show
+from ..cards import kitty_size, parse_card, parse_cards, points
 from ..errors import ShengjiError
 from ..i18n import call_text, calls_text, cards_label, count_points, error_text, t, trump_label
 from ..option_help import overrides_text
@@ -453,6 +452,14 @@ def prompt(state: dict[str, Any], lang: str, keys: bool = False) -> str:
         waiting = [who(state, s, lang) for s in room.get("waiting") or [] if s not in held]
         waiting += [t("prompt.reviewing", lang, who=who(state, s, lang)) for s in held]
         return t("prompt.wait_next", lang, who=", ".join(waiting) or "…")
+    if phase == "deal" and view.get("paced"):  # the deal does not wait: show at any moment
+        shows = state.get("shows") or []
+        where = {"n": view.get("dealt", 0), "total": view.get("deal_total", "?")}
+        if not shows:
+            return t("prompt.dealing", lang, level=view.get("level", ""), **where)
+        listed = " / ".join(pretty(s, lang) for s in shows)
+        key = "prompt.deal_show" if keys else "plain.deal_show"
+        return t(key, lang, shows=listed, example=shows[0], **where)
     if not my_turn(state):
         return t("prompt.wait", lang, who=who(state, view.get("to_act"), lang))
     if phase in DECLARING_PHASES:
@@ -798,55 +805,3 @@ def throw_text(state: dict[str, Any], play: dict[str, Any], lang: str) -> str:
         "who": t("you", lang) if play["seat"] == me else who(state, play["seat"], lang),
     }
     return error_text("THROW_FAILED", params, "", lang)
-
-
-class DealPass:
-    """ "Pass for the rest of the deal": while the cards are dealt a seat holding a legal
-    show is asked at each card it draws. Once it chooses this, :meth:`covers` says which
-    of those questions to answer "pass" by itself: all of them until the hand's deal ends,
-    except when a stronger show (a higher rung: single < pair < jokers < triple) than any
-    it passed on becomes possible; :meth:`stronger` names it."""
-
-    def __init__(self) -> None:
-        self.hand: int | None = None
-        self.rung = 0
-
-    @staticmethod
-    def _rungs(state: dict[str, Any]) -> list[tuple[int, str]]:
-        view = state.get("view") or {}
-        out = []
-        for show in state.get("shows") or []:
-            try:
-                level = parse_rank(str(view["level"]))
-                out.append((parse_show(level, parse_cards(show)).rung, show))
-            except (ShengjiError, KeyError):
-                continue
-        return out
-
-    def _on(self, state: dict[str, Any]) -> bool:
-        view = state.get("view") or {}
-        return view.get("phase") == "deal" and self.hand == view.get("hand_number")
-
-    def start(self, state: dict[str, Any]) -> None:
-        """Pass on every show offered now, and on any no stronger, until the deal ends."""
-        self.hand = (state.get("view") or {}).get("hand_number")
-        self.rung = max((r for r, _ in self._rungs(state)), default=0)
-
-    def passed(self, state: dict[str, Any]) -> None:
-        """A pass while it is on: the shows seen now are passed on too."""
-        if self._on(state):
-            self.rung = max([self.rung, *(r for r, _ in self._rungs(state))])
-
-    def stop(self) -> None:
-        """Ask at every card again (e.g. after declaring)."""
-        self.hand = None
-
-    def stronger(self, state: dict[str, Any]) -> list[str]:
-        """The shows possible now that are stronger than those passed on (while on)."""
-        if not self._on(state):
-            return []
-        return [show for r, show in self._rungs(state) if r > self.rung]
-
-    def covers(self, state: dict[str, Any]) -> bool:
-        """Whether to pass by itself now (on, and nothing stronger to show)."""
-        return self._on(state) and not self.stronger(state)

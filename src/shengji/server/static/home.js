@@ -44,6 +44,7 @@ function readForm() {
   return {
     bots: [...document.querySelectorAll(".seatpick select")].map((e) => e.value),
     timer: document.getElementById("timer").value,
+    pace: document.getElementById("pace").value,
     pub: document.getElementById("publicroom").checked,
     hints: document.getElementById("allowhints").checked,
   };
@@ -56,6 +57,9 @@ function buildForm(keep = null) {
   const botSel = (i) => seatMenu(i, keep);
   const timer = el("select", { id: "timer" }, [0, 15, 30, 60, 120].map((s) =>
     el("option", { value: s, selected: String(s) === String(keep ? keep.timer : 0) }, s ? t("seconds", { n: s }) : t("timerOff"))));
+  // the deal's pace: seconds between two rounds (one card to every seat)
+  const pace = el("select", { id: "pace" }, [["slow", 0.6], ["normal", 0.3], ["fast", 0.15]].map(([k, sec]) =>
+    el("option", { value: sec, selected: String(sec) === String(keep ? keep.pace : 0.3) }, `${t(`pace_${k}`)} · ${t("paceEvery", { n: sec })}`)));
   fill(H.form,
     el("h2", {}, t("create")),
     el("label", { class: "field" }, el("span", {}, t("preset")), presetSel),
@@ -63,6 +67,7 @@ function buildForm(keep = null) {
     el("div", { class: "field" }, el("span", {}, t("bots")),
       el("div", { class: "seatpick", id: "seatpick" }, seatPickers(botSel))),
     el("label", { class: "field" }, el("span", {}, t("timer")), timer),
+    el("label", { class: "field" }, el("span", {}, t("dealPace")), pace),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "allowhints", checked: keep ? keep.hints : true }), t("allowHints")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "publicroom", checked: keep ? keep.pub : false }), t("publicRoom")),
     el("div", { class: "row" }, el("button", { id: "create", onclick: create }, t("go"))),
@@ -201,6 +206,7 @@ async function create() {
   const body = {
     preset: H.preset, overrides: { ...H.values }, bots,
     turn_seconds: Number(document.getElementById("timer").value) || 0,
+    deal_seconds: Number(document.getElementById("pace").value) || 0.3,
   };
   if (document.getElementById("publicroom").checked) body.public = true;
   if (!document.getElementById("allowhints").checked) body.hints = false;

@@ -52,7 +52,7 @@ const EN = {
   hint: "Hint", hintTitle: "What the strongest bot would do here, and why (about a second)",
   hintThinking: "hint: thinking… (about a second)",
   play: "Play", pass: "Pass", bury: "Bury {n}", buryHint: "Choose {n} cards to bury (扣底).",
-  declareWith: "Show", showHint: "You may show (亮主) or pass.",
+  declareWith: "Show", showHint: "You may show (亮主) or pass.", showBar: "Your shows",
   nextHand: "Next hand", waitingNext: "Waiting for {names} to press next hand",
   youPressed: "Waiting for the others",
   sheet: "Score sheet", result: "Result", sheetPoints: "Points", ntShort: "NT", kittyTimes: "kitty {pts} × {mult}",
@@ -109,6 +109,12 @@ const EN = {
   timeLeft: "time left to act", reading: "reading", pressNext: "Read the score sheet, then press Next hand.",
   reviewingTag: "reviewing", waitingReview: "Waiting for {names} (reviewing)",
   reviewHold: "The next hand waits for you while you read this, for at most",
+  dealPace: "Deal", pace_slow: "slow", pace_normal: "normal", pace_fast: "fast",
+  paceEvery: "a card every {n} s", dealPaceLine: "Deal: a card every {n} s", declareLimit: "{n} s to show after the deal",
+  dealingShort: "Dealing {n}/{total}",
+  showAnytime: "Show (亮主) whenever you like: the deal does not wait for anyone.",
+  noShowYet: "Nothing to show yet: a level card ({level}) or a pair of jokers can be shown as it comes.",
+  counterHint: "You may counter-declare (反主) or pass.",
 };
 
 const ZH = {
@@ -157,7 +163,7 @@ const ZH = {
   hint: "提示", hintTitle: "最强的机器人在这里会怎么打, 为什么 (约一秒)",
   hintThinking: "提示: 思考中… (约一秒)",
   play: "出牌", pass: "不亮", bury: "扣 {n} 张", buryHint: "选 {n} 张牌扣底。",
-  declareWith: "亮", showHint: "可以亮主, 或者不亮。",
+  declareWith: "亮", showHint: "可以亮主, 或者不亮。", showBar: "可亮的牌",
   nextHand: "下一局", waitingNext: "等待 {names} 按下一局",
   youPressed: "等待其他人",
   sheet: "记分表", result: "结果", sheetPoints: "得分", ntShort: "无主", kittyTimes: "底分 {pts} × {mult}",
@@ -206,6 +212,12 @@ const ZH = {
   timeLeft: "剩余时间", reading: "看分中", pressNext: "看完记分表后按下一局。",
   reviewingTag: "复盘中", waitingReview: "等待 {names} (正在复盘)",
   reviewHold: "你看复盘时, 下一局会等你, 最多再等",
+  dealPace: "发牌速度", pace_slow: "慢", pace_normal: "中", pace_fast: "快",
+  paceEvery: "每 {n} 秒一张", dealPaceLine: "发牌: 每 {n} 秒一张", declareLimit: "发完牌后亮主限时 {n} 秒",
+  dealingShort: "发牌 {n}/{total}",
+  showAnytime: "随时可以亮主, 发牌不等人。",
+  noShowYet: "还没有可亮的牌: 摸到级牌 ({level}) 或一对王就可以亮。",
+  counterHint: "可以反主, 或者不亮。",
 };
 
 // Messages for error codes when the server did not send `text` (older servers, HTTP errors).

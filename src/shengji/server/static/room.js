@@ -622,12 +622,15 @@ function renderActions() {
       : [t("pressNext"), held].filter(Boolean).join(" ");
   } else if (view.phase === "match_over") {
     prompt = t("matchOver");
+  } else if (view.phase === "deal" && view.paced) {
+    // the show bar: the deal does not wait; whatever you can show now, one tap away
+    const shows = R.state.shows || [];
+    prompt = shows.length ? t("showAnytime") : t("noShowYet", { level: view.level });
+    if (room.deal_seconds) prompt += ` (${t("paceEvery", { n: room.deal_seconds })})`;
+    for (const s of shows) acts.push(showButton(s, on));
   } else if (mine && DECLARE_PHASES.includes(view.phase)) {
-    prompt = t("showHint");
-    for (const s of R.state.shows || []) {
-      acts.push(el("button", { class: `show${R.hinted && R.hinted.rev === R.state.rev && R.hinted.cards === s ? " hinted" : ""}`, "data-cards": s, disabled: !on, onclick: () => act({ type: "declare", cards: s }) },
-        t("declareWith"), " ", cardRow(s, { size: "mini" })));
-    }
+    prompt = t(view.phase === "after_burial" ? "counterHint" : "showHint");
+    for (const s of R.state.shows || []) acts.push(showButton(s, on));
     acts.push(el("button", { id: "pass", class: "ghost", disabled: !on, onclick: () => act({ type: "pass" }) }, t("pass")));
   } else if (mine && view.phase === "bury") {
     const n = kittySize();
@@ -658,6 +661,13 @@ function renderActions() {
     fill(promptBox, mine && !["hand_over", "match_over"].includes(view.phase) ? el("b", { class: "yourturn" }, t("yourTurn"), " · ") : null,
       on ? prompt : el("span", { class: "bad" }, t("lostAct")));
   }
+}
+
+// A button that makes one show (报主/反主): its cards, marked when the hint named it.
+function showButton(cards, on) {
+  const hinted = R.hinted && R.hinted.rev === R.state.rev && R.hinted.cards === cards;
+  return el("button", { class: `show${hinted ? " hinted" : ""}`, "data-cards": cards, disabled: !on, onclick: () => act({ type: "declare", cards }) },
+    t("declareWith"), " ", cardRow(cards, { size: "mini" }));
 }
 
 // "Hint": what the strongest bot would do for your seat now (POST /api/rooms/{id}/hint,

@@ -26,7 +26,8 @@ function valueText(o, v) {
   return choiceLabel(o, v);
 }
 
-// info: { preset, overrides, turn_seconds, hints } (a room's state or GET /api/rooms/{id});
+// info: { preset, overrides, turn_seconds, hints, paced, deal_seconds, declare_seconds } (a
+// room's state or GET /api/rooms/{id});
 // schema: the preset's option schema, or null while it loads (options then by name).
 export function rulesSummary(info, schema) {
   const byName = new Map(((schema && schema.options) || []).map((o) => [o.name, o]));
@@ -42,5 +43,7 @@ export function rulesSummary(info, schema) {
       changed.length ? tn("changedRules", changed.length) : t("noChangedRules")),
     changed.length ? el("ul", { class: "changedrules" }, changed) : null,
     el("div", { class: "small", id: "tabletimer" }, `${t("timer")}: `, el("b", {}, timer),
-      " · ", t(info.hints === false ? "hintsOff" : "hintsOn")));
+      " · ", t(info.hints === false ? "hintsOff" : "hintsOn")),
+    info.paced ? el("div", { class: "small", id: "tablepace" },
+      t("dealPaceLine", { n: info.deal_seconds }), " · ", t("declareLimit", { n: Math.round(info.declare_seconds) })) : null);
 }

@@ -170,7 +170,13 @@ export function felt(view, room, me, opts = {}) {
   // what the table has to explain (a failed throw, a move a bot made for someone) runs
   // across the felt, under the seats
   const notes = [failed ? throwNote(failed, room) : null, opts.note || null].filter(Boolean);
-  if (view.phase === "deal" || view.phase === "before_kitty") {
+  if (view.phase === "deal" && view.paced && view.deal_total) {
+    const pace = room && room.deal_seconds;
+    // the count, and the pace where there is room for it (a phone shows it in the rules)
+    center.push(el("div", { class: "muted dealing", id: "dealing" },
+      el("span", {}, t("dealingShort", { n: view.dealt, total: view.deal_total })),
+      pace ? el("span", { class: "pace" }, ` · ${t("paceEvery", { n: pace })}`) : null));
+  } else if (view.phase === "deal" || view.phase === "before_kitty") {
     center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
   }
   if (opts.lastTrickButton && (view.tricks || []).length) center.push(opts.lastTrickButton);
