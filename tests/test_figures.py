@@ -146,7 +146,11 @@ def test_bench_rounds_run_every_variant_in_turn() -> None:
     order: list[str] = []
 
     def run(name: str, value: float) -> Any:
-        return lambda: order.append(name) or value
+        def measure() -> float:
+            order.append(name)
+            return value
+
+        return measure
 
     figures = interleaved_figures({"compiled": run("compiled", 2.0), "pure": run("pure", 1.0)}, 3)
     assert order == ["compiled", "pure"] * 3

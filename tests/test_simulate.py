@@ -418,21 +418,22 @@ def test_random_players_under_quiet_import_no_bar_no_asyncio_no_external_bots() 
 
 
 @pytest.mark.parametrize(
-    ("preset", "overrides", "size"),
+    ("preset", "overrides", "hands", "matches"),
     [
-        ("shuangsheng", None, {"hands": 12}),
-        ("tuolaji", None, {"matches": 2}),
-        ("zhaopengyou", {"players": 6}, {"hands": 8}),
+        ("shuangsheng", None, 12, None),
+        ("tuolaji", None, None, 2),
+        ("zhaopengyou", {"players": 6}, 8, None),
     ],
 )
 def test_random_players_on_the_kernel_are_the_game_engine_s_games(
-    tmp_path: Path, preset: str, overrides: Any, size: dict[str, int]
+    tmp_path: Path, preset: str, overrides: Any, hands: int | None, matches: int | None
 ) -> None:
     """Random players play on the kernel alone and are scored there; with ``--records``
     they play through the game engine: the same games, the same figures."""
     opts = load_preset(preset, overrides)
-    fast = Settings(opts, ("random", "random"), mirror=True, **size)
-    engine = Settings(opts, ("random", "random"), mirror=True, records=str(tmp_path), **size)
+    size: dict[str, Any] = {"hands": hands, "matches": matches, "mirror": True}
+    fast = Settings(opts, ("random", "random"), **size)
+    engine = Settings(opts, ("random", "random"), records=str(tmp_path), **size)
     one, two = (summarise(s, run_jobs(s)).to_json() for s in (fast, engine))
     for figures in (one, two):
         del figures["decision_ms"], figures["decision_cpu_ms"]
