@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo")
 from shengji.actions import Call
 from shengji.cards import ALL_CARDS
 from shengji.env import DONE, Decision, encode, raw_env
-from shengji.env.masks import KDecision
+from shengji.env.masks import decision, kind_name, mask_array
 from shengji.presets import preset_names
 from shengji.views import seat_view
 
@@ -99,6 +99,19 @@ def test_masks_and_observations_are_the_object_engines(preset: str) -> None:
     _TOTALS["hands"] += 3
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [*((p, None) for p in preset_names()), *(("zhaopengyou", {"players": n}) for n in (5, 7, 8))],
+)
+def test_many_random_matches_observe_as_the_object_engine(preset: str, overrides: Any) -> None:
+    """The kernel's observations (built in compiled code) against ``encode`` of the seat's
+    view, at every step of six more matches of every preset (and 找朋友 at 5, 7 and 8
+    seats), two hands each."""
+    for seed in range(10, 16):
+        raw, seen = _play(preset, seed, max_hands=2, overrides=overrides)
+        assert raw.hands_played == 2 and seen["play"] > 0
+
+
 def test_the_games_above_cover_redeals_counter_burials_and_failed_throws() -> None:
     if _TOTALS["hands"] < 3 * len(preset_names()):
         _TOTALS.clear()
@@ -129,15 +142,16 @@ def _every_selection_agrees(raw: Any, budget: int) -> str:
     nodes = 0
     while stack and nodes < budget:
         prefix = stack.pop()
-        d = KDecision(h, raw.match.core)
+        d = decision(h, raw.match.core)
         for c in prefix:
             d.add(c)
-        assert d.kind_name == ref.kind
+        assert kind_name(d) == ref.kind
         want = ref.mask([ALL_CARDS[c] for c in prefix])
-        assert list(d.mask.astype(bool)) == want, (ref.kind, prefix)
+        mask = mask_array(d)
+        assert list(mask.astype(bool)) == want, (ref.kind, prefix)
         nodes += 1
         low = prefix[-1] if prefix else 0
-        stack.extend([*prefix, int(c)] for c in np.flatnonzero(d.mask[:DONE]) if c >= low)
+        stack.extend([*prefix, int(c)] for c in np.flatnonzero(mask[:DONE]) if c >= low)
     return ref.kind
 
 

@@ -1,7 +1,8 @@
 """找朋友 (Finding Friends, docs/rules.md §4.16) for the oracle's game flow, written from the
 rule text (not from the product's kernel): seats and cards, the calls a banker may make,
 friends found by counting the called copies in play order, the sides and the
-collectors' points, and the end of a hand with every player's own level.
+collectors' points, and the end of a hand with every player's own level (climbing as
+:mod:`oracle.scoring` does).
 
 The calls, the states and the results are the product's value types
 (:class:`~shengji.friends.FriendCall`, :class:`~shengji.scoring.HandOutcome`), so they
@@ -21,7 +22,9 @@ from shengji.cards import Card, Suit
 from shengji.friends import CalledFriend, CallError, FriendCall
 from shengji.game import Trick, TrickPlay
 from shengji.options import RuleOptions
-from shengji.scoring import HandOutcome, level_change
+from shengji.scoring import HandOutcome
+
+from .scoring import climb, level_change
 
 #: §7: the kitty of four seats by the number of decks.
 _FOUR_SEAT_KITTY = {1: 6, 2: 8, 3: 6, 4: 8}
@@ -154,24 +157,6 @@ def collectors_points(tricks: Sequence[Trick], side: set[int]) -> int:
 # -- the end of a hand ------------------------------------------------------------------------
 
 
-def climb(options: RuleOptions, start: int, gain: int, banker_won: bool) -> tuple[int, int, bool]:
-    """Climb ``gain`` levels from ``start``: (new level, levels moved, stopped by a
-    must-play level). A must-play level stops a climb unless the climber's side won as
-    banker and the climb starts there; A is the top (``wrap``: past A back to 2)."""
-    level, moved = start, 0
-    for _ in range(gain):
-        if level in options.must_play_levels and not (banker_won and level == start):
-            return level, moved, True
-        if level == 14:
-            if options.match_end != "wrap":
-                break
-            level = 2
-        else:
-            level += 1
-        moved += 1
-    return level, moved, False
-
-
 def first_after(seat: int, seats: int, among: set[int]) -> int:
     """The first seat after ``seat`` in play order that is in ``among`` (``seat`` itself
     when no other is)."""
@@ -190,7 +175,7 @@ def finish(
     last_trick_collectors: bool,
     levels: Sequence[int],
     progress: Sequence[int],
-    hand_number: int,
+    hand: int,
 ) -> tuple[HandOutcome, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool, int | None]:
     """Score a finished 找朋友 hand from the collectors' ``points``: the outcome, every
     player's new levels, the levels climbed in the match and in this hand, whether the
@@ -224,7 +209,7 @@ def finish(
             winner = s
     by_levels = winner
     over = winner is not None
-    if not over and options.match_hands is not None and hand_number + 1 >= options.match_hands:
+    if not over and options.match_hands is not None and hand + 1 >= options.match_hands:
         over = True
         best = max(total)
         if total.count(best) == 1:

@@ -48,13 +48,6 @@ from shengji.immutable import evolve
 from shengji.multisets import multiset_combinations
 from shengji.options import RuleOptions
 from shengji.phases import DECLARING_PHASES
-from shengji.scoring import (
-    hand_stake,
-    kitty_bonus,
-    score_hand,
-    settle_coins,
-    team_standing,
-)
 from shengji.shuffle import shuffled
 from shengji.trump import trump_context, trump_text
 
@@ -62,6 +55,13 @@ from . import friends
 from .declaring import apply_show, flipped_state, start_state
 from .follow import check_follow, legal_follows
 from .leads import check_lead, unit_leads
+from .scoring import (
+    hand_stake,
+    kitty_bonus,
+    score_hand,
+    settle_coins,
+    team_standing,
+)
 from .throws import check_throw
 from .tricks import trick_winner
 from .units import Lead
