@@ -226,8 +226,9 @@ class DeclareDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         lang = self.lang
+        verb = "action.show" if self.free else "action.declare"
         lines = [
-            f"{i + 1}) " + t("action.declare", lang, cards=card_label_list(s, lang))
+            f"{i + 1}) " + t(verb, lang, cards=card_label_list(s, lang))
             for i, s in enumerate(self.options)
         ]
         if not self.free:
@@ -557,6 +558,8 @@ class TableApp(App[None]):
         self.dialog_rev: Any = -1
         self.hint_rev: Any = None  # the table's revision the hint shown is about
         self.sheet_hand = -1
+        #: The hand at the last look: its number, the cards dealt so far, the hand's cards.
+        self.dealt_hand: tuple[Any, int, list[str]] = (None, 0, [])
         # the log is kept in both languages, so the language key re-reads it whole
         self.trackers = {code: Tracker(code) for code in ("en", "zh")}
         self.logs: dict[str, deque[str]] = {code: deque(maxlen=300) for code in ("en", "zh")}
@@ -643,7 +646,7 @@ class TableApp(App[None]):
         phase = (self.state.get("view") or {}).get("phase") if self.state else None
         pending = bool(self.state) and self._pending_dialog()
         opens = {"bury": "key.bury", "call": "key.call"}.get(str(phase), "key.declare")
-        enter = opens if pending else "key.play"
+        enter = opens if pending else "key.show_selected" if self._dealing() else "key.play"
         if (enter, self.lang) != self.bound:
             self.bound = (enter, self.lang)
             keys = [(k, a, enter if a == "submit" else d, kd) for k, a, d, kd in self.KEYS]
@@ -691,7 +694,13 @@ class TableApp(App[None]):
         lang = self.lang
         if state.get("rev") != self.last_rev:
             self.last_rev = state.get("rev")
-            self.selected = set()
+            hand, dealt, before = self.dealt_hand
+            now = (view or {}).get("hand_number"), int((view or {}).get("dealt") or 0)
+            if self._dealing() and hand == now[0] and dealt <= now[1]:
+                self._follow_cards(before)  # a round came: the selection stays on its cards
+            else:
+                self.selected = set()
+            self.dealt_hand = (*now, list(self.cards))
             if self.hint_rev is not None and self.hint_rev != self.last_rev:
                 self.message, self.hint_rev = "", None
             self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
@@ -720,6 +729,21 @@ class TableApp(App[None]):
         if not view:
             return
         self._dialogs(state, view)
+
+    def _follow_cards(self, before: list[str]) -> None:
+        """While the cards are dealt the hand grows between two looks: the selection and
+        the cursor stay on the cards they were on (not on the places)."""
+        now = self.cards
+        places: dict[str, list[int]] = {}
+        for j, card in enumerate(now):
+            places.setdefault(card, []).append(j)
+        moved: dict[int, int] = {}
+        for i, card in enumerate(before):
+            spots = places.get(card)
+            if spots:
+                moved[i] = spots.pop(0)
+        self.selected = {moved[i] for i in self.selected if i in moved}
+        self.cursor = moved.get(self.cursor, self.cursor)
 
     def _dialogs(self, state: dict[str, Any], view: dict[str, Any]) -> None:
         """Offer the decision that waits for this seat (declare, bury, call, the score
@@ -995,7 +1019,7 @@ class TableApp(App[None]):
         view = self.state.get("view") or {}
         if self._dealing() and self.selected:
             refusal = self.session.check({"type": "declare", "cards": self.chosen()})
-            self.message = self._say(refusal) if refusal else t("sel.legal", self.lang)
+            self.message = self._say(refusal) if refusal else t("sel.show", self.lang)
         elif my_turn(self.state) and view.get("phase") == "play" and self.selected:
             cards = self.chosen()
             refusal = self.session.check({"type": "play", "cards": cards})
