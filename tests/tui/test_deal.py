@@ -32,6 +32,7 @@ from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, 
 from shengji.tui.online import Target, TokenStore, open_room, parse_target
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, RemoteSession
+from shengji.tui.text import lobby_lines
 
 from .deals import Held
 from .test_app import FakeSession, _select
@@ -156,7 +157,7 @@ def test_enter_shows_the_selected_cards_kept_as_the_hand_grows() -> None:
             await _select(app, ["D2"], pilot.press)
             await pilot.pause()
             assert app.message == "✓ you may show these: Enter"
-            assert app.active_bindings["enter"].binding.description == "show selected"
+            assert not app.active_bindings["enter"].binding.show  # d is the deal's key
             size = len(app.cards)
             session.held = False
             for _ in range(2400):
@@ -199,6 +200,18 @@ def test_a_selection_that_cannot_be_shown_says_why(lang: str, cards: list[str], 
             assert session.state["view"]["declarations"] == []
 
     asyncio.run(run())
+
+
+def test_the_lobby_tells_the_deals_pace_in_both_languages() -> None:
+    """A room says how fast it deals and how long a person has to show after the deal
+    (the turn timer caps that, as the server does)."""
+    room = {"id": "ab" * 16, "preset": "classic", "paced": True, "seats": []}
+    state = {"room": {**room, "deal_seconds": 0.3, "declare_seconds": 10.0}, "you": {"seat": 0}}
+    assert "the deal: a card every 0.3s (it never waits) · 10s to show after the deal" in (
+        lobby_lines(state, "en", None)
+    )
+    state["room"]["turn_seconds"] = 4
+    assert "发牌: 每 0.3 秒一张 (不等人) · 发完牌后亮主限时 4 秒" in lobby_lines(state, "zh", None)
 
 
 # -- plain mode: show CARDS at any moment ----------------------------------------------------

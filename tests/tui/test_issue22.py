@@ -280,7 +280,7 @@ def test_help_escape_jumps_hint_selection_and_clicks() -> None:
             help_screen = _top(app)
             assert isinstance(help_screen, HelpDialog)
             keys = str(help_screen.query_one("#help-keys", Static).renderable)
-            for word in ("Esc: clear", "2-9 0 J K A", "Shift+H", "Ctrl-C", "d shows (亮主)"):
+            for word in ("Esc: clear", "2-9 0 J K A", "Shift+H", "Ctrl-C", "d: show (亮主)"):
                 assert word in keys, word
             await pilot.press("f1")
             await pilot.pause()

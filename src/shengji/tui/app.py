@@ -4,11 +4,15 @@ Keys: ←/→ move (or type a rank or suit to jump; a click selects), space sele
 clears, Enter plays the selection, n starts the next hand, ? asks for a hint (and selects
 it), v shows the score sheet, l switches language, h/F1 lists every key, q quits (asking
 first in a local game; in every dialog too), Ctrl-C quits at once (exit status 130).
-Declaring (1–9, p, d) and burying the kitty happen in dialogs that leave the status line
-in sight; whenever no dialog is up and a decision waits for you, its dialog comes back
-(Enter reopens it too). Online, the lobby takes r (ready), s (start) and b (bots in the
-empty seats, for the host). A selection is checked as you make it, so the rule that
-forbids it shows before you send it; a throw is never called legal (it may still fail).
+The deal runs by itself and never waits: the prompt line lists the shows you hold as the
+cards come, d shows (one at once, several in a dialog the deal goes on behind), Enter
+shows the cards selected. Declaring after the deal (1–9, p) and burying the kitty happen
+in dialogs that leave the status line in sight; a decision that comes due is offered at
+once, over any overlay (help, the score sheet), and a dialog whose moment passed closes
+(Enter reopens one that still waits). Online, the lobby takes r (ready), s (start) and b
+(bots in the empty seats, for the host). A selection is checked as you make it, so the
+rule that forbids it shows before you send it; a throw is never called legal (it may
+still fail).
 
 The trick in progress marks who led it (▶), who is winning it (★) and its points; every
 declaration, play, trick winner and failed throw goes to the log on the table, the last
@@ -548,7 +552,8 @@ class TableApp(App[None]):
         super().__init__()
         self.session = session
         self.lang = lang
-        self.bound = ("key.play", lang)  # Enter's label and the language of the footer
+        #: Enter's label (None: not in the footer) and the language of the footer.
+        self.bound: tuple[str | None, str] = ("key.play", lang)
         self._bindings = keymap(self.KEYS, lang)
         self.cursor = 0
         self.selected: set[int] = set()
@@ -642,11 +647,12 @@ class TableApp(App[None]):
 
     def _rebind(self) -> None:
         """The footer's keys in this language, Enter labelled by what it does now (open
-        the declaration or the kitty that waits, or play)."""
+        the declaration or the kitty that waits, or play; while the cards are dealt it is
+        left out: d shows, and a selection that may be shown says Enter)."""
         phase = (self.state.get("view") or {}).get("phase") if self.state else None
         pending = bool(self.state) and self._pending_dialog()
         opens = {"bury": "key.bury", "call": "key.call"}.get(str(phase), "key.declare")
-        enter = opens if pending else "key.show_selected" if self._dealing() else "key.play"
+        enter = opens if pending else None if self._dealing() else "key.play"
         if (enter, self.lang) != self.bound:
             self.bound = (enter, self.lang)
             keys = [(k, a, enter if a == "submit" else d, kd) for k, a, d, kd in self.KEYS]
@@ -947,8 +953,8 @@ class TableApp(App[None]):
             return self._dealing() and bool(state.get("shows"))
         if action == "next_hand":
             return view.get("phase") == "hand_over" and my_turn(state)
-        if action == "hint":
-            return bool(view) and seated
+        if action == "hint":  # (nobody is asked during the deal: no decision to hint)
+            return bool(view) and seated and not self._dealing()
         if action == "sheet":
             return bool(view.get("score_sheet"))
         if action == "ready":
