@@ -34,7 +34,7 @@ from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, RemoteSession
 from shengji.tui.text import lobby_lines
 
-from .deals import Held
+from .deals import Held, dealt
 from .test_app import FakeSession, _select
 
 
@@ -205,12 +205,13 @@ def test_a_selection_that_cannot_be_shown_says_why(lang: str, cards: list[str], 
 def test_the_lobby_tells_the_deals_pace_in_both_languages() -> None:
     """A room says how fast it deals and how long a person has to show after the deal
     (the turn timer caps that, as the server does)."""
-    room = {"id": "ab" * 16, "preset": "classic", "paced": True, "seats": []}
-    state = {"room": {**room, "deal_seconds": 0.3, "declare_seconds": 10.0}, "you": {"seat": 0}}
+    room: dict[str, Any] = {"id": "ab" * 16, "preset": "classic", "paced": True, "seats": []}
+    room |= {"deal_seconds": 0.3, "declare_seconds": 10.0}
+    state = {"room": room, "you": {"seat": 0}}
     assert "the deal: a card every 0.3s (it never waits) · 10s to show after the deal" in (
         lobby_lines(state, "en", None)
     )
-    state["room"]["turn_seconds"] = 4
+    room["turn_seconds"] = 4
     assert "发牌: 每 0.3 秒一张 (不等人) · 发完牌后亮主限时 4 秒" in lobby_lines(state, "zh", None)
 
 
@@ -316,6 +317,59 @@ def test_plain_keeps_lines_typed_for_later_in_their_order() -> None:
         os.close(keyboard)
     mine = [type(a).__name__ for seat, a in session.actions if seat == 0]
     assert mine[:1] == ["Pass"], mine
+
+
+class _TurnTimer:
+    """A table whose turn timer plays for the person (as a server's does) at the 20th
+    look after their turn came, while they type nothing."""
+
+    def __init__(self, inner: LocalSession) -> None:
+        self.inner = inner
+        self.looks = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def poll(self) -> bool:
+        self.looks += 1
+        if self.looks % 20 == 0 and self.inner.state["view"]["to_act"] == self.inner.seat:
+            self.inner.act(choose_action(self.inner.state))  # the timer ran out
+            return True
+        return self.inner.poll()
+
+
+def test_plain_at_a_terminal_follows_the_table_while_the_person_thinks() -> None:
+    """Seed 52, the person's turn; they type nothing and a turn timer plays for them: the
+    table goes on on their screen (the play made for them, their next turn), instead of
+    standing still until they type a line."""
+    table = _TurnTimer(dealt("classic-1deck", seed=52))
+    stdin, keyboard = _terminal("")
+    typed = threading.Event()
+
+    class Screen(io.StringIO):
+        def write(self, text: str) -> int:
+            n = super().write(text)
+            if self.getvalue().count("your turn · ") >= 2 and not typed.is_set():
+                typed.set()
+                os.write(keyboard, b"quit\n")
+            return n
+
+    def watchdog() -> None:  # (the old loop waited on the keyboard: end it, and fail)
+        if not typed.wait(60):
+            typed.set()
+            os.write(keyboard, b"quit\n")
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    out = Screen()
+    try:
+        assert run_plain(table, "en", stdin, out) == 0
+    finally:
+        typed.set()
+        stdin.close()
+        os.close(keyboard)
+    text = out.getvalue()
+    assert text.count("your turn · ") >= 2, text[-800:]
+    assert "you: " in text  # the play the timer made, told
 
 
 # -- overlays never stop the table -----------------------------------------------------------

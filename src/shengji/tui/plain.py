@@ -209,6 +209,8 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
         if want and state.get("rev") != shown:
             shown = state.get("rev")
             out("", *(_turn_lines(state, lang) if view else describe(state, lang)))
+        if tty and want and not dealing and held is None and not _stdin_ready(stdin, 0.1):
+            continue  # the table goes on meanwhile (a turn timer may play for you)
         line, held = (held, None) if held is not None and not dealing else (stdin.readline(), held)
         if not line:
             return 0
