@@ -24,11 +24,16 @@ from textual.widgets import Static
 
 from shengji.actions import Declare
 from shengji.autoplay import choose_action
+from shengji.cli import build_parser
+from shengji.dealing import DEAL_SECONDS
 from shengji.i18n import cards_label
 from shengji.phases import DECLARING_PHASES
 from shengji.presets import load_preset
 from shengji.server.launch import ServerProcess
+from shengji.tui import main as tui_main
+from shengji.tui import online
 from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.main import open_session
 from shengji.tui.online import Target, TokenStore, open_room, parse_target
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, RemoteSession
@@ -36,6 +41,7 @@ from shengji.tui.text import lobby_lines
 
 from .deals import Held, dealt
 from .test_app import FakeSession, _select
+from .test_issue22 import Quitter, _play
 
 
 def _top(app: TableApp) -> Screen[Any]:
@@ -145,8 +151,8 @@ def test_several_shows_open_a_dialog_that_never_stops_the_deal() -> None:
 
 
 def test_enter_shows_the_selected_cards_kept_as_the_hand_grows() -> None:
-    """Select ♦2 while the cards come: the selection stays on ♦2 as the hand grows
-    (a round no longer clears it); Enter shows it."""
+    """Select ♦2 while the cards come: the selection (and the cursor) stays on ♦2 as the
+    hand grows (a round no longer clears it); Enter shows it."""
     session = Held("classic-1deck", seed=35)
     session.hold_when(shows=2)
     app = TableApp(session, lang="en")
@@ -154,6 +160,8 @@ def test_enter_shows_the_selected_cards_kept_as_the_hand_grows() -> None:
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
+            await pilot.press("D")  # Shift+D jumps to a ♦ (d shows while dealing)
+            assert app.cards[app.cursor][0] == "D" and not session.state["view"]["declarations"]
             await _select(app, ["D2"], pilot.press)
             await pilot.pause()
             assert app.message == "✓ you may show these: Enter"
@@ -167,6 +175,7 @@ def test_enter_shows_the_selected_cards_kept_as_the_hand_grows() -> None:
                     break
             await pilot.pause()
             assert len(app.cards) >= size + 2 and app.chosen() == "D2"
+            assert app.cards[app.cursor] == "D2"  # the cursor too stayed on its card
             await pilot.press("enter")
             await pilot.pause()
             assert session.state["view"]["declarations"] == [{"seat": 0, "cards": "D2"}]
@@ -213,6 +222,37 @@ def test_the_lobby_tells_the_deals_pace_in_both_languages() -> None:
     )
     room["turn_seconds"] = 4
     assert "发牌: 每 0.3 秒一张 (不等人) · 发完牌后亮主限时 4 秒" in lobby_lines(state, "zh", None)
+
+
+def test_the_deals_pace_from_the_command_line(
+    paced_server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--deal-seconds``: 0 to 2 (0.3 by default) for a table against bots; a new room
+    on a server is asked for it too (0.1 to 2), and the lobby tells the room's pace (a
+    test server deals at its own pace, whatever a room asks)."""
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--deal-seconds", "3"])
+    out = io.StringIO()
+    for argv, pace in (([], DEAL_SECONDS), (["--deal-seconds", "0"], 0.0)):
+        args = build_parser().parse_args(["play", "--preset", "classic-1deck", *argv])
+        local = open_session(args, "en", out)
+        assert isinstance(local, LocalSession) and local.clock.seconds == pace
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    asked: list[Any] = []
+    real = online.create_room
+
+    def create_room(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        asked.append(kwargs.get("deal_seconds"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tui_main, "create_room", create_room)
+    argv = ["--connect", paced_server.url, "--plain", "--preset", "classic-1deck"]
+    argv += ["--open", "2", "--deal-seconds", "0.5", "--lang", "en", "--name", "ann"]
+    user = Quitter()
+    code, text, err = _play(argv, user, monkeypatch)
+    assert code == 0, err
+    assert asked == [0.5] and user.session.state["room"]["deal_seconds"] == 0.1
+    assert "the deal: a card every 0.1s (it never waits) · 10s to show after the deal" in text
 
 
 # -- plain mode: show CARDS at any moment ----------------------------------------------------
