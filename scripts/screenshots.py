@@ -32,10 +32,12 @@ from tests.server.browser_support import (  # noqa: E402
     PHONE,
     act,
     click_cards,
+    dealing,
     join,
     make_room,
     my_turn,
     new_page,
+    show,
     state,
     wait,
 )
@@ -77,7 +79,8 @@ class Srv(ServerProcess):
 
     def __init__(self, db: Path) -> None:
         limits = ["review_rollouts=40", "hint_ms=200", "rooms_burst=1000"]
-        super().__init__(f"sqlite:///{db}", limits=limits)
+        # the deal at a person's pace (a round every 0.1 s): the person shows during it
+        super().__init__(f"sqlite:///{db}", limits=limits, args=("--deal-seconds", "0.1"))
         self.base = self.url
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -105,13 +108,18 @@ def play_until(
     declare: bool = False,
     timeout: float = 240,
 ) -> bool:
-    """Take the person's turns until ``until()`` (False if the time ran out)."""
+    """Take the person's turns until ``until()`` (False if the time ran out); with
+    ``declare`` the person shows whenever it can during the deal."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         if until():
             return True
         st = state(page)
-        if my_turn(st):
+        if declare and dealing(st):
+            assert st is not None
+            if on_turn is None or not on_turn(st):
+                show(page, st)
+        elif my_turn(st):
             assert st is not None
             if on_turn is None or not on_turn(st):
                 act(page, st, declare=declare)

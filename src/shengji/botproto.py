@@ -77,7 +77,8 @@ def game_message(
 
 def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, Any]:
     """A request to act now: the seat's view (exactly what a web client gets, plus the
-    ``exact`` part) and what is legal: when it may declare, the ``shows`` it may make; at
+    ``exact`` part) and what is legal: when it may declare (in a table's paced deal, when
+    a card reached it: ``pass`` is "not now"), the ``shows`` it may make; at
     a burial, the ``kitty_size``; calling friends (找朋友), how many ``calls``, the
     ``callable`` cards and the ``decks`` (an ordinal is 1..decks); leading, every
     one-unit lead (``leads``: a throw, any other cards of one suit, may be attempted
@@ -90,9 +91,13 @@ def act_message(request: int, view: SeatView, time_limit: float) -> dict[str, An
         "view": view.to_json(),
         "exact": exact_json(view),
     }
-    if view.seat is None or view.to_act != view.seat:
+    if view.seat is None:
         return msg
-    if view.phase in DECLARING_PHASES:
+    if view.phase == "deal":  # asked at a draw, or in a paced deal at any card: show or not
+        msg["shows"] = [format_cards(s) for s in legal_shows(view, view.seat)]
+    elif view.to_act != view.seat:
+        return msg
+    elif view.phase in DECLARING_PHASES:
         msg["shows"] = [format_cards(s) for s in legal_shows(view, view.seat)]
     elif view.phase == "bury":
         msg["kitty_size"] = view.options.kitty_size

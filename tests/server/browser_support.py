@@ -1,6 +1,6 @@
 """Shared pieces of the browser tests: Debian's chromium driven by Playwright, a server in
-a subprocess (bots without delay), rooms, and a driver that plays a person's turns by
-clicking in the page.
+a subprocess (bots without delay, a deal of a round every 0.1 s: a page can show during
+it), rooms, and a driver that plays a person's turns by clicking in the page.
 
 Every browser test module calls :func:`require_chromium` first: without chromium the
 module is skipped loudly (and fails in CI, where ``SHENGJI_REQUIRE_BROWSER=1``).
@@ -60,11 +60,15 @@ def require_chromium() -> None:
         )
 
 
+#: Seconds between two rounds of the deal on the test server: a person's pace, faster.
+DEAL_SECONDS = 0.1
+
+
 class Server(ServerProcess):
     """``shengji serve`` on a free port over a SQLite file, with HTTP helpers."""
 
     def __init__(self, db: Path) -> None:
-        super().__init__(f"sqlite:///{db}")
+        super().__init__(f"sqlite:///{db}", args=("--deal-seconds", str(DEAL_SECONDS)))
         self.base = self.url
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -218,6 +222,31 @@ def click_cards(page: Any, cards: list[str]) -> None:
         click_card(page, f'#hand .card[data-card="{c}"]:not(.sel)')
 
 
+def dealing(st: dict[str, Any] | None) -> bool:
+    """The deal runs by itself and this page's seat may show now."""
+    if not st or not st.get("view") or st["you"]["seat"] is None:
+        return False
+    return bool(st["view"]["phase"] == "deal" and st.get("shows"))
+
+
+def show(page: Any, st: dict[str, Any]) -> None:
+    """Tap the show bar's strongest show, as a person does while the cards come (a show
+    gone meanwhile, overtaken by another, is let go)."""
+    from playwright.sync_api import TimeoutError as Gone
+
+    shows = st.get("shows") or []
+    rev = st["rev"]
+    try:
+        page.locator(f'#actions button.show[data-cards="{shows[-1]}"]').click(timeout=2_000)
+    except Gone:
+        return
+    wait(
+        page,
+        f"window.shengjiState.rev > {rev} || "
+        "(document.querySelector('#rule') || {dataset: {}}).dataset.kind === 'act'",
+    )
+
+
 def act(page: Any, st: dict[str, Any], declare: bool = False) -> None:
     """Take this page's turn by clicking, as a person would; waits for the next revision."""
     view = st["view"]
@@ -257,15 +286,21 @@ def drive(
     declare: bool = False,
     on_turn: Callable[[Any, dict[str, Any]], bool] | None = None,
 ) -> None:
-    """Play every page's turns until ``until()``; ``on_turn(page, state)`` may take a turn
-    itself (returning True)."""
+    """Play every page's turns until ``until()`` (with ``declare``, a page shows whenever it
+    can during the deal); ``on_turn(page, state)`` may take a turn itself (returning
+    True)."""
     deadline = time.time() + timeout
     while not until():
         assert time.time() < deadline, "the table did not get there in time"
         moved = False
         for page in pages:
             st = state(page)
-            if my_turn(st):
+            if declare and dealing(st):
+                assert st is not None
+                if on_turn is None or not on_turn(page, st):
+                    show(page, st)
+                moved = True
+            elif my_turn(st):
                 assert st is not None
                 if until():  # read after st: reached meanwhile (a hand over is not a turn)
                     return

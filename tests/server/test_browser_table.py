@@ -369,9 +369,13 @@ def test_a_timed_out_turn_is_told_in_the_chat_log(
     page = new_page(browser, "en", size)
     room = make_room(server, page, preset="classic-1deck", bots=BOTS3, turn_seconds=0.5)
     join(page, server.base, room, "Ann")
-    start_match(page)  # and never act: the timer moves for Ann
-    wait(page, "document.querySelector('#chatlog .line.notice') !== null", timeout=30_000)
-    line = page.text_content("#chatlog .line.notice") or ""
+    start_match(page)  # and never act: the timer moves for Ann (a show prompt: a pass)
+    bot_moved = (
+        "[...document.querySelectorAll('#chatlog .line.notice')]"
+        ".find(e => e.textContent.includes('the bot'))"
+    )
+    wait(page, f"!!{bot_moved}", timeout=30_000)
+    line = page.evaluate(f"{bot_moved}.textContent")
     assert "⚑ your time ran out: the bot " in line and line.endswith(" for you")
     # and where it happened: on the felt, beside the seat (a phone's chat is far below)
     note = page.locator("#felt #autonote")

@@ -20,8 +20,8 @@ export async function replayPage(app, id) {
   P = { app, id, seat: 0, views: null, actions: [], room: null, i: 0, auto: null, reviews: {}, review: null };
   P.onKey = (e) => {
     if (["INPUT", "SELECT", "TEXTAREA"].includes((e.target && e.target.tagName) || "")) return;
-    if (e.key === "ArrowRight") { e.preventDefault(); go(P.i + 1); }
-    if (e.key === "ArrowLeft") { e.preventDefault(); go(P.i - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); go(stepFrom(P.i, 1)); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(stepFrom(P.i, -1)); }
   };
   document.addEventListener("keydown", P.onKey);
   fill(app, el("section", { class: "panel replay" }, el("h2", {}, t("replayTitle")), el("p", { class: "muted" }, "…")));
@@ -93,6 +93,10 @@ function caption(i) {
     const v = P.views[i];
     return el("b", {}, v.phase === "match_over" ? t("matchOver") : t("handOver", { n: v.hand_number + 1 }));
   }
+  if (a.type === "deal") {
+    const v = P.views[i];
+    return el("span", {}, t("dealingShort", { n: a.dealt, total: v.deal_total || a.dealt }));
+  }
   const who = seatName(roomLike(), a.seat);
   const words = { declare: t("declareWith"), pass: t("pass"), bury: t("bury", { n: "" }).trim(), play: t("play"), continue: t("nextHand") };
   return el("span", {}, el("b", {}, who), " ", words[a.type] || a.type, " ", a.cards ? cardRow(a.cards, { size: "mini" }) : null);
@@ -102,6 +106,15 @@ function handStarts() {
   const out = [0];
   P.views.forEach((v, i) => { if (i && v.hand_number !== P.views[i - 1].hand_number) out.push(i); });
   return out;
+}
+
+// One step back or on: the table's deal rounds in a row are one step (to their last).
+function stepFrom(i, dir) {
+  const isDeal = (j) => j > 0 && (P.actions[j - 1] || {}).type === "deal";
+  let j = i + dir;
+  while (isDeal(j) && isDeal(j + 1) && j + 1 < P.views.length) j += 1;
+  if (dir < 0) while (isDeal(j) && isDeal(j - 1)) j -= 1;
+  return j;
 }
 
 function go(i) {
@@ -158,8 +171,8 @@ function draw() {
     el("h2", {}, t("replayTitle")),
     el("div", { class: "row replaybar" },
       el("button", { class: "ghost", id: "rp-prevhand", onclick: () => go(prevHand) }, t("prevHand")),
-      el("button", { class: "ghost", id: "rp-prev", onclick: () => go(P.i - 1) }, t("prev")),
-      el("button", { id: "rp-next", onclick: () => go(P.i + 1) }, t("next")),
+      el("button", { class: "ghost", id: "rp-prev", onclick: () => go(stepFrom(P.i, -1)) }, t("prev")),
+      el("button", { id: "rp-next", onclick: () => go(stepFrom(P.i, 1)) }, t("next")),
       el("button", { class: "ghost", id: "rp-nexthand", onclick: () => go(nextHand) }, t("nextHand2")),
       el("label", {}, t("asSeat"), " ", seatSel),
       el("button", { class: "ghost", id: "rp-review", onclick: () => startReview(v.hand_number) }, t("reviewHand"))),

@@ -626,6 +626,7 @@ function renderActions() {
     // the show bar: the deal does not wait; whatever you can show now, one tap away
     const shows = R.state.shows || [];
     prompt = shows.length ? t("showAnytime") : t("noShowYet", { level: view.level });
+    if (room.deal_seconds) prompt += ` (${t("paceEvery", { n: room.deal_seconds })})`;
     for (const s of shows) acts.push(showButton(s, on));
   } else if (mine && DECLARE_PHASES.includes(view.phase)) {
     prompt = t(view.phase === "after_burial" ? "counterHint" : "showHint");

@@ -172,8 +172,10 @@ export function felt(view, room, me, opts = {}) {
   const notes = [failed ? throwNote(failed, room) : null, opts.note || null].filter(Boolean);
   if (view.phase === "deal" && view.paced && view.deal_total) {
     const pace = room && room.deal_seconds;
+    // the count, and the pace where there is room for it (a phone shows it in the rules)
     center.push(el("div", { class: "muted dealing", id: "dealing" },
-      pace ? t("dealing", { n: view.dealt, total: view.deal_total, s: pace }) : t("dealingShort", { n: view.dealt, total: view.deal_total })));
+      el("span", {}, t("dealingShort", { n: view.dealt, total: view.deal_total })),
+      pace ? el("span", { class: "pace" }, ` · ${t("paceEvery", { n: pace })}`) : null));
   } else if (view.phase === "deal" || view.phase === "before_kitty") {
     center.push(el("div", { class: "muted" }, t(`phase_${view.phase}`)));
   }
