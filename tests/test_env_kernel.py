@@ -179,3 +179,11 @@ def test_every_call_selection_is_allowed_alike(players: int, seed: int) -> None:
         raw.step(choice)
     assert isinstance(want, Call)
     assert tuple(c.call for c in raw.game.calls) == want.calls
+
+
+def test_weak_hand_redeals_are_the_object_engines() -> None:
+    """完全造反 (``weak_redeal``): the environment redeals a weak hand as the game engine
+    does, with the same masks and observations before and after."""
+    raw, seen = _play("classic-1deck", 4, max_hands=2, overrides={"weak_redeal": "A"})
+    assert raw.hands_played == 2
+    assert seen["redeal"] > 0

@@ -528,7 +528,7 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     card, count = show.card.index, show.count
     why = h.show_error(seat, card, count)
     if why:
-        raise refusal(st.options, why, st.phase)  # type: ignore[arg-type]
+        raise refusal(st.options, why, st.phase, st.declare)  # type: ignore[arg-type]
     _detach(st)
     counters = h.decl.counters
     if st.phase == "deal":
@@ -643,6 +643,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
     if st.calls:
         changes["calls"] = _found(st, ks, events)
+        changes["penalties"] = ks.penalties  # recounted for the sides as they now stand
     st = evolve(
         st,
         **changes,
@@ -754,13 +755,6 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
         if dealing:
             hands = _deal(hands, h, dealt)
             events.append({"type": "deal", "count": h.dealt})
-        if h.phase == core.PH_REDEAL:
-            events.append({"type": "redeal"})
-            m.redeal()
-            h = m.hand
-            st = evolve(st, **_fresh_hand(st.options, h))
-            hands = list(st.hands)
-            continue
         if not declared and h.decl.declared:  # nobody declared: a fallback set trump
             trump = from_kernel(h.decl, _NO_SHOWS).trump_text
             if h.turned < 0:
@@ -769,6 +763,12 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
                 events.append(
                     {"type": "kitty_card", "card": ALL_CARDS[h.turned].text, "trump": trump}
                 )
+        if h.phase == core.PH_REDEAL:  # nobody declared, or a weak hand (with its trump)
+            events.append({"type": "redeal", **({"weak": h.weak} if h.weak >= 0 else {})})
+            m.redeal()
+            h = m.hand
+            st = evolve(st, **_fresh_hand(st.options, h))
+            hands = list(st.hands)
     return _sync(st, m, hands, events)
 
 

@@ -299,6 +299,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "{card} cannot be called: jokers and level cards are never friends' cards",
         "zh": "{card} 不能叫: 王和级牌不能当朋友牌",
     },
+    "err.detail.call.trump_suit": {
+        "en": "{card} cannot be called: at this table cards of the trump suit are not "
+        "friends' cards",
+        "zh": "{card} 不能叫: 这桌不能叫主花色的牌当朋友牌",
+    },
     "err.detail.call.ordinal": {
         "en": "{call}: the ordinal is 1 to {decks} (there are {decks} copies of each card)",
         "zh": "{call}: 次序只能是 1 到 {decks} (每张牌有 {decks} 张)",
@@ -471,6 +476,28 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "只能亮更大的: 单张 < 一对 < 一对王 < 三张 < 三个王",
     },
     "decl.already_nt": {"en": "trump is already no trump", "zh": "已经是无主了"},
+    "decl.reinforce_only": {
+        "en": "you hold the current declaration: you may only add cards to it (more of the "
+        "same card)",
+        "zh": "现在的主是你亮的: 只能再加同样的牌加固",
+    },
+    "decl.stronger_show": {
+        "en": "only a stronger show is accepted: {need}",
+        "zh": "只能亮更大的: {need}",
+    },
+    "decl.stronger_show.none": {
+        "en": "no show can outrank {show} now",
+        "zh": "现在没有比 {show} 更大的亮主",
+    },
+    "decl.stronger.pair": {"en": "two or more identical cards", "zh": "两张或更多相同的牌"},
+    "decl.stronger.more": {"en": "more than {n} identical cards", "zh": "多于 {n} 张相同的牌"},
+    "decl.stronger.priority": {
+        "en": "{n} identical cards that outrank {show} (BJ > LJ > ♠ > ♥ > ♣ > ♦)",
+        "zh": "{n} 张比 {show} 大的牌 (大王 > 小王 > 黑桃 > 红桃 > 梅花 > 方块)",
+    },
+    "decl.stronger.jokers": {"en": "{n} jokers", "zh": "{n} 张王"},
+    "decl.stronger.big_jokers": {"en": "{n} big jokers", "zh": "{n} 张大王"},
+    "decl.stronger.or": {"en": " or ", "zh": ", 或"},
     "decl.single_first": {
         "en": "the first declaration is one level card",
         "zh": "第一次亮主只能亮一张级牌",
@@ -1009,7 +1036,7 @@ def card_label(card: str, lang: str) -> str:
     return c
 
 
-CALL_REASONS = ("count", "duplicate", "not_callable", "ordinal", "syntax")
+CALL_REASONS = ("count", "duplicate", "not_callable", "ordinal", "syntax", "trump_suit")
 
 
 def call_text(call: str, lang: str) -> str:
@@ -1190,6 +1217,8 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
             blocker=blocker,
             penalty=pen,
         )
+    if code == "ILLEGAL_DECLARATION" and p.get("reason") == "stronger_show" and "count" in p:
+        return _stronger_show(p, lang)
     if code == "ILLEGAL_DECLARATION" and p.get("reason"):
         key = f"decl.{p['reason']}"
         if key in CATALOGUE:
@@ -1214,6 +1243,24 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
         if key in CATALOGUE:
             return t(key, lang)
     return None
+
+
+def _stronger_show(p: Mapping[str, Any], lang: str) -> str:
+    """A ``stronger_show`` refusal (``count`` and ``ladder`` declaring): what beats the
+    standing show, from its params."""
+    n = int(p["count"])
+    show = cards_label(str(p.get("show") or ""), lang)
+    needs = []
+    if p.get("more"):
+        needs.append(
+            t("decl.stronger.pair", lang) if n <= 1 else t("decl.stronger.more", lang, n=n)
+        )
+    beat = p.get("beat")
+    if beat in ("priority", "jokers", "big_jokers"):
+        needs.append(t(f"decl.stronger.{beat}", lang, n=n, show=show))
+    if not needs:
+        return t("decl.stronger_show.none", lang, show=show)
+    return t("decl.stronger_show", lang, need=t("decl.stronger.or", lang).join(needs))
 
 
 def error_text(code: str, params: Mapping[str, Any] | None, message: str, lang: str) -> str:

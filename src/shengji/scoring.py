@@ -12,6 +12,7 @@ end of a match (§6).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -31,10 +32,11 @@ def kitty_multiplier(options: RuleOptions, shape: Shape) -> int:
     """Multiplier for a last trick won with a unit of ``shape`` = (links, width).
 
     ``linear``: single 2, pair 4, k-link tractor 4k (2·w·k); ``doubling`` and ``widest``:
-    single 2, pair 4, k-link tractor 2^(k+1), triple 6, Titanic 2·3^k (2·w^k).
+    single 2, pair 4, k-link tractor 2^(k+1), triple 6, Titanic 2·3^k (2·w^k);
+    ``all_cards``: 2 per card (of a one-unit lead, as ``linear``).
     """
     k, w = shape
-    if options.kitty_multiplier == "linear":
+    if options.kitty_multiplier in ("linear", "all_cards"):
         return 2 * w * k
     if options.kitty_multiplier == "card_count":
         return k * w
@@ -44,7 +46,11 @@ def kitty_multiplier(options: RuleOptions, shape: Shape) -> int:
 def kitty_bonus(options: RuleOptions, lead: Lead, kitty: Sequence[Card]) -> tuple[int, int]:
     """``(multiplier, bonus)`` when the collectors win the last trick: the multiplier is set
     by the largest unit of the lead, the structure the winning play matched (``widest``:
-    the widest unit, then the longest — seed 001's list: Titanic, triple, tractor, pair)."""
+    the widest unit, then the longest — seed 001's list: Titanic, triple, tractor, pair;
+    ``all_cards``: 2 per card each player played, a throw's every card counted)."""
+    if options.kitty_multiplier == "all_cards":
+        m = 2 * len(lead.cards)
+        return m, points(kitty) * m
     if options.kitty_multiplier == "widest":
         shape = max(lead.shapes, key=lambda sh: (sh[1], sh[0]))
     else:
@@ -71,7 +77,8 @@ def level_change(
 ) -> TableResult:
     """Look up the collectors' points (<= 0 counts as 0) in ``options.level_table``.
 
-    ``standard`` thresholds scale with the decks (steps of 20 points per deck).
+    ``standard`` thresholds scale with the decks (steps of 20 points per deck);
+    ``standard-fixed`` is the same table in fixed 40-point steps whatever the decks.
     ``classic-1deck-45`` (seed 001's one-deck passage) also needs who won the last trick:
     45 points or the last trick wins the hand for the collectors, both win two levels;
     exactly 40 without the last trick is a draw (the banker side keeps the deal, no level
@@ -179,6 +186,9 @@ class HandOutcome:
     banker_level: int
     collector_level: int
     winner: Side | None
+    #: 找朋友 (``small_side_bonus``): levels a winning banker's side gained on top because
+    #: it ended smaller than the banker and every friend called (included in ``gain``).
+    bonus: int = 0
 
     def explain(self, lang: str = "en") -> str:
         """One line saying what happened and why, in ``en`` or ``zh``."""
@@ -198,6 +208,12 @@ class HandOutcome:
                 else f"collectors take over and go up {self.moved}"
             )
         notes = []
+        if self.bonus:
+            notes.append(
+                f"庄家方人少, 多升{self.bonus}级"
+                if zh
+                else f"+{self.bonus} for a smaller banker side"
+            )
         if self.capped:
             notes.append(f"封顶{self.gain}级" if zh else f"capped at {self.gain}")
         if self.must_play_stop:
@@ -240,9 +256,16 @@ def hand_outcome(
     ``hook_width``: when the collectors won the last trick with a J as the top card of the
     winning play, 1 for a single J and 2 or more for a pair (or longer) of Js. ``teams``:
     each seat's side; the next banker is the winning side's first seat after the banker.
+    找朋友's ``small_side_bonus`` adds to the gain of a winning banker's side that ended
+    with fewer seats than the banker and its calls (before ``max_gain``).
     """
     res = level_change(options, points, last_trick_collectors)
-    gain = res.gain
+    bonus = 0
+    if options.small_side_bonus and res.side == "banker":
+        side = sum(1 for t in teams if t == teams[banker_seat])
+        if side < 1 + options.calls:
+            bonus = options.small_side_bonus
+    gain = res.gain + bonus
     capped = options.max_gain is not None and gain > options.max_gain
     if capped:
         gain = options.max_gain or 0
@@ -289,6 +312,7 @@ def hand_outcome(
         banker_level=new_b,
         collector_level=new_c,
         winner=winner,
+        bonus=bonus,
     )
 
 
@@ -428,8 +452,10 @@ def player_standing(
 ) -> tuple[tuple[int, ...], tuple[int, ...], bool, int | None]:
     """找朋友: every player has their own level. After hand ``hand_number`` (0-based),
     each player of the winning side (``teams`` as the hand ended) climbs the outcome's
-    gain from their own level. Returns the players' levels, the levels each has climbed
-    in the match, whether the match is over and the winning seat (the banker when the
+    gain from their own level. With ``defend_ace`` the banker at A whose side wins passes
+    A and wins the match; with ``friend_passes_ace`` a friend at A does too. Returns the
+    players' levels, the levels each has climbed in the match, whether the match is over
+    and the winning seat (the banker when the
     banker's side wins it, else the first winner after the banker; None while it goes on,
     or a ``match_hands`` match with no single leader).
 
@@ -455,7 +481,7 @@ def player_standing(
         done = (
             options.match_end == "defend_ace"
             and outcome.side == "banker"
-            and s == banker
+            and (s == banker or options.friend_passes_ace)
             and start == 14
         ) or (options.match_end == "reach_ace" and new[s] == 14 and moved > 0)
         if done and winner is None:
@@ -467,6 +493,39 @@ def player_standing(
         if climbed.count(best) == 1:
             winner = climbed.index(best)
     return tuple(new), tuple(climbed), over, winner
+
+
+def friends_standing(
+    options: RuleOptions,
+    teams: Sequence[int],
+    banker: int,
+    outcome: HandOutcome,
+    levels: Sequence[int],
+    progress: Sequence[int],
+    hand_number: int,
+) -> tuple[HandOutcome, tuple[int, ...], tuple[int, ...], bool, int | None]:
+    """找朋友's end of a hand: :func:`player_standing`, and the outcome naming the side
+    that won the match when a player other than the two it speaks for did so by levels
+    (reaching A, or a friend passing A with ``friend_passes_ace``). Returns the outcome,
+    the players' levels, the levels each climbed in the match, whether the match is over
+    and the winning seat."""
+    new, climbed, over, winner = player_standing(
+        options, teams, banker, outcome, levels, progress, hand_number
+    )
+    if winner is not None and outcome.winner is None:
+        bteam = teams[banker]
+        reached = options.match_end == "reach_ace" and new[winner] == 14
+        passed = (
+            options.match_end == "defend_ace"
+            and options.friend_passes_ace
+            and outcome.side == "banker"
+            and teams[winner] == bteam
+            and levels[winner] == 14
+        )
+        if reached or passed:
+            won: Side = "banker" if teams[winner] == bteam else "collectors"
+            outcome = dataclasses.replace(outcome, winner=won)
+    return outcome, new, climbed, over, winner
 
 
 def hand_stake(options: RuleOptions, counters: int) -> int:

@@ -24,6 +24,10 @@ PENALTY_PER_CARD: Final = 1
 PENALTY_PER_ATTEMPT: Final = 2
 PENALTY_STAKE: Final = 3
 PENALTY_FLAT_PER_CARD: Final = 4
+#: ``throw_forced`` codes: the beaten unit of the largest kind, one card, the smallest unit.
+FORCED_UNIT: Final = 0
+FORCED_SINGLE: Final = 1
+FORCED_SMALLEST: Final = 2
 #: Event kinds of :class:`KEvent`.
 EV_PLAY: Final = 0
 EV_THROW_FAILED: Final = 1
@@ -33,10 +37,17 @@ EV_TRICK: Final = 2
 _SUIT_ORDER: Final = (4, 0, 1, 2, 3)
 
 
+#: :func:`unit_requirements` by (links, width): without and with ``shorter``.
+_REQUIREMENTS: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+_REQUIREMENTS_SHORTER: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+
+
 class Tables:
     """Per (options, level, trump) tables indexed by card: effective suit, strength,
     global key, tie-break, points; the cards of each effective suit high to low; the
-    throw rules (``penalty`` code, ``forced_single`` for ``throw_forced = single``)."""
+    throw rules (``penalty`` code, ``forced`` a ``FORCED_*`` code for ``throw_forced``,
+    ``penalty_final`` for ``throw_penalty_side = final``) and ``shorter`` for
+    ``follow_shorter_tractor``."""
 
     def __init__(
         self,
@@ -45,14 +56,20 @@ class Tables:
         key: list[int],
         tiebreak: list[int],
         penalty: int,
-        forced_single: bool,
+        forced: int,
+        shorter: bool,
+        penalty_final: bool,
     ) -> None:
         self.suit_of = suit_of
         self.strength = strength
         self.key = key
         self.tiebreak = tiebreak
         self.penalty = penalty
-        self.forced_single = forced_single
+        self.forced = forced
+        self.shorter = shorter
+        self.penalty_final = penalty_final
+        #: :func:`unit_requirements` of this follow rule, by (links, width), as found.
+        self.requirements = _REQUIREMENTS_SHORTER if shorter else _REQUIREMENTS
         self.pts: list[int] = [0] * 54
         for i in range(52):
             r = i % 13
@@ -119,11 +136,14 @@ def _unit_key(u: Unit) -> tuple[int, int, int]:
     return (u.links, u.width, u.top)
 
 
-def _forced_key(u: Unit, tiebreak: list[int], single: bool) -> tuple[int, int, int, int]:
-    """Order of beaten units: the first is the one a failed throw plays."""
-    if single:
+def _forced_key(u: Unit, tiebreak: list[int], forced: int) -> tuple[int, int, int, int]:
+    """Order of beaten units: the first is the one a failed throw plays (``forced``: a
+    ``FORCED_*`` code)."""
+    if forced == FORCED_UNIT:
+        return (-u.links, -u.width, u.top, tiebreak[u.cards[0]])
+    if forced == FORCED_SINGLE:
         return (0, 0, u.top, tiebreak[u.cards[-1]])
-    return (-u.links, -u.width, u.top, tiebreak[u.cards[0]])
+    return (u.links * u.width, 0, u.top, tiebreak[u.cards[0]])
 
 
 def _longest_run(positions: dict[int, list[int]]) -> tuple[int, int]:
@@ -324,12 +344,14 @@ def beats_unit(t: Tables, unit: Unit, hand: list[int]) -> bool:
 
 # -- following ------------------------------------------------------------------------------
 
-_REQUIREMENTS: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
 
-
-def unit_requirements(k: int, w: int) -> list[list[tuple[int, int]]]:
-    """:func:`shengji.follow.unit_requirements` for a k x w unit (cached)."""
-    hit = _REQUIREMENTS.get((k, w))
+def unit_requirements(k: int, w: int, shorter: bool = False) -> list[list[tuple[int, int]]]:
+    """:func:`shengji.follow.unit_requirements` for a k x w unit (cached). ``shorter``
+    (``follow_shorter_tractor``): before each list of tuples with m of width w, the same
+    list with the longest j-link tractor of width w it can hold in place of j of them
+    (j from min(m, k - 1) down to 2)."""
+    cache = _REQUIREMENTS_SHORTER if shorter else _REQUIREMENTS
+    hit = cache.get((k, w))
     if hit is not None:
         return hit
     vecs = sorted(
@@ -339,12 +361,20 @@ def unit_requirements(k: int, w: int) -> list[list[tuple[int, int]]]:
     out: list[list[tuple[int, int]]] = []
     if k >= 2:
         out.append([(k, w)])
-    out.append([(1, x) for x in vecs[0] if x >= 2])
-    if k >= 2 and w >= 3:
-        out.append([(k, w - 1)])
-    for vec in vecs[1:]:
+    for i in range(len(vecs)):
+        vec = vecs[i]
+        if shorter:
+            m = 0
+            for x in vec:
+                if x == w:
+                    m += 1
+            rest = [(1, x) for x in vec if 2 <= x < w]
+            for j in range(min(m, k - 1), 1, -1):
+                out.append([(j, w)] + [(1, w)] * (m - j) + rest)
         out.append([(1, x) for x in vec if x >= 2])
-    _REQUIREMENTS[(k, w)] = out
+        if i == 0 and k >= 2 and w >= 3:
+            out.append([(k, w - 1)])
+    cache[(k, w)] = out
     return out
 
 
@@ -353,10 +383,14 @@ def follow_requirement(
 ) -> list[tuple[int, int]]:
     """The shapes a follower holding ``cnt`` of the led suit (``distinct`` cards) must play."""
     chosen: list[tuple[int, int]] = []
+    cache = t.requirements
     for u in units:
         if u.width < 2:
             continue
-        for req in unit_requirements(u.links, u.width):
+        reqs = cache.get((u.links, u.width))
+        if reqs is None:
+            reqs = unit_requirements(u.links, u.width, t.shorter)
+        for req in reqs:
             if not req or can_host(t, cnt, distinct, chosen + req):
                 chosen.extend(req)
                 break
@@ -755,15 +789,15 @@ def check_throw(
     if not beaten:
         return None
     tiebreak = t.tiebreak
-    single = t.forced_single
+    mode = t.forced
     best = 0
-    best_key = _forced_key(beaten[0], tiebreak, single)
+    best_key = _forced_key(beaten[0], tiebreak, mode)
     for j in range(1, len(beaten)):
-        k = _forced_key(beaten[j], tiebreak, single)
+        k = _forced_key(beaten[j], tiebreak, mode)
         if k < best_key:
             best, best_key = j, k
     forced = beaten[best]
-    played = [forced.cards[-1]] if single else forced.expand()
+    played = [forced.cards[-1]] if mode == FORCED_SINGLE else forced.expand()
     blocker = by[0]
     for j in range(len(beaten)):
         if beaten[j].expand() == played:
@@ -896,6 +930,9 @@ class KState:
         self.call_ord: list[int] = []
         self.call_seen: list[int] = []
         self.call_by: list[int] = []
+        #: 找朋友 with ``throw_penalty_side = final``: the points each seat's failed throws
+        #: cost (empty until one fails); they count for the seat's side as the hand stands.
+        self.thrown: list[int] = []
 
     def set_calls(self, cards: list[int], ordinals: list[int]) -> None:
         """Play 找朋友 with these calls: the banker alone on side 0 until friends are
@@ -917,6 +954,8 @@ class KState:
             s.call_ord = self.call_ord
             s.call_seen = list(self.call_seen)
             s.call_by = list(self.call_by)
+            if self.thrown:
+                s.thrown = list(self.thrown)
         s.hands = [list(h) for h in self.hands]
         s.sizes = list(self.sizes)
         s.to_act = self.to_act
@@ -1020,6 +1059,8 @@ class KState:
         if res is None:
             return [], -1
         self.penalties += res.penalty
+        if self.calls and t.penalty_final and res.penalty:
+            self.note_thrown(seat, abs(res.penalty))
         if t.penalty == PENALTY_STAKE:
             self.stake_penalties[self.team[seat]] += 1
         if self.record:
@@ -1036,6 +1077,23 @@ class KState:
                 )
             )
         return res.played, (seat + res.blocker) % n
+
+    def note_thrown(self, seat: int, points: int) -> None:
+        """找朋友 (``throw_penalty_side = final``): ``seat``'s failed throws cost ``points``
+        more, counted for its side as the hand stands (:meth:`recount_penalties`)."""
+        if not self.thrown:
+            self.thrown = [0] * self.seats
+        self.thrown[seat] += points
+
+    def recount_penalties(self) -> None:
+        """The collectors' penalty points from :attr:`thrown`: a banker-side seat's
+        failed throws add, a collector's subtract."""
+        tb = self.team[self.banker]
+        total = 0
+        for s in range(self.seats):
+            pts = self.thrown[s]
+            total += pts if self.team[s] == tb else -pts
+        self.penalties = total
 
     def count_called(self, seat: int, cards: list[int]) -> None:
         """Count the called copies among ``cards`` played by ``seat`` (in play order)."""
@@ -1079,6 +1137,8 @@ class KState:
                 if team[s] != tb:
                     total += self.seat_points[s]
             self.trick_points = total
+            if self.thrown:
+                self.recount_penalties()
             collectors = team[winner] != tb
         else:
             collectors = team[winner] != team[self.banker]
@@ -1290,6 +1350,10 @@ DECL_SHUANGKOU: Final = 1
 DECL_CLASSIC: Final = 2
 DECL_TUOLAJI: Final = 3
 DECL_BOTZONE: Final = 4
+#: 双升's timing with shows ranked by their number of cards, then ``BJ > LJ > S > H > C
+#: > D`` (``count``), or then jokers over level cards of any suit (``ladder``).
+DECL_COUNT: Final = 5
+DECL_LADDER: Final = 6
 #: ``no_declaration`` modes.
 NODECL_KITTY_3: Final = 0
 NODECL_KITTY_4: Final = 1
@@ -1324,6 +1388,8 @@ class HandRules:
         no_declaration: int,
         team: list[int],
         calls: int,
+        call_trump_suit: bool,
+        weak_redeal: int,
     ) -> None:
         self.decks = decks
         self.hand_size = hand_size
@@ -1333,8 +1399,20 @@ class HandRules:
         self.no_declaration = no_declaration
         self.team = team
         self.seats = len(team)
-        #: 找朋友: friend calls the banker makes after burying (0: fixed partnerships).
+        #: 找朋友: friend calls the banker makes after burying (0: fixed partnerships),
+        #: and whether cards of the trump suit may be called.
         self.calls = calls
+        self.call_trump_suit = call_trump_suit
+        #: ``weak_redeal``: the highest rank a weak hand's trumps reach (-1: no redeal).
+        self.weak_redeal = weak_redeal
+
+
+def counters_after_burial(style: int, first_hand: bool) -> bool:
+    """Whether the ``declaring`` system opens a counter round after the banker buries
+    (反主炒底 in 双升's later hands, and in ``count`` and ``ladder``; 双抠's 反底)."""
+    if style == DECL_SHUANGKOU:
+        return True
+    return not first_hand and style in (DECL_SHUANGSHENG, DECL_COUNT, DECL_LADDER)
 
 
 def show_priority(card: int) -> int:
@@ -1467,6 +1545,8 @@ class KDeclare:
         if count > r.decks:
             return "too_many"
         style = r.declaring
+        if style == DECL_SHUANGSHENG:
+            return self._shuangsheng(seat, card, count, phase)
         if style == DECL_CLASSIC:
             return self._classic(r, seat, card, count, phase)
         if style == DECL_TUOLAJI:
@@ -1475,7 +1555,7 @@ class KDeclare:
             return self._shuangkou(seat, card, count, phase)
         if style == DECL_BOTZONE:
             return self._botzone(r, seat, card, count, phase)
-        return self._shuangsheng(seat, card, count, phase)
+        return self._by_count(seat, card, count, phase, style == DECL_COUNT)
 
     def _shuangsheng(self, seat: int, card: int, count: int, phase: int) -> str:
         if not self.declared:
@@ -1493,6 +1573,54 @@ class KDeclare:
         if not self._outranks(card, count):
             return "outranked"
         return self._countered(seat, card, count, self.first_hand, True)
+
+    def _by_count(self, seat: int, card: int, count: int, phase: int, suits: bool) -> str:
+        """``count`` and ``ladder``: 双升's timing; :attr:`rung` is the standing show's
+        number of cards. The holder may only add cards to it; another seat needs a
+        stronger show (:meth:`_stronger`)."""
+        if not self.declared:
+            why = self._initial(seat, card, count, phase, True, False)
+            if not why:
+                self.rung = count
+            return why
+        if seat == self.holder:
+            if not self._same_show(card) or count <= self.rung:
+                return "reinforce_only"
+            if phase == PH_AFTER_BURIAL:
+                return "late_reinforce"
+            self.rung = count
+            self.priority = show_priority(card)
+            self.locked = True
+            self.pair_seats |= 1 << seat
+            return ""
+        if not self._stronger(card, count, suits):
+            return "stronger_show"
+        if self.first_hand and phase == PH_AFTER_BURIAL:
+            return "first_hand_no_counter"
+        if not self.first_hand and phase in (PH_DEAL, PH_BEFORE_KITTY):
+            return "counter_after_burial"
+        self._countered(seat, card, count, self.first_hand, True)
+        self.rung = count
+        return ""
+
+    def _same_show(self, card: int) -> bool:
+        """Whether ``card`` is the card of the standing show."""
+        if card >= 52:
+            return self.trump == NT and show_priority(card) == self.priority
+        return self.trump == card // 13
+
+    def _stronger(self, card: int, count: int, suits: bool) -> bool:
+        """More cards than the standing show, or as many (two or more) that outrank it:
+        by ``BJ > LJ > S > H > C > D`` (``suits``), else jokers over level cards."""
+        if count != self.rung:
+            return count > self.rung
+        if count < 2:
+            return False
+        mine, theirs = show_priority(card), self.priority
+        if not suits:
+            mine = max(0, mine - 3)
+            theirs = max(0, theirs - 3)
+        return mine > theirs
 
     def _shuangkou(self, seat: int, card: int, count: int, phase: int) -> str:
         if not self.declared:
@@ -1560,13 +1688,16 @@ class KDeclare:
         return self._countered(seat, card, count, takes, True)
 
 
-def callable_card(t: Tables, level: int, trump: int, card: int) -> bool:
+def callable_card(t: Tables, level: int, trump: int, card: int, trump_suit: bool) -> bool:
     """Whether ``card`` may be called as a friend (找朋友) at ``level`` with ``trump``
     (tables ``t``): not a joker, a level card or another card that is a trump outside
-    the trump suit (a constant 2)."""
+    the trump suit (a constant 2); a card of the trump suit only when ``trump_suit``
+    (``call_trump_suit``)."""
     if card < 0 or card >= 52 or card % 13 + 2 == level:
         return False
-    return t.suit_of[card] != TRUMP or card // 13 == trump
+    if t.suit_of[card] != TRUMP:
+        return True
+    return trump_suit and card // 13 == trump
 
 
 def calls_error(
@@ -1577,6 +1708,7 @@ def calls_error(
     decks: int,
     cards: list[int],
     ordinals: list[int],
+    trump_suit: bool,
 ) -> str:
     """Why these friend calls are not allowed ("" when they are): not ``calls`` of them,
     a card that may not be called (:func:`callable_card`), an ordinal outside 1..``decks``
@@ -1586,7 +1718,7 @@ def calls_error(
     seen: list[int] = []
     for i in range(len(cards)):
         c, k = cards[i], ordinals[i]
-        if not callable_card(t, level, trump, c):
+        if not callable_card(t, level, trump, c, trump_suit):
             return "not_callable"
         if k < 1 or k > decks:
             return "ordinal"
@@ -1597,11 +1729,11 @@ def calls_error(
 
 
 def random_calls(
-    t: Tables, level: int, trump: int, calls: int, decks: int, rng: KRng
+    t: Tables, level: int, trump: int, calls: int, decks: int, trump_suit: bool, rng: KRng
 ) -> tuple[list[int], list[int]]:
     """``calls`` friend calls drawn uniformly: distinct callable cards
     (:func:`callable_card`), each with a uniform ordinal 1..``decks``."""
-    pool = [c for c in range(52) if callable_card(t, level, trump, c)]
+    pool = [c for c in range(52) if callable_card(t, level, trump, c, trump_suit)]
     cards = rng.sample(pool, calls)
     return cards, [1 + rng.below(decks) for _ in cards]
 
@@ -1653,6 +1785,8 @@ class KHand:
         self.play: KState | None = None
         #: The kitty card turned to set trump when nobody declared (-1: none turned).
         self.turned = -1
+        #: ``weak_redeal``: the seat whose weak hand asks for the redeal (-1: none).
+        self.weak = -1
         #: Decisions taken so far (shows, passes, burials, plays).
         self.decisions = 0
         self.record = False
@@ -1681,6 +1815,7 @@ class KHand:
         h.kitty_log = list(self.kitty_log)
         h.kitty_cards = list(self.kitty_cards)
         h.turned = self.turned
+        h.weak = self.weak
         h.paced = self.paced
         if self.play is not None:
             p = self.play.copy()
@@ -1841,8 +1976,7 @@ class KHand:
             self.passes = 0
             self.window_pos += 1
             return
-        style = self.r.declaring
-        if (style == DECL_SHUANGSHENG and not self.decl.first_hand) or style == DECL_SHUANGKOU:
+        if counters_after_burial(self.r.declaring, self.decl.first_hand):
             self.phase = PH_AFTER_BURIAL
             self.window_start = self.decl.banker
             self.window_pos = 0
@@ -1861,14 +1995,18 @@ class KHand:
 
     def callable_card(self, card: int) -> bool:
         """Whether ``card`` may be called now (:func:`callable_card`)."""
-        return callable_card(self.trump_tables, self.level, self.decl.trump, card)
+        return callable_card(
+            self.trump_tables, self.level, self.decl.trump, card, self.r.call_trump_suit
+        )
 
     def call_error(self, cards: list[int], ordinals: list[int]) -> str:
         """Why the banker may not make these calls now ("" when it may)."""
         if self.phase != PH_CALL:
             return "phase"
         r, t = self.r, self.trump_tables
-        return calls_error(t, self.level, self.decl.trump, r.calls, r.decks, cards, ordinals)
+        return calls_error(
+            t, self.level, self.decl.trump, r.calls, r.decks, cards, ordinals, r.call_trump_suit
+        )
 
     def call_friends(self, cards: list[int], ordinals: list[int]) -> None:
         """The banker calls friends (legal: :meth:`call_error`); the play begins."""
@@ -1884,8 +2022,10 @@ class KHand:
 
     def random_calls(self, rng: KRng) -> tuple[list[int], list[int]]:
         """The random player's calls (:func:`random_calls`)."""
-        t = self.trump_tables
-        return random_calls(t, self.level, self.decl.trump, self.r.calls, self.r.decks, rng)
+        t, r = self.trump_tables, self.r
+        return random_calls(
+            t, self.level, self.decl.trump, r.calls, r.decks, r.call_trump_suit, rng
+        )
 
     def _begin_play(self) -> None:
         banker = self.decl.banker
@@ -1988,7 +2128,23 @@ class KHand:
             d.flipped = True
             d.rung = 1
             d.banker = self.start_seat if d.banker < 0 else d.banker
+        if self.r.weak_redeal >= 0 and self.redeals < MAX_REDEALS:
+            self.weak = self.weak_seat()
+            if self.weak >= 0:
+                self.phase = PH_REDEAL
+                return
         self._take_kitty(d.banker)
+
+    def weak_seat(self) -> int:
+        """The first seat from the first dealt to whose hand is weak (:func:`weak_hand`
+        under ``weak_redeal``), or -1."""
+        t = self.trump_tables
+        n = self.r.seats
+        for i in range(n):
+            seat = (self.start_seat + i) % n
+            if weak_hand(t, self.hands[seat], self.level, self.decl.trump, self.r.weak_redeal):
+                return seat
+        return -1
 
     # -- a random player (``shengji.bots.random_bot``) -----------------------------------------
 
@@ -2014,6 +2170,20 @@ class KHand:
                 self.declare(shows[pick] // 8, shows[pick] % 8)
             else:
                 self.pass_turn()
+
+
+def weak_hand(t: Tables, hand: list[int], level: int, trump: int, top: int) -> bool:
+    """Whether ``hand`` (counts) is weak for ``weak_redeal`` at rank ``top``: every trump
+    it holds (none counts) is a plain card of the trump suit ``trump`` ranked ``top`` or
+    lower, so no joker, level card or trump 2 (``constant_twos``), and none under NT."""
+    for c in t.suit_cards[TRUMP]:
+        if not hand[c]:
+            continue
+        if c >= 52 or c // 13 != trump or c % 13 + 2 == level or c % 13 + 2 > top:
+            return False
+        if c % 13 == 0 and t.suit_of[(c + 13) % 52] == TRUMP:  # a constant 2
+            return False
+    return True
 
 
 def shuffle_ints(cards: list[int], rng: Random) -> None:

@@ -33,7 +33,17 @@ if TYPE_CHECKING:
 PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
 
 #: ``declaring`` and ``no_declaration`` option values as the kernel's codes.
-DECLARING = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
+DECLARING = {
+    "shuangsheng": 0,
+    "shuangkou": 1,
+    "classic": 2,
+    "tuolaji": 3,
+    "botzone": 4,
+    "count": 5,
+    "ladder": 6,
+}
+#: ``throw_forced`` option values as the kernel's codes.
+FORCED = {"unit": 0, "single": 1, "smallest": 2}
 NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
 
 _CORE: list[Any] = []
@@ -54,14 +64,15 @@ def build_tables(kernel_core: Any, ctx: TrumpContext) -> Tables:
         raise OptionError(
             f"the kernel does not know throw_penalty {mode!r}", code=Code.BAD_OPTION_VALUE
         )
-    forced = str(getattr(opts, "throw_forced", "unit"))
     tables: Tables = kernel_core.Tables(
         list(ctx.suit_of),
         list(ctx.strength),
         list(ctx.key),
         list(ctx.tiebreak),
         PENALTY[mode],
-        forced == "single",
+        FORCED[opts.throw_forced],
+        opts.follow_shorter_tractor,
+        opts.throw_penalty_side == "final",
     )
     return tables
 
@@ -77,6 +88,8 @@ def hand_rules(kernel_core: Any, options: RuleOptions, team: list[int]) -> HandR
         NO_DECLARATION[options.no_declaration],
         team,
         options.calls,
+        options.call_trump_suit,
+        -1 if options.weak_redeal is None else options.weak_redeal,
     )
     return rules
 

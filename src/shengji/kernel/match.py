@@ -18,7 +18,6 @@ can run here at kernel speed.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -27,9 +26,8 @@ from ..cards import ALL_CARDS, Card, Suit, deck
 from ..options import RuleOptions
 from ..scoring import (
     HandResult,
-    Side,
+    friends_standing,
     hand_stake,
-    player_standing,
     score_hand,
     scoring_levels,
     settle_coins,
@@ -224,14 +222,9 @@ class KMatch:
         outcome = score.outcome
         bteam = teams[banker]
         if friends:
-            new, progress, over, winner = player_standing(
+            outcome, new, progress, over, winner = friends_standing(
                 opts, teams, banker, outcome, self.levels, self.progress, self.hand_number
             )
-            reached = opts.match_end == "reach_ace" and winner is not None and new[winner] == 14
-            if reached and winner is not None and outcome.winner is None:
-                # a player other than the two whose levels the outcome follows reached A
-                won: Side = "banker" if teams[winner] == bteam else "collectors"
-                outcome = dataclasses.replace(outcome, winner=won)
         else:
             two, climbed, over, winner = team_standing(
                 opts, bteam, outcome, (self.progress[0], self.progress[1]), self.hand_number

@@ -188,7 +188,8 @@ class Kernel:
 def restore_play(s: KState, table: PlayTable) -> None:
     """Give the kernel play state ``s`` (hands already set) what ``table`` says of the
     play so far: the seat to act, points, penalties, the tricks and the trick in progress,
-    and (找朋友) the friend calls, the copies of each played and the friends found."""
+    and (找朋友) the friend calls, the copies of each played, the friends found and each
+    thrower's failed-throw points."""
     s.to_act = table.to_act if table.to_act is not None else table.leader
     s.trick_points = table.trick_points
     s.penalties = table.penalties
@@ -207,6 +208,10 @@ def restore_play(s: KState, table: PlayTable) -> None:
                 s.team[c.seat] = s.team[s.banker]
         for p in table.trick:
             s.count_called(p.seat, [c.index for c in p.cards])
+        if s.t.penalty_final:
+            for t in table.tricks:
+                _note_thrown(s, t.plays)
+            _note_thrown(s, table.trick)
     if table.tricks:
         last = table.tricks[-1]
         s.last_lead = [c.index for c in last.plays[0].cards]
@@ -216,6 +221,14 @@ def restore_play(s: KState, table: PlayTable) -> None:
     if table.trick:
         s.plays = [[c.index for c in p.cards] for p in table.trick]
         s.set_lead(s.plays[0])
+
+
+def _note_thrown(s: KState, plays: Sequence[Any]) -> None:
+    """The failed throws' penalty points of ``plays`` for each thrower (找朋友 with
+    ``throw_penalty_side = final``)."""
+    for p in plays:
+        if p.attempted is not None and p.penalty:
+            s.note_thrown(p.seat, abs(p.penalty))
 
 
 def score(state: KState) -> RolloutResult:
