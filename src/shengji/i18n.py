@@ -687,6 +687,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "refused": {"en": "refused: {text}", "zh": "不行: {text}"},
     # the selection
     "sel.legal": {"en": "✓ legal", "zh": "✓ 可以出"},
+    "sel.show": {"en": "✓ you may show these: Enter", "zh": "✓ 可以亮: 按回车"},
     "sel.throw": {
         "en": "throw: may fail (if another hand can beat one of its units)",
         "zh": "甩牌: 可能失败 (别人若管得住其中一手)",
@@ -706,6 +707,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "hint.thinking": {"en": "hint: thinking…", "zh": "提示: 思考中…"},
     "action.declare": {"en": "declare {cards}", "zh": "亮 {cards}"},
+    "action.show": {"en": "show {cards}", "zh": "亮 {cards}"},
     "action.pass": {"en": "pass", "zh": "不亮"},
     "action.bury": {"en": "bury {cards}", "zh": "扣 {cards}"},
     "action.play": {"en": "play {cards}", "zh": "出 {cards}"},
@@ -835,6 +837,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "lobby.timer": {"en": "turn timer: {s}s a move", "zh": "出牌限时: 每步 {s} 秒"},
     "lobby.no_timer": {"en": "no turn timer", "zh": "出牌不限时"},
     "lobby.no_hints": {"en": "no hints at this table", "zh": "这张桌子不能用提示"},
+    "lobby.pace": {
+        "en": "the deal: a card every {s}s (it never waits)",
+        "zh": "发牌: 每 {s} 秒一张 (不等人)",
+    },
+    "lobby.declare": {"en": "{s}s to show after the deal", "zh": "发完牌后亮主限时 {s} 秒"},
     "lobby.title": {"en": "Room {id} · {preset}", "zh": "房间 {id} · {preset}"},
     "lobby.link": {"en": "invite link: {url}", "zh": "邀请链接: {url}"},
     "lobby.ready": {"en": "ready", "zh": "已准备"},
@@ -969,25 +976,27 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "space        select / unselect (or click a card) · Esc: clear all\n"
         "Enter        play the selection; opens a dialog waiting for you\n"
         "2-9 0 J K A  jump to that rank (0: 10; Shift+Q: a queen)\n"
-        "S C D        jump to that suit (Shift+H: hearts); W: a joker\n"
+        "S C D        jump to a suit (Shift+H; dealing: Shift+D); W: joker\n"
         "?            hint: the strongest bot's play and why, selected\n"
         "n            next hand · v: the score sheet (↑ ↓ PgUp PgDn scroll)\n"
         "r s b        lobby: ready, start, bots (the host)\n"
         "l            中文 / English\n"
         "h F1         this help · q: quit · Ctrl-C: quit at once\n"
-        "declaring    1-9: declare · p: pass · d: pass till the deal ends\n"
+        "the deal     never waits · d: show (亮主) · Enter: the selection\n"
+        "declaring    1-9: declare · p: pass (after the deal)\n"
         "the table    » to act · ▶ led the trick · ★ winning it so far",
         "zh": "← →          在手牌里移动 (也可以点牌)\n"
         "空格         选中 / 取消这张牌 (点一下也行); Esc 全部取消\n"
         "回车         出选中的牌; 打开等你处理的对话框\n"
         "2-9 0 J K A  跳到这个点数 (0: 10; Shift+Q: Q)\n"
-        "S C D        跳到这个花色 (Shift+H: 红桃); W: 王\n"
+        "S C D        跳到这个花色 (Shift+H: 红桃; 发牌时 Shift+D); W: 王\n"
         "?            提示: 最强的机器人会怎么出, 为什么 (并选好)\n"
         "n            下一局 · v: 记分表 (↑ ↓ PgUp PgDn 翻看)\n"
         "r s b        房间里: 准备, 开始, 加机器人 (房主)\n"
         "l            中文 / English\n"
         "h F1         本帮助 · q: 退出 · Ctrl-C: 立即退出\n"
-        "亮主         1-9: 亮 · p: 不亮 · d: 发牌结束前都不亮\n"
+        "发牌         不等人 · d: 亮主 · 回车: 亮选中的牌\n"
+        "亮主/反主    1-9: 亮 · p: 不亮 (发完牌后)\n"
         "牌桌         » 该谁 · ▶ 首家 · ★ 目前最大",
     },
 }
