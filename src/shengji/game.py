@@ -536,7 +536,7 @@ def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, l
         return _declare(st, seat, action.cards, events), events
     if st.phase == "deal" and st.paced:
         raise ActionError(
-            "the deal runs by itself: nobody passes; show whenever you hold a show",
+            "the cards deal themselves: only a show is possible now, whenever you hold one",
             params={"phase": st.phase, "reason": "paced"},
         )
     if st.to_act != seat:

@@ -382,8 +382,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "err.detail.phase.bury": {"en": "now is the time to bury the kitty", "zh": "现在该扣底"},
     "err.detail.action.paced": {
-        "en": "the cards deal themselves: there is nothing to pass; show whenever you hold a show",
-        "zh": "发牌自动进行, 不用过; 有牌可亮时随时亮主",
+        "en": "the cards deal themselves: only a show is possible now, whenever you hold one",
+        "zh": "发牌自动进行: 现在只能亮主, 有牌可亮时随时亮",
     },
     "err.detail.action.table_deals": {
         "en": "the table deals the cards, not a player",

@@ -273,7 +273,7 @@ def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, l
             return _advance(_show_while_dealing(st, seat, action.cards, events), events), events
         if st.paced:
             raise ActionError(
-                "the deal runs by itself: nobody passes; show whenever you hold a show",
+                "the cards deal themselves: only a show is possible now, whenever you hold one",
                 params={"phase": "deal", "reason": "paced"},
             )
     if st.to_act != seat:
