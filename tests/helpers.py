@@ -205,7 +205,7 @@ def build_deck(
     """A deck order dealing the wanted cards first to each seat (from seat ``start``)."""
     rng = random.Random(seed)
     pool = Counter(deck(opts.decks))
-    hands: list[list[Card]] = [[], [], [], []]
+    hands: list[list[Card]] = [[] for _ in range(opts.players)]
     for seat, text in wants.items():
         for c in parse_cards(text):
             pool[c] -= 1

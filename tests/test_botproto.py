@@ -240,7 +240,8 @@ def test_ray_backend_gives_the_results_of_worker_processes() -> None:
         on_ray = summarise(s, run_jobs(s, backend="ray")).to_json()
     finally:
         ray.shutdown()
-    assert on_ray.pop("decision_ms").keys() == local.pop("decision_ms").keys() == {"A", "B"}
+    for times in ("decision_ms", "decision_cpu_ms"):  # measured: differ between runs
+        assert on_ray.pop(times).keys() == local.pop(times).keys() == {"A", "B"}
     assert on_ray == local
 
 

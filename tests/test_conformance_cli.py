@@ -16,10 +16,10 @@ CASE_FILES = sorted(CASES_DIR.glob("*.json"))
 
 
 def test_conformance_suite_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert len(CASE_FILES) == 10
+    assert len(CASE_FILES) == 13
     code = main(["conformance", *map(str, CASE_FILES)])
     out = capsys.readouterr().out
-    assert out.strip().splitlines()[-1] == "264 passed, 0 failed"
+    assert out.strip().splitlines()[-1] == "352 passed, 0 failed"
     assert "FAIL" not in out
     assert code == 0
 

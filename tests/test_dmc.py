@@ -98,3 +98,55 @@ def test_a_four_seat_model_refuses_a_zhaopengyou_table(tmp_path: Path) -> None:
         st, _ = apply(st, seat, random_action(st, seat, rng))
     with pytest.raises(ShengjiError, match="BAD_BOT_SPEC.*cannot play a 找朋友 table of 6"):
         bot.act(seat_view(st, st.to_act))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="counts threads in /proc")
+def test_the_dmc_bot_keeps_blas_to_one_thread() -> None:
+    """Loading ``dmc:`` in a fresh process (as a simulate worker does) limits numpy's BLAS
+    to one thread before numpy starts: no thread besides the main one (without it,
+    OpenBLAS starts one per core), and the variables a user set are left alone."""
+    code = (
+        "import os\n"
+        "from shengji.bots.dmc import DmcBot\n"
+        "import numpy as np\n"
+        "np.ones((64, 64)) @ np.ones((64, 64))  # BLAS at work\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'],"
+        " len(os.listdir('/proc/self/task')))\n"
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    }
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["1", "1", "1"]
+    env["OMP_NUM_THREADS"] = "3"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.stdout.split()[:2] == ["1", "3"]
+
+
+def test_without_numpy_the_dmc_bot_names_the_extra(tmp_path: Path) -> None:
+    """``dmc:`` where numpy is not installed: ``MISSING_EXTRA`` saying what to install, no
+    traceback (as a bot spec of ``simulate``, and from ``make_player``)."""
+    code = (
+        "import sys\n"
+        "sys.modules['numpy'] = None  # not installed\n"
+        "from shengji.bots.registry import make_player\n"
+        "from shengji.cli import main\n"
+        "from shengji.errors import ShengjiError\n"
+        "try:\n"
+        "    make_player('dmc:model.npz', 0, 0)\n"
+        "except ShengjiError as e:\n"
+        "    print('code', e.code)\n"
+        "sys.exit(main(['simulate', '--players', 'dmc:model.npz,random', '--hands', '2']))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stdout.strip() == "code MISSING_EXTRA"
+    assert "Traceback" not in run.stderr
+    assert run.stderr.splitlines() == [
+        "error: MISSING_EXTRA: the dmc bot needs the 'rl' extra (numpy missing): "
+        "pip install 'shengji[rl]'",
+        "the dmc bot 需要附加组件 'rl' (缺少 numpy): pip install 'shengji[rl]'",
+    ]

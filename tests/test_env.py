@@ -480,3 +480,78 @@ def test_single_seat_env_at_a_six_seat_table_against_heuristic_bots() -> None:
         SingleSeatEnv("zhaopengyou", seat=6, overrides={"players": 6})
     with pytest.raises(Exception, match="BAD_OPTION_VALUE"):
         SingleSeatEnv("zhaopengyou", bots=["random"] * 3, overrides={"players": 6})
+
+
+# -- env(): the checks of PettingZoo's standard wrappers, in one ---------------------------
+
+
+def _standard_chain(max_hands: int) -> Any:
+    """``raw_env`` in PettingZoo's own three wrappers, as ``env()`` used to build it."""
+    from pettingzoo.utils import wrappers
+
+    e = wrappers.TerminateIllegalWrapper(raw_env(max_hands=max_hands), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
+
+
+def _outcome(call: Any, *args: Any) -> Any:
+    try:
+        return ("ok", call(*args))
+    except Exception as e:  # the kind of error is what must agree
+        return (type(e).__name__,)
+
+
+def _same_last(a: Any, b: Any) -> None:
+    (oa, *ra), (ob, *rb) = a.last(), b.last()
+    assert ra == rb
+    assert np.array_equal(oa["observation"], ob["observation"])
+    assert np.array_equal(oa["action_mask"], ob["action_mask"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_env_checks_as_pettingzoos_standard_wrappers_do(seed: int) -> None:
+    """Calls out of order, actions out of bounds, outside the mask (which end the match
+    with -1) and steps of done agents: ``env()`` answers each as the chain of PettingZoo's
+    wrappers does, with the same observations, rewards and ends."""
+    ours, theirs = env(max_hands=1), _standard_chain(1)
+    for e in (ours, theirs):
+        assert e.unwrapped is not e
+    for probe in (
+        lambda e: e.step(0),
+        lambda e: e.observe("seat_0"),
+        lambda e: e.agent_selection,
+        lambda e: e.rewards,
+        lambda e: e.last(),
+    ):
+        assert _outcome(probe, ours) == _outcome(probe, theirs)
+    rng = random.Random(seed)
+    for e in (ours, theirs):
+        e.reset(seed=seed)
+    illegal_at = 60 + 40 * seed if seed % 2 else -1  # odd seeds: the match ends there
+    lost = False
+    for step in range(3000):
+        assert ours.agents == theirs.agents and ours.agent_selection == theirs.agent_selection
+        if not ours.agents:
+            break
+        _same_last(ours, theirs)
+        obs, _, term, trunc, _ = ours.last()
+        mask = obs["action_mask"]
+        r = rng.random()
+        action: Any
+        if term or trunc:
+            action = None if r < 0.9 else 3
+        elif step == illegal_at:
+            action = int(rng.choice(np.flatnonzero(mask == 0)))
+        elif r < 0.01:
+            action = rng.choice([None, 55, -1, 2.0, np.int64(54)])
+        else:
+            action = np.int64(rng.choice(list(np.flatnonzero(mask))))
+        assert _outcome(ours.step, action) == _outcome(theirs.step, action)
+        assert ours.rewards == theirs.rewards
+        assert ours.terminations == theirs.terminations
+        assert ours.unwrapped._cumulative_rewards == theirs.unwrapped._cumulative_rewards
+        if step == illegal_at:  # the agent that chose outside the mask lost the match
+            assert sorted(ours.rewards.values()) == [-1.0, 0.0, 0.0, 0.0]
+            lost = True
+    assert not ours.agents
+    assert _outcome(ours.step, None) == _outcome(theirs.step, None)
+    assert lost == (illegal_at >= 0)

@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo")
 from shengji.actions import Call
 from shengji.cards import ALL_CARDS
 from shengji.env import DONE, Decision, encode, raw_env
-from shengji.env.masks import KDecision
+from shengji.env.masks import decision, kind_name, mask_array
 from shengji.presets import preset_names
 from shengji.views import seat_view
 
@@ -80,7 +80,9 @@ def _play(
         if term or trunc:
             raw.step(None)
             continue
+        hand = raw.match.hand
         raw.step(_choose(raw, obs["action_mask"], rng))
+        seen["weak"] += raw.match.hand is not hand and hand.weak >= 0  # a weak-hand redeal
     st = raw.game
     seen["throw_failed"] += sum(1 for t in st.tricks for p in t.plays if p.attempted)
     seen["redeal"] += len(deals) - raw.hands_played
@@ -97,6 +99,19 @@ def test_masks_and_observations_are_the_object_engines(preset: str) -> None:
     assert {"deal", "bury", "play", "hand_over"} <= set(seen)
     _TOTALS.update(seen)
     _TOTALS["hands"] += 3
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [*((p, None) for p in preset_names()), *(("zhaopengyou", {"players": n}) for n in (5, 7, 8))],
+)
+def test_many_random_matches_observe_as_the_object_engine(preset: str, overrides: Any) -> None:
+    """The kernel's observations (built in compiled code) against ``encode`` of the seat's
+    view, at every step of six more matches of every preset (and 找朋友 at 5, 7 and 8
+    seats), two hands each."""
+    for seed in range(10, 16):
+        raw, seen = _play(preset, seed, max_hands=2, overrides=overrides)
+        assert raw.hands_played == 2 and seen["play"] > 0
 
 
 def test_the_games_above_cover_redeals_counter_burials_and_failed_throws() -> None:
@@ -129,21 +144,29 @@ def _every_selection_agrees(raw: Any, budget: int) -> str:
     nodes = 0
     while stack and nodes < budget:
         prefix = stack.pop()
-        d = KDecision(h, raw.match.core)
+        d = decision(h, raw.match.core)
         for c in prefix:
             d.add(c)
-        assert d.kind_name == ref.kind
+        assert kind_name(d) == ref.kind
         want = ref.mask([ALL_CARDS[c] for c in prefix])
-        assert list(d.mask.astype(bool)) == want, (ref.kind, prefix)
+        mask = mask_array(d)
+        assert list(mask.astype(bool)) == want, (ref.kind, prefix)
         nodes += 1
         low = prefix[-1] if prefix else 0
-        stack.extend([*prefix, int(c)] for c in np.flatnonzero(d.mask[:DONE]) if c >= low)
+        stack.extend([*prefix, int(c)] for c in np.flatnonzero(mask[:DONE]) if c >= low)
     return ref.kind
 
 
-@pytest.mark.parametrize("preset", preset_names())
-def test_every_reachable_selection_is_allowed_alike(preset: str) -> None:
-    raw = raw_env(preset, max_hands=1)
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [
+        *((p, None) for p in preset_names()),
+        ("tuolaji-4deck", {"follow_shorter_tractor": True}),
+        ("shuangsheng", {"declaring": "ladder"}),
+    ],
+)
+def test_every_reachable_selection_is_allowed_alike(preset: str, overrides: Any) -> None:
+    raw = raw_env(preset, max_hands=1, overrides=overrides)
     raw.reset(seed=2)
     rng = np.random.default_rng(2)
     kinds: Counter[str] = Counter()
@@ -159,11 +182,15 @@ def test_every_reachable_selection_is_allowed_alike(preset: str) -> None:
     assert set(kinds) == {"declare", "bury", "lead", "follow", *calls}
 
 
-@pytest.mark.parametrize(("players", "seed"), [(5, 1), (6, 2), (8, 3)])
-def test_every_call_selection_is_allowed_alike(players: int, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "seed", "trump_suit"), [(5, 1, True), (6, 2, True), (8, 3, True), (6, 4, False)]
+)
+def test_every_call_selection_is_allowed_alike(players: int, seed: int, trump_suit: bool) -> None:
     """The banker's calls card by card: the kernel's masks are ``moves.Decision``'s for
-    every selection (up to a budget), and ``DONE`` makes the calls the object engine has."""
-    raw = raw_env("zhaopengyou", max_hands=1, overrides={"players": players})
+    every selection (up to a budget), and ``DONE`` makes the calls the object engine has;
+    also with ``call_trump_suit`` off."""
+    overrides = {"players": players, "call_trump_suit": trump_suit}
+    raw = raw_env("zhaopengyou", max_hands=1, overrides=overrides)
     raw.reset(seed=seed)
     rng = np.random.default_rng(seed)
     while raw.phase != "call":
@@ -179,3 +206,53 @@ def test_every_call_selection_is_allowed_alike(players: int, seed: int) -> None:
         raw.step(choice)
     assert isinstance(want, Call)
     assert tuple(c.call for c in raw.game.calls) == want.calls
+
+
+def test_weak_hand_redeals_are_the_object_engines() -> None:
+    """完全造反 (``weak_redeal``): the environment redeals a weak hand as the game engine
+    does, with the same masks and observations before and after."""
+    raw, seen = _play("classic-1deck", 4, max_hands=2, overrides={"weak_redeal": "A"})
+    assert raw.hands_played == 2
+    assert seen["redeal"] > 0
+
+
+#: The rules of issue 37 that the kernel's masks and observations follow: 找朋友's count
+#: declaring with weak-hand redeals, calls outside the trump suit and the penalty counted
+#: for the thrower's final side; the plain ladder; the smallest forced unit, shorter
+#: tractors followed, the kitty bonus on all cards and fixed 40-point steps.
+RULES37: list[tuple[str, dict[str, Any]]] = [
+    ("zhaopengyou", {"players": 5, "weak_redeal": "A"}),
+    ("zhaopengyou", {"players": 6, "call_trump_suit": False, "throw_penalty": "per_card"}),
+    (
+        "zhaopengyou",
+        {"players": 7, "throw_penalty": "per_attempt", "small_side_bonus": 1, "start_level": "K"},
+    ),
+    ("zhaopengyou", {"players": 8, "throw_penalty": "per_card", "throw_penalty_side": "thrown"}),
+    ("shuangsheng", {"declaring": "ladder"}),
+    ("tuolaji", {"declaring": "count", "weak_redeal": "K", "constant_twos": True}),
+    ("tuolaji-4deck", {"follow_shorter_tractor": True, "throw_forced": "smallest"}),
+    (
+        "classic-3deck",
+        {
+            "follow_shorter_tractor": True,
+            "throw_penalty": "per_card",
+            "kitty_multiplier": "all_cards",
+            "level_table": "standard-fixed",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides"), RULES37, ids=[str(v) for v in RULES37])
+def test_the_options_of_other_tables_observe_as_the_object_engine(
+    preset: str, overrides: dict[str, Any]
+) -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(20, 24):
+        raw, more = _play(preset, seed, max_hands=2, overrides=overrides)
+        assert raw.hands_played == 2 or raw.game.phase == "match_over"
+        seen.update(more)
+    if "weak_redeal" in overrides:
+        assert seen["weak"] > 0
+    if overrides.get("throw_penalty", "none") != "none" or "throw_forced" in overrides:
+        assert seen["throw_failed"] > 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,15 +44,20 @@ def test_the_docs_hold_the_loadtest_block(doc: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("doc", "name"), [("README.md", "bench-all"), ("docs/kernel.md", "bench-all")]
+    ("doc", "name"),
+    [("README.md", "bench-all"), ("docs/kernel.md", "bench-all"), ("docs/env.md", "bench-env")],
 )
 def test_the_docs_hold_the_bench_blocks(doc: str, name: str) -> None:
     text = (ROOT / doc).read_text(encoding="utf-8")
     assert text.count(f"<!-- figures:{name} -->") == 1
     block = text.split(f"<!-- figures:{name} -->")[1].split(f"<!-- /figures:{name} -->")[0]
-    assert f"`shengji bench {name[6:]} " in block and "cores" in block
-    assert "hands/s [kernel, compiled" in block or "hands/s [kernel, pure" in block
-    assert "simulate end to end" in block and "memory per retained game state" in block
+    assert "`shengji bench all " in block and "cores" in block
+    for row in ("PettingZoo env() (", "PettingZoo raw_env (", "VectorEnv ("):
+        assert row in block
+    if name == "bench-all":
+        assert "hands/s [kernel, compiled" in block or "hands/s [kernel, pure" in block
+        assert "simulate end to end" in block and "memory per retained game state" in block
+        assert "simulate start-up" in block
 
 
 def test_bench_writes_what_it_printed(
@@ -59,30 +65,47 @@ def test_bench_writes_what_it_printed(
 ) -> None:
     import shengji.bench
 
-    lines = ["simulate end to end (x): 1 hands per CPU-s [kernel]", "play phases/s (y): 2 hands/s"]
+    lines = [
+        "simulate end to end (x): 1 hands per CPU-s [kernel]",
+        "play phases/s (y): 2 hands/s",
+        "VectorEnv (z): 3 steps per CPU-s [kernel]",
+    ]
     monkeypatch.setattr(shengji.bench, "bench_all", lambda hands, repeat: iter(lines))
     (tmp_path / "docs").mkdir()
     empty = "# k\n<!-- figures:bench-all -->\n<!-- /figures:bench-all -->\n"
     for name in ("README.md", "docs/kernel.md"):
         (tmp_path / name).write_text(empty)
+    (tmp_path / "docs/env.md").write_text(empty.replace("bench-all", "bench-env"))
     monkeypatch.chdir(tmp_path)
     assert main(["bench", "all", "--hands", "3", "--repeat", "1", "--write-docs"]) == 0
-    printed = [x for x in capsys.readouterr().out.splitlines() if x.startswith(("sim", "play"))]
+    printed = [
+        x for x in capsys.readouterr().out.splitlines() if x.startswith(("sim", "play", "Vec"))
+    ]
     assert printed == lines
-    for name in ("README.md", "docs/kernel.md"):  # one command writes both documents
+    for name in ("README.md", "docs/kernel.md"):  # one command writes the three documents
         text = (tmp_path / name).read_text()
         assert all(f"    {line}\n" in text for line in printed)
         assert "`shengji bench all --hands 3 --repeat 1` on " in text
+    env = (tmp_path / "docs/env.md").read_text()  # the environment's rows alone
+    assert f"    {lines[2]}\n" in env and "simulate" not in env.split("`")[2]
     assert main(["bench", "rules", "--write-docs"]) == 2  # no document holds those
     assert main(["bench", "kernel", "--write-docs"]) == 2
 
 
 def test_the_programs_figures_measure_something() -> None:
-    from shengji.bench import env_rate, simulate_rate
+    from shengji.bench import (
+        env_rate,
+        interleaved_figures,
+        simulate_rate,
+        simulate_startup,
+        vector_rate,
+    )
 
     assert simulate_rate(hands=20) > 0
-    rate = env_rate(steps=300)
-    assert rate is None or rate > 0
+    assert 0 < simulate_startup() < 10
+    for rate in (env_rate(steps=300), env_rate(steps=300, wrapped=True), vector_rate(640, 8)):
+        assert rate is None or rate > 0
+    assert interleaved_figures({"a": lambda: 1.0, "none": lambda: None}, 2) == {"a": [1.0, 1.0]}
 
 
 def _block(doc: str, name: str) -> list[str]:
@@ -113,3 +136,22 @@ def test_the_documented_kernel_figures_are_the_lines_bench_prints(
     printed = [line for line in capsys.readouterr().out.splitlines() if line]
     assert titles(printed) <= titles(doc)
     assert all(line.split(": ")[1].split()[1] in ("hands/s", "rollouts/s") for line in printed)
+
+
+def test_bench_rounds_run_every_variant_in_turn() -> None:
+    """Interleaved: each round runs every compared variant once, in turn (compiled and
+    pure alternate), so a change of load falls on all of them alike."""
+    from shengji.bench import interleaved_figures
+
+    order: list[str] = []
+
+    def run(name: str, value: float) -> Any:
+        def measure() -> float:
+            order.append(name)
+            return value
+
+        return measure
+
+    figures = interleaved_figures({"compiled": run("compiled", 2.0), "pure": run("pure", 1.0)}, 3)
+    assert order == ["compiled", "pure"] * 3
+    assert figures == {"compiled": [2.0] * 3, "pure": [1.0] * 3}

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from shengji.simulate import (
     Settings,
     check_ray_address,
     format_summary,
+    read_run,
     run_jobs,
     seat_bots,
     summarise,
@@ -55,9 +57,10 @@ def test_workers_do_not_change_results() -> None:
     )
     one = summarise(s, run_jobs(s, workers=1)).to_json()
     two = summarise(s, run_jobs(s, workers=2)).to_json()
-    for figures in (one, two):  # wall times are the one thing that differs
-        for team in figures.pop("decision_ms").values():
-            assert 0 < team["p50"] <= team["p99"]
+    for figures in (one, two):  # the times (wall and CPU) are the one thing that differs
+        for key in ("decision_ms", "decision_cpu_ms"):
+            for team in figures.pop(key).values():
+                assert 0 <= team["p50"] <= team["p99"]
     assert one == two
 
 
@@ -95,7 +98,7 @@ def test_cli_writes_json_plot_and_records(tmp_path: Path, capsys) -> None:
     assert code == 0
     text = capsys.readouterr().out
     assert "level rate" in text and "heuristic" in text
-    data = json.loads(out.read_text())
+    data = read_run(str(out))
     assert data["players"] == ["heuristic", "random"]
     for team in data["teams"]:
         for key in ("win_rate", "level_rate", "mean_points"):
@@ -191,7 +194,7 @@ def test_per_deal_figures_sum_to_the_totals_and_pair_two_runs(tmp_path: Path, ca
     first = tmp_path / "first.json"
     base = ["simulate", "--preset", "classic-1deck", "--hands", "8", "--mirror", "--quiet"]
     assert main([*base, "--players", "heuristic,random", "--json", str(first)]) == 0
-    assert json.loads(first.read_text())["deals"] == deals
+    assert read_run(str(first))["deals"] == deals
     capsys.readouterr()
     assert main([*base, "--players", "heuristic,random", "--paired-with", str(first)]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
@@ -287,7 +290,7 @@ def test_compare_pairs_two_runs_made_side_by_side(tmp_path: Path, capsys) -> Non
     capsys.readouterr()
     assert main(["compare", str(one), str(two)]) == 0
     line = capsys.readouterr().out.strip()
-    a, b = (json.loads(p.read_text())["teams"][0]["level_rate"] for p in (one, two))
+    a, b = (read_run(str(p))["teams"][0]["level_rate"] for p in (one, two))
     assert line.startswith(
         f"A's level rate {100 * a:.1f}% in {one} (heuristic vs random), "
         f"{100 * b:.1f}% in {two} (random vs heuristic); on the same 4 deals: "
@@ -303,3 +306,135 @@ def test_compare_pairs_two_runs_made_side_by_side(tmp_path: Path, capsys) -> Non
     (tmp_path / "list.json").write_text("[]")
     assert main(["compare", str(one), str(tmp_path / "list.json")]) == 2
     assert "not the figures of a simulation" in capsys.readouterr().err
+
+
+# -- the run file: a deal at a time, continued after a stop ---------------------------------
+
+BUSY = Path(__file__).parent / "busy_bot.py"
+
+
+def _figures(path: Path) -> dict[str, Any]:
+    """A run's figures less its times (the one thing that differs between runs)."""
+    figures = read_run(str(path))
+    return {k: v for k, v in figures.items() if k not in ("decision_ms", "decision_cpu_ms")}
+
+
+def test_the_json_file_grows_a_deal_at_a_time_and_a_stopped_run_continues(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """``--json`` writes the run's settings, then each deal as soon as it is played, then
+    the figures; a run stopped part way (here in the middle of a line) is continued by
+    the same command, and ends with the figures of a run never stopped; a file of other
+    arguments, or not a run's, is refused."""
+    whole, cut = tmp_path / "whole.json", tmp_path / "cut.json"
+    args = ["simulate", "--preset", "classic-1deck", "--players", "heuristic,random"]
+    args += ["--hands", "12", "--mirror", "--quiet"]
+    assert main([*args, "--json", str(whole)]) == 0
+    lines = whole.read_text().splitlines()
+    header, *jobs, last = (json.loads(line) for line in lines)
+    assert header["format"] == "shengji-simulate" and header["settings"]["hands"] == 12
+    assert len(jobs) == 12 and all(len(j["job"]["hands"]) == 1 for j in jobs)
+    assert set(last) == {"figures"} and last["figures"]["hands"] == 12
+    cut.write_text("\n".join(lines[:6]) + "\n" + lines[6][:40])  # stopped writing the 6th
+    capsys.readouterr()
+    assert main([*args, "--json", str(cut)]) == 0
+    out = capsys.readouterr().out
+    assert "7 hands in " in out and f"; 5 hand(s) were already in {cut}" in out
+    assert _figures(cut) == _figures(whole)
+    assert main([*args, "--json", str(cut)]) == 0  # a finished run: nothing more to play
+    assert "0 hands in " in capsys.readouterr().out and _figures(cut) == _figures(whole)
+    assert len(cut.read_text().splitlines()) == 14
+    assert main([*args, "--seed", "1", "--json", str(cut)]) == 2
+    assert "holds a run of other settings (seed 0 there, 1 here)" in capsys.readouterr().err
+    (tmp_path / "notes.json").write_text("my notes\n")
+    assert main([*args, "--json", str(tmp_path / "notes.json")]) == 2
+    assert "not a run file of shengji simulate" in capsys.readouterr().err
+    assert (tmp_path / "notes.json").read_text() == "my notes\n"  # left as it was
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="reads /proc")
+def test_a_killed_run_against_a_slow_program_keeps_its_deals(tmp_path: Path) -> None:
+    """Killed while it plays against an ``exec:`` bot, a run leaves the deals it played in
+    its file; the same command plays the others."""
+    import signal
+    import time
+
+    out = tmp_path / "run.json"
+    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "classic-1deck"]
+    cmd += ["--players", f"exec:{sys.executable} {BUSY} 15,random", "--hands", "8", "--quiet"]
+    cmd += ["--json", str(out)]
+    run = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and run.poll() is None:
+            if out.exists() and len(out.read_text().splitlines()) >= 3:  # settings, 2 deals
+                break
+            time.sleep(0.05)
+        run.send_signal(signal.SIGKILL)
+        run.wait(10)
+    finally:
+        run.kill()
+    kept = [json.loads(line) for line in out.read_text().split("\n")[1:-1]]  # whole lines
+    assert 2 <= len(kept) < 8 and all("job" in k for k in kept)
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"{8 - len(kept)} hands in " in again.stdout
+    assert read_run(str(out))["hands"] == 8
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="reads /proc")
+def test_decisions_are_timed_in_cpu_time_too_for_an_external_program() -> None:
+    """An ``exec:`` program that spends 10 ms of CPU on each decision: its decisions are
+    reported at about 10 ms of CPU (its own process's time), an in-process bot's at its
+    own thread's time."""
+    s = Settings(
+        load_preset("classic-1deck"), (f"exec:{sys.executable} {BUSY} 10", "random"), hands=2
+    )
+    summary = summarise(s, run_jobs(s))
+    a, b = summary.decision_cpu_ms["A"], summary.decision_cpu_ms["B"]
+    assert 9 <= a[0] <= a[1] < 200
+    assert b[0] < 2
+    wall = summary.decision_ms["A"]
+    assert wall[0] >= a[0] * 0.9
+    assert "decision CPU time p50 / p99: A " in format_summary(summary)
+
+
+def test_random_players_under_quiet_import_no_bar_no_asyncio_no_external_bots() -> None:
+    """``simulate --players random,random --quiet`` plays on the kernel alone: rich (the
+    progress bar), asyncio, the external-bot machinery, the game engine and the
+    multiprocessing pool are not imported (its start-up is a figure of ``shengji bench``)."""
+    code = (
+        "import sys\n"
+        "from shengji.cli import main\n"
+        "args = ['simulate', '--players', 'random,random', '--hands', '3', '--quiet']\n"
+        "assert main(args) == 0\n"
+        "heavy = ('rich', 'asyncio', 'shengji.bots.external', 'shengji.game', "
+        "'concurrent.futures', 'multiprocessing', 'shengji.players')\n"
+        "print('imported:', sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "imported: []" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "hands", "matches"),
+    [
+        ("shuangsheng", None, 12, None),
+        ("tuolaji", None, None, 2),
+        ("zhaopengyou", {"players": 6}, 8, None),
+    ],
+)
+def test_random_players_on_the_kernel_are_the_game_engine_s_games(
+    tmp_path: Path, preset: str, overrides: Any, hands: int | None, matches: int | None
+) -> None:
+    """Random players play on the kernel alone and are scored there; with ``--records``
+    they play through the game engine: the same games, the same figures."""
+    opts = load_preset(preset, overrides)
+    size: dict[str, Any] = {"hands": hands, "matches": matches, "mirror": True}
+    fast = Settings(opts, ("random", "random"), **size)
+    engine = Settings(opts, ("random", "random"), records=str(tmp_path), **size)
+    one, two = (summarise(s, run_jobs(s)).to_json() for s in (fast, engine))
+    for figures in (one, two):
+        del figures["decision_ms"], figures["decision_cpu_ms"]
+    assert one == two

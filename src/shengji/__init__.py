@@ -1,10 +1,10 @@
 """shengji: an exact rules engine for 升级 / 拖拉机 (Shengji, Tractor) and its variants.
 
-The public rules API and the game flow are re-exported here; see ``docs/api.md`` for
-worked examples. Every name (the rules API, the game flow, the move model,
-``__version__``) loads its module when first used, so that ``import shengji`` and any
-``shengji.<module>`` import only what they use: programs started once per move (a Botzone
-turn) stay cheap.
+The public rules API, the game flow and records are re-exported here; see
+``docs/api.md`` and ``docs/game.md`` for worked examples. Every name (the rules API, the
+game flow, the move model, records, ``__version__``) loads its module when first used,
+so that ``import shengji`` and any ``shengji.<module>`` import only what they use:
+programs started once per move (a Botzone turn) stay cheap.
 
 >>> import shengji
 >>> st = shengji.new_match(shengji.load_preset("shuangsheng"), seed=1)
@@ -18,7 +18,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers
-    from .actions import Action, ActionError, Bury, Continue, Declare, Pass, Play
+    from .actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
     from .cards import ALL_CARDS, Card, Suit, deck, format_cards, parse_card, parse_cards, points
     from .declaring import DeclareState, apply_show, replay_shows, start_state
     from .errors import CardError, DeclarationError, OptionError, PlayError, ShengjiError
@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers
     from .moves import DONE, Decision, action_indexes
     from .options import RuleOptions
     from .presets import load_preset, preset_names
+    from .record import Recorder, load_record, make_record, save_record, verify
     from .scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
     from .throws import ThrowResult, check_throw
     from .tricks import trick_winner
@@ -44,7 +45,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers
 #: Every public name and the module it comes from, loaded on first use: a program started
 #: once per move (a Botzone turn) imports only the modules it needs.
 _MODULES = {
-    "actions": "Action ActionError Bury Continue Declare Pass Play",
+    "actions": "Action ActionError Bury Call Continue Declare Pass Play",
     "cards": "ALL_CARDS Card Suit deck format_cards parse_card parse_cards points",
     "declaring": "DeclareState apply_show replay_shows start_state",
     "errors": "CardError DeclarationError OptionError PlayError ShengjiError",
@@ -54,6 +55,7 @@ _MODULES = {
     "moves": "DONE Decision action_indexes",
     "options": "RuleOptions",
     "presets": "load_preset preset_names",
+    "record": "Recorder load_record make_record save_record verify",
     "scoring": "hand_outcome kitty_bonus kitty_multiplier level_change",
     "throws": "ThrowResult check_throw",
     "tricks": "trick_winner",
@@ -87,6 +89,7 @@ __all__ = [
     "Action",
     "ActionError",
     "Bury",
+    "Call",
     "Card",
     "CardError",
     "Continue",
@@ -100,6 +103,7 @@ __all__ = [
     "Pass",
     "Play",
     "PlayError",
+    "Recorder",
     "RuleOptions",
     "SeatView",
     "ShengjiError",
@@ -130,6 +134,8 @@ __all__ = [
     "legal_shows",
     "level_change",
     "load_preset",
+    "load_record",
+    "make_record",
     "new_match",
     "observe",
     "parse_card",
@@ -138,8 +144,10 @@ __all__ = [
     "preset_names",
     "random_legal_follow",
     "replay_shows",
+    "save_record",
     "seat_view",
     "start_state",
     "trick_winner",
     "unit_leads",
+    "verify",
 ]

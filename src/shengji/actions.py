@@ -1,5 +1,11 @@
 """Actions a seat can take, as small frozen values with a JSON form.
 
+The cards of an action are a tuple of :class:`~shengji.cards.Card`, made from whatever
+names them: notation (``Play("S10 S10")``, ``Declare("H2")``), a card, or cards and
+card texts (``Bury([c1, "S3", ...])``); a ``Call`` takes notation too (``Call("SA:2")``).
+
+>>> Play("S10 S10") == Play(parse_cards("S10 S10"))
+True
 >>> a = action_from_json({"type": "play", "cards": "S10 S10"})
 >>> a, action_to_json(a)
 (Play(cards=(S10, S10)), {'type': 'play', 'cards': 'S10 S10'})
@@ -7,12 +13,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, format_cards, parse_cards
-from .errors import Code, ShengjiError
+from .errors import CardError, Code, ShengjiError
 from .friends import FriendCall, format_calls, parse_calls
+
+#: What an action's cards may be given as: notation, a card, or cards and card texts.
+Cards = str | Card | Iterable[str | Card]
 
 
 class ActionError(ShengjiError):
@@ -21,11 +31,14 @@ class ActionError(ShengjiError):
     code: str = Code.ILLEGAL_ACTION
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Declare:
     """Show level cards or jokers to declare, reinforce or counter-declare (报主/反主)."""
 
     cards: tuple[Card, ...]
+
+    def __init__(self, cards: Cards) -> None:
+        object.__setattr__(self, "cards", as_cards(cards, type(self).__name__))
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,25 +46,35 @@ class Pass:
     """Decline to declare now."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Bury:
     """Bury the kitty (扣底): exactly as many cards as the kitty has."""
 
     cards: tuple[Card, ...]
 
+    def __init__(self, cards: Cards) -> None:
+        object.__setattr__(self, "cards", as_cards(cards, type(self).__name__))
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
     """Lead or follow with these cards."""
 
     cards: tuple[Card, ...]
 
+    def __init__(self, cards: Cards) -> None:
+        object.__setattr__(self, "cards", as_cards(cards, type(self).__name__))
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Call:
     """找朋友: the banker calls friends after burying (``{"type": "call", "calls": "SA:2"}``)."""
 
     calls: tuple[FriendCall, ...]
+
+    def __init__(self, calls: str | Iterable[FriendCall]) -> None:
+        value = parse_calls(calls) if isinstance(calls, str) else tuple(calls)
+        object.__setattr__(self, "calls", value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +91,20 @@ class Deal:
     dealt: int
 
 
+def as_cards(cards: Cards, name: str = "an action") -> tuple[Card, ...]:
+    """``cards`` as a tuple of :class:`Card`: notation (``"S10 S10"``), a card, or cards
+    and card texts (a tuple of cards is kept as it is); ``BAD_CARD`` for anything else."""
+    if type(cards) is tuple and all(type(c) is Card for c in cards):
+        return cards  # every item is a Card
+    if isinstance(cards, Card):
+        return (cards,)
+    if not isinstance(cards, str | Iterable):
+        raise CardError(
+            f"{name} takes cards: notation like {name}('S10 S10'), a Card or cards, not {cards!r}"
+        )
+    return parse_cards(cards)
+
+
 Action = Declare | Pass | Bury | Play | Call | Continue | Deal
 
 _TYPES: dict[str, type[Action]] = {
@@ -80,6 +117,26 @@ _TYPES: dict[str, type[Action]] = {
     "deal": Deal,
 }
 _NAMES = {v: k for k, v in _TYPES.items()}
+#: The classes of every action (``isinstance(x, ACTION_TYPES)``: ``x`` is an action).
+ACTION_TYPES: tuple[type[Action], ...] = tuple(_TYPES.values())
+
+
+def check_action(action: object) -> None:
+    """Raise ``BAD_ACTION`` unless ``action`` is an action (what :func:`shengji.game.apply`
+    takes): a string, a dict or anything else is named, with how to make an action of it."""
+    if isinstance(action, ACTION_TYPES):
+        return
+    if isinstance(action, str):
+        how = f"Play({action!r}) plays those cards, Declare({action!r}) shows them"
+    elif isinstance(action, dict):
+        how = "action_from_json reads an action's JSON form"
+    else:
+        how = "make one of Declare, Pass, Bury, Play, Call or Continue (Deal: the table's)"
+    raise ActionError(
+        f"not an action: {action!r} ({type(action).__name__}); {how}",
+        code=Code.BAD_ACTION,
+        params={"type": type(action).__name__},
+    )
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

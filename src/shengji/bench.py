@@ -3,14 +3,18 @@
 Benchmarks print figures; they are not tests. ``rules`` times the rules API on fixed
 positions; ``kernel`` compares full random hands and mid-hand rollouts per CPU second on
 the kernel (compiled and pure) and on the game engine (``apply`` on ``GameState``
-objects), interleaved; ``all`` (the default) adds ``simulate`` and the RL env end to
-end, memory per retained state, heuristic-bot decisions per second, the search bot's
-rollouts per play decision at 100 ms and 1 s, and peak memory. The
-kernel's equality gates against the oracle are tests (``tests/kernel/gate.py``).
+objects); ``all`` (the default) adds ``simulate`` end to end and its start-up, the RL
+environments (``env()``, ``raw_env``, ``VectorEnv``), memory per retained state,
+heuristic-bot decisions per second, the search bot's rollouts per play decision at
+100 ms and 1 s, and peak memory. Timed figures are CPU time, measured in rounds that run
+every compared variant once in turn (interleaved: compiled and pure alternate), and each
+line gives the median of the rounds with their range. The kernel's equality gates
+against the oracle are tests (``tests/kernel/gate.py``).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import resource
 import statistics
@@ -249,23 +253,44 @@ def kernel_rollouts(
 
 
 def interleaved(runs: dict[str, Callable[[], int]], repeat: int) -> dict[str, list[float]]:
-    """Rates (units per CPU second) of each run, ``repeat`` rounds, runs interleaved."""
-    rates: dict[str, list[float]] = {name: [] for name in runs}
+    """Rates (units per CPU second) of each run, ``repeat`` rounds, runs interleaved:
+    every round runs each once, in turn."""
+    return interleaved_figures({name: _rate_of(fn) for name, fn in runs.items()}, repeat)
+
+
+def _rate_of(fn: Callable[[], int]) -> Callable[[], float]:
+    def rate() -> float:
+        t0 = time.process_time()
+        units = fn()
+        return units / max(time.process_time() - t0, 1e-9)
+
+    return rate
+
+
+def interleaved_figures(
+    runs: dict[str, Callable[[], float | None]], repeat: int
+) -> dict[str, list[float]]:
+    """The figure each run measures, ``repeat`` rounds, each round running every run once
+    in turn (so a change of the machine's load falls on all of them alike); a run that
+    measures nothing (None) is left out."""
+    out: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, fn in runs.items():
-            t0 = time.process_time()
-            units = fn()
-            rates[name].append(units / max(time.process_time() - t0, 1e-9))
-    return rates
+            value = fn()
+            if value is not None:
+                out[name].append(value)
+    return {name: values for name, values in out.items() if values}
 
 
-def _rate_lines(title: str, unit: str, rates: dict[str, list[float]]) -> Iterator[str]:
-    """One line per engine: the best rate and the median of its runs."""
-    runs = "interleaved runs" if len(rates) > 1 else "runs"
+def _rate_lines(
+    title: str, unit: str, rates: dict[str, list[float]], digits: int = 0
+) -> Iterator[str]:
+    """One line per engine: the median of its rounds, with their range."""
+    runs = "interleaved rounds" if len(rates) > 1 else "rounds"
     for name, rs in rates.items():
         yield (
-            f"{title}: {max(rs):.0f} {unit} [{name}; best of {len(rs)} {runs}, "
-            f"median {statistics.median(rs):.0f}]"
+            f"{title}: {statistics.median(rs):.{digits}f} {unit} [{name}; median of "
+            f"{len(rs)} {runs}, range {min(rs):.{digits}f}-{max(rs):.{digits}f}]"
         )
 
 
@@ -313,33 +338,57 @@ def bench_kernel(hands: int = 300, repeat: int = 3) -> Iterator[str]:
     yield from _rate_lines(title, "rollouts/s", interleaved(runs, repeat))
 
 
-def simulate_rate(hands: int = 4000, pure: bool = False) -> float:
-    """``shengji simulate --preset shuangsheng --players random,random --hands N
-    --workers 1`` run as a command: hands per CPU-second, start-up included; ``pure``:
-    with ``SHENGJI_PURE=1`` (the kernel as plain Python)."""
+def _child_env(pure: bool) -> dict[str, str]:
+    """The environment of a measured command: the compiled kernel or (``pure``) the plain
+    Python one, and compiled bytecode cached as a user's Python caches it."""
     import os
 
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["SHENGJI_PURE"] = "1" if pure else "0"
+    return env
+
+
+def _child_cpu(cmd: list[str], pure: bool) -> float:
+    """CPU seconds (user and system) of the command ``cmd`` run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "shuangsheng"]
-    cmd += ["--players", "random,random", "--hands", str(hands), "--workers", "1", "--quiet"]
-    env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
-    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    subprocess.run(cmd, check=True, capture_output=True, env=_child_env(pure))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return hands / cpu
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def env_rate(steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
-    """Uniformly random masked steps per CPU-second of the PettingZoo environment (None
-    without the ``rl`` extra)."""
+def _simulate_cmd(hands: int) -> list[str]:
+    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "shuangsheng"]
+    return [*cmd, "--players", "random,random", "--hands", str(hands), "--workers", "1", "--quiet"]
+
+
+def simulate_rate(hands: int = 4000, pure: bool = False) -> float:
+    """``shengji simulate --preset shuangsheng --players random,random --hands N
+    --workers 1 --quiet`` run as a command: hands per CPU-second, start-up included;
+    ``pure``: with ``SHENGJI_PURE=1`` (the kernel as plain Python)."""
+    return hands / _child_cpu(_simulate_cmd(hands), pure)
+
+
+def simulate_startup(pure: bool = False) -> float:
+    """CPU seconds of ``simulate`` with random players and one hand: its start-up (the
+    interpreter, the imports, the tables) and a hand."""
+    return _child_cpu(_simulate_cmd(1), pure)
+
+
+def env_rate(
+    steps: int = 20_000, preset: str = "shuangsheng", wrapped: bool = False
+) -> float | None:
+    """Uniformly random masked steps per CPU-second of the PettingZoo environment:
+    ``raw_env``, or (``wrapped``) ``env()`` with PettingZoo's checks (None without the
+    ``rl`` extra). A step is ``last()`` (the observation and its mask), an allowed
+    action drawn uniformly, and ``step``."""
     try:
         import numpy as np
 
-        from .env import raw_env
+        from .env import env, raw_env
     except ImportError:
         return None
-    e = raw_env(preset)
-    rng = np.random.default_rng(0)
+    e = env(preset) if wrapped else raw_env(preset)
+    draw = random.Random(0).randrange
     done = 0
     t0 = time.process_time()
     while done < steps:
@@ -349,47 +398,99 @@ def env_rate(steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            allowed = np.flatnonzero(obs["action_mask"])
+            e.step(int(allowed[draw(len(allowed))]))
             done += 1
             if done >= steps:
                 break
     return done / (time.process_time() - t0)
 
 
-def env_rate_of(pure: bool, steps: int = 20_000, preset: str = "shuangsheng") -> float | None:
-    """:func:`env_rate` in a fresh process, on the compiled kernel or (``pure``) with
-    ``SHENGJI_PURE=1``; None without the ``rl`` extra."""
-    import os
+def vector_rate(
+    steps: int = 200_000, tables: int = 64, preset: str = "shuangsheng"
+) -> float | None:
+    """Steps per CPU-second of :class:`~shengji.env.vector.VectorEnv` with ``tables``
+    tables, a uniformly random allowed action at each (``VectorEnv.sample``) every call;
+    each table's action counts as a step (None without the ``rl`` extra)."""
+    try:
+        import numpy as np
 
-    code = f"from shengji.bench import env_rate; print(env_rate({steps}, {preset!r}))"
-    env = {**os.environ, "SHENGJI_PURE": "1" if pure else "0"}
+        from .env import VectorEnv
+    except ImportError:
+        return None
+    v = VectorEnv(tables, preset)
+    v.reset(seed=0)
+    rng = np.random.default_rng(0)
+    done = 0
+    t0 = time.process_time()
+    while done < steps:
+        v.step(v.sample(rng))
+        done += tables
+    return done / (time.process_time() - t0)
+
+
+def measured_in_child(call: str, pure: bool) -> float | None:
+    """The figure ``shengji.bench.CALL`` returns, measured in a fresh process on the
+    compiled kernel or (``pure``) with ``SHENGJI_PURE=1``."""
+    code = f"from shengji.bench import *; print({call})"
     out = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=_child_env(pure),
     )
     value = out.stdout.strip().splitlines()[-1]
     return None if value == "None" else float(value)
 
 
+#: The environment rows (``docs/env.md`` quotes them): title, the call that measures it.
+ENV_ROWS = (
+    (
+        "PettingZoo env() (shuangsheng, with PettingZoo's checks, uniformly random masked actions)",
+        "env_rate(20_000, wrapped=True)",
+    ),
+    ("PettingZoo raw_env (shuangsheng, uniformly random masked actions)", "env_rate(20_000)"),
+    ("VectorEnv (shuangsheng, 64 tables, uniformly random masked actions)", "vector_rate()"),
+)
+ENV_SIX = (
+    "PettingZoo raw_env (zhaopengyou, 6 seats, uniformly random masked actions)",
+    "env_rate(20_000, 'zhaopengyou')",
+)
+
+
 def bench_programs(repeat: int = 3) -> Iterator[str]:
-    """What users run end to end: ``simulate`` with random players and the RL env, on
-    the compiled kernel and on the pure-Python path; memory per retained state."""
+    """What users run end to end, each figure measured in fresh processes, every round
+    running each of them once in turn (compiled and pure alternated): ``simulate`` with
+    random players and its start-up, the RL environments (``env()``, ``raw_env``,
+    ``VectorEnv``, and 找朋友 at six seats compiled); memory per retained state."""
     paths = [(name, kern.is_compiled) for name, kern in _engines()]
-    rates = {name: [simulate_rate(pure=not comp) for _ in range(repeat)] for name, comp in paths}
-    title = "simulate end to end (shuangsheng, random,random, 4000 hands, 1 worker, with start-up)"
-    yield from _rate_lines(title, "hands per CPU-s", rates)
-    measured = {name: [env_rate_of(not comp) for _ in range(repeat)] for name, comp in paths}
-    env = {name: [r for r in rs if r is not None] for name, rs in measured.items()}
-    if all(env.values()):
-        title = "PettingZoo env (shuangsheng, uniformly random masked actions)"
-        yield from _rate_lines(title, "steps per CPU-s", env)
-        # 找朋友 at six seats (the call phase, the N-seat observation): the first path only
-        name, comp = paths[0]
-        six = [r for r in (env_rate_of(not comp, preset="zhaopengyou") for _ in range(repeat)) if r]
-        if six:
-            title = "PettingZoo env (zhaopengyou, 6 seats, uniformly random masked actions)"
-            yield from _rate_lines(title, "steps per CPU-s", {name: six})
-    else:
-        yield "PettingZoo env: not measured (install the rl extra)"
+    simulate_startup()  # bytecode cached, as a user's Python has it
+    runs: dict[str, Callable[[], float | None]] = {}
+    rows: list[tuple[str, str, str, int]] = []  # (title, unit, run key, digits)
+    sim = "simulate end to end (shuangsheng, random,random, 4000 hands, 1 worker, with start-up)"
+    start = "simulate start-up (random,random, --quiet, one hand, whole process)"
+    for name, comp in paths:
+        runs[f"{sim}|{name}"] = functools.partial(simulate_rate, 4000, not comp)
+        rows.append((sim, "hands per CPU-s", name, 0))
+    for name, comp in paths[:1]:
+        runs[f"{start}|{name}"] = functools.partial(simulate_startup, not comp)
+        rows.append((start, "CPU-s", name, 3))
+    for title, call in (*ENV_ROWS, ENV_SIX):
+        for name, comp in paths if (title, call) != ENV_SIX else paths[:1]:
+            runs[f"{title}|{name}"] = functools.partial(measured_in_child, call, not comp)
+            rows.append((title, "steps per CPU-s", name, 0))
+    figures = interleaved_figures(runs, repeat)
+    done: set[str] = set()
+    for title, unit, _name, digits in rows:
+        if title in done:
+            continue
+        done.add(title)
+        mine = {k.split("|")[1]: v for k, v in figures.items() if k.split("|")[0] == title}
+        if mine:
+            yield from _rate_lines(title, unit, mine, digits)
+        else:
+            yield f"{title}: not measured (install the rl extra)"
     size = state_memory()
     yield f"memory per retained game state (shuangsheng play history): {size / 1024:.2f} KB"
 
@@ -472,7 +573,8 @@ def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
             rates.append(decisions / spent)
         title = f"heuristic bot decisions/s ({preset})"
         yield from _rate_lines(title, "decisions/s", {ENGINE: rates})
-        yield f"heuristic bot mean decision time ({preset}): {1e3 / max(rates):.2f} ms"
+        mean = 1e3 / statistics.median(rates)
+        yield f"heuristic bot mean decision time ({preset}): {mean:.2f} ms"
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
     yield f"peak memory: {peak * scale / 2**20:.0f} MiB"
@@ -481,8 +583,15 @@ def bench_all(hands: int = 300, repeat: int = 3) -> Iterator[str]:
 BENCHMARKS = ("all", "rules", "kernel")
 
 
-#: Where ``--write-docs`` writes each benchmark's figures (the ``bench-WHAT`` blocks).
-DOCS = {"all": ("README.md", "docs/kernel.md")}
+#: Where ``--write-docs`` writes each benchmark's figures: (document, block, which lines;
+#: None for every line).
+DOCS: dict[str, tuple[tuple[str, str, tuple[str, ...] | None], ...]] = {
+    "all": (
+        ("README.md", "bench-all", None),
+        ("docs/kernel.md", "bench-all", None),
+        ("docs/env.md", "bench-env", ("PettingZoo ", "VectorEnv ")),
+    )
+}
 
 
 def run(what: str, hands: int, repeat: int, write_docs: bool = False) -> int:
@@ -509,7 +618,8 @@ def run(what: str, hands: int, repeat: int, write_docs: bool = False) -> int:
         from .figures import figures_block, write_figures
 
         command = f"shengji bench {what} --hands {hands} --repeat {repeat}"
-        for doc in DOCS[what]:
-            write_figures(doc, f"bench-{what}", figures_block(command, printed))
+        for doc, block, starts in DOCS[what]:
+            chosen = printed if starts is None else [x for x in printed if x.startswith(starts)]
+            write_figures(doc, block, figures_block(command, chosen))
             print(f"written into {doc}", flush=True)
     return 0

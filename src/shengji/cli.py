@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -224,16 +225,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.backend == "ray":
         need_extra("ray", "ray")
     from .simulate import (
-        Progress,
+        RunFile,
         Settings,
+        check_player,
         check_ray_address,
         format_summary,
         paired_level_rate,
-        plot_points,
         read_pairing,
         run_jobs,
         summarise,
-        write_json,
     )
 
     if (args.hands is None) == (args.matches is None):
@@ -243,8 +243,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if len(players) != 2:
         print("error: --players takes two bots, e.g. heuristic,random", file=sys.stderr)
         return 2
-    if args.backend == "ray":
-        need_extra("ray", "ray")
     opts = options_from_args(args.preset, args.set or [], args.options or [])
     settings = Settings(
         options=opts,
@@ -257,28 +255,46 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         bot_time=args.bot_time,
         bot_options=tuple(_bot_pairs(args.bot_option or [], "--bot-option").items()),
     )
+    for name in settings.players:  # a bad spec stops the run before anything is shown
+        check_player(name)
     if args.backend == "ray":
         check_ray_address(args.address)
+    run_file = RunFile(args.json, settings) if args.json else None
     try:
         pairing = read_pairing(args.paired_with, settings) if args.paired_with else None
+        done = run_file.resume() if run_file else []
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    with Progress(len(settings.jobs()), enabled=not args.quiet) as progress:
-        results = run_jobs(
-            settings,
-            workers=args.workers,
-            progress=progress,
-            backend=args.backend,
-            address=args.address,
-        )
+    progress = None
+    if not args.quiet:  # rich (the plot extra) draws the bar; --quiet imports none of it
+        from .simulate import Progress
+
+        progress = Progress(len(settings.jobs()) - len(done))
+    try:
+        with progress or contextlib.nullcontext():
+            results = run_jobs(
+                settings,
+                workers=args.workers,
+                progress=_each(progress, run_file.add if run_file else None),
+                backend=args.backend,
+                address=args.address,
+                done=done,
+            )
+    except BaseException:
+        if run_file:
+            run_file.close()  # what it holds is kept: the same command continues the run
+        raise
     elapsed = time.perf_counter() - t0
     summary = summarise(settings, results)
     print(format_summary(summary))
+    before = sum(len(r.hands) for r in done)
+    played = summary.hands - before
     print(
-        f"{summary.hands} hands in {elapsed:.1f} s ({summary.hands / elapsed:.1f} hands/s, "
+        f"{played} hands in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} hands/s, "
         f"{'ray' if args.backend == 'ray' else f'{args.workers} worker(s)'})"
+        + (f"; {before} hand(s) were already in {args.json}" if done else "")
     )
     if pairing is not None:
         there = f"{pairing['players'][0]} vs {pairing['players'][1]}"
@@ -290,8 +306,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             )
         except ValueError as e:
             print(f"paired with {args.paired_with}: {e}", file=sys.stderr)
-    if args.json:
-        write_json(summary, args.json)
+    if run_file:
+        run_file.finish(summary)
         print(f"figures written to {args.json}")
     if args.write_docs:
         from .figures import figures_block, write_figures
@@ -305,9 +321,24 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         write_figures("README.md", "simulate", figures_block(command, lines))
         print("written into README.md")
     if args.plot:
+        from .simulate import plot_points
+
         plot_points(summary, results, args.plot)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _each(*calls: Any) -> Any:
+    """One callback calling each of ``calls`` that is not None (None when none is)."""
+    chosen = [c for c in calls if c is not None]
+    if not chosen:
+        return None
+
+    def call(item: Any) -> None:
+        for c in chosen:
+            c(item)
+
+    return call
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Card, parse_cards, parse_rank, rank_text
-from .declaring import apply_show, replay_shows
+from .declaring import apply_show, replay_shows, weak_hand
 from .errors import Code, ShengjiError
 from .follow import is_legal_follow
 from .friends import check_calls, parse_calls
@@ -26,7 +26,7 @@ from .options import RuleOptions
 from .phases import DECLARING_PHASES
 from .presets import load_preset
 from .record import read_json
-from .scoring import hand_outcome, j_hook_width, kitty_bonus
+from .scoring import friends_standing, hand_outcome, j_hook_width, kitty_bonus, scoring_levels
 from .throws import check_throw
 from .tricks import trick_winner
 from .trump import TrumpContext
@@ -170,9 +170,10 @@ def _declare(case: dict[str, Any]) -> Answer:
 
 def _friends(case: dict[str, Any]) -> Answer:
     """找朋友: the table's sizes, whether the banker's calls are allowed, and after the
-    given tricks (each ``{"leader": seat, "plays": [cards, ...]}`` in play order) who
-    answered each call, the banker's side and the collectors' points, played on the
-    engine's kernel (``KState`` with the calls)."""
+    given tricks (each ``{"leader": seat, "plays": [cards, ...]}`` in play order; a
+    failed throw is given whole, the kernel plays its forced unit) who answered each
+    call, the banker's side, the collectors' points and the throw penalties, played on
+    the engine's kernel (``KState`` with the calls)."""
     opts = _options(case)
     ctx = _ctx(case)
     n = opts.players
@@ -223,7 +224,60 @@ def _friends(case: dict[str, Any]) -> Answer:
         "banker_side": [s for s in range(n) if ks.team[s] == ks.team[banker]],
         "collector_points": ks.trick_points,
         "points_by_seat": list(ks.seat_points),
+        "penalties": ks.penalties,
     }
+
+
+def _friends_outcome(case: dict[str, Any]) -> Answer:
+    """找朋友's end of a hand: from every player's ``levels``, the ``banker_side`` as the
+    hand ended (seats), the collectors' ``points`` and optionally ``last_trick`` (``{"side":
+    ...}``), ``progress`` (levels climbed in the match) and ``hand_number``: the players'
+    new levels, the next banker, the gain and bonus, and the match's winning seat."""
+    opts = _options(case)
+    n = opts.players
+    if not opts.friends:
+        raise CaseError("friends_outcome needs a 找朋友 table (friends = true)")
+    levels = [parse_rank(str(x)) for x in case["levels"]]
+    side = {int(s) for s in case["banker_side"]}
+    banker = int(case["banker_seat"])
+    if len(levels) != n or banker not in side or not side <= set(range(n)):
+        raise CaseError(f"levels needs {n} entries and banker_side the banker's seats")
+    teams = [0 if s in side else 1 for s in range(n)]
+    last = case.get("last_trick") or {}
+    own = scoring_levels(opts, levels, banker, teams)
+    outcome = hand_outcome(
+        opts,
+        banker_seat=banker,
+        banker_level=own[0],
+        collector_level=own[1],
+        points=int(case["points"]),
+        last_trick_collectors=isinstance(last, dict) and last.get("side") == "collectors",
+        teams=teams,
+    )
+    progress = case.get("progress") or [0] * n
+    outcome, new, _, over, winner = friends_standing(
+        opts, teams, banker, outcome, levels, progress, int(case.get("hand_number", 0))
+    )
+    return {
+        "side": outcome.side,
+        "gain": outcome.gain,
+        "bonus": outcome.bonus,
+        "levels": [rank_text(v) for v in new],
+        "next_banker": outcome.next_banker,
+        "match_over": over,
+        "winner_seat": winner,
+        "winner": outcome.winner,
+        "explain": outcome.explain("en"),
+    }
+
+
+def _weak_hand(case: dict[str, Any]) -> Answer:
+    """完全造反: whether the given ``hand`` is redealt as weak (``weak_redeal``) once the
+    ``trump`` is known at ``level``."""
+    ctx = _ctx(case)
+    if ctx.options.weak_redeal is None:
+        raise CaseError("weak_hand needs the option weak_redeal (a rank)")
+    return {"weak": weak_hand(ctx, _cards(case, "hand"))}
 
 
 QUESTIONS: dict[str, Callable[[dict[str, Any]], Answer]] = {
@@ -235,6 +289,8 @@ QUESTIONS: dict[str, Callable[[dict[str, Any]], Answer]] = {
     "outcome": _outcome,
     "declare": _declare,
     "friends": _friends,
+    "friends_outcome": _friends_outcome,
+    "weak_hand": _weak_hand,
 }
 
 

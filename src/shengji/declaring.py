@@ -25,14 +25,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import BIG_JOKER, Card, Suit, parse_cards, rank_text  # noqa: F401  (doctests)
+from .cards import (  # noqa: F401
+    BIG_JOKER,
+    LITTLE_JOKER,
+    Card,
+    Suit,
+    format_cards,
+    parse_cards,
+    rank_text,
+)
 from .errors import DeclarationError
 from .immutable import evolve
 from .kernel import access
 from .options import RuleOptions
 from .phases import DeclaringPhase as Phase
 from .seats import start_teams
-from .trump import trump_text
+from .trump import TrumpContext, trump_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +78,9 @@ class Show:
 @dataclass(frozen=True)
 class DeclareState:
     """What the accepted shows of a hand leave: trump, who holds it, how strongly, the
-    banker, and what limits later shows."""
+    banker, and what limits later shows. ``rung`` is how strongly: the show ladder's rung
+    (:attr:`Show.rung`), or in the ``count`` and ``ladder`` systems the number of cards
+    of the standing show (1 for a turned kitty card)."""
 
     first_hand: bool
     banker: int | None
@@ -155,7 +165,7 @@ def apply_show(
     k = kernel_declare(state)
     why = k.show(hand_rules(options), level, seat, show.card.index, show.count, _PHASE[phase])
     if why:
-        raise refusal(options, why, phase)
+        raise refusal(options, why, phase, state)
     return evolve(from_kernel(k, state), shows=(*state.shows, (seat, tuple(cards))))
 
 
@@ -172,9 +182,45 @@ def check_show(options: RuleOptions, level: int, cards: Sequence[Card]) -> Show:
     return show
 
 
-def refusal(options: RuleOptions, reason: str, phase: Phase | None) -> DeclarationError:
-    """The error for a show the kernel refused for ``reason``."""
+def refusal(
+    options: RuleOptions, reason: str, phase: Phase | None, state: DeclareState | None = None
+) -> DeclarationError:
+    """The error for a show the kernel refused for ``reason`` in ``state`` (the state
+    before the show: a refusal for a weaker show names what a stronger one needs)."""
+    if reason == "stronger_show":
+        return stronger_show_error(options, state or start_state(True, None))
     return _fail(refusal_text(options.declaring, reason, phase), reason)
+
+
+def stronger_show_error(options: RuleOptions, state: DeclareState) -> DeclarationError:
+    """``count`` and ``ladder``: the refusal of a show no stronger than the standing one,
+    naming what a stronger show needs: more cards (where the decks hold more), or as many
+    that outrank it (``count``: by ``BJ > LJ > S > H > C > D``; ``ladder``: jokers over
+    level cards, big over little). Params: the standing show's ``count`` and cards
+    (``show``, empty for a turned kitty card), ``more`` and ``beat`` (``priority``,
+    ``jokers``, ``big_jokers`` or empty)."""
+    n = max(1, state.rung)
+    cards = state.shows[-1][1] if state.shows else ()
+    more = n < options.decks
+    beat = ""
+    if n >= 2 and cards and cards[0] is not BIG_JOKER:
+        if options.declaring == "count":
+            beat = "priority"
+        else:
+            beat = "big_jokers" if cards[0] is LITTLE_JOKER else "jokers"
+    text = format_cards(cards)
+    parts = []
+    if more:
+        parts.append("two or more identical cards" if n == 1 else f"more than {n} identical cards")
+    if beat == "priority":
+        parts.append(f"{n} identical cards that outrank {text} (BJ > LJ > S > H > C > D)")
+    elif beat:
+        parts.append(f"{n} {beat.replace('_', ' ')}")
+    if parts:
+        msg = "only a stronger show is accepted: " + " or ".join(parts)
+    else:
+        msg = f"no show can outrank {text} now"
+    return _fail(msg, "stronger_show", count=n, show=text, more=more, beat=beat)
 
 
 #: Declaring phases as the kernel's numbers (None: unknown, as when replaying shows).
@@ -259,6 +305,9 @@ _REFUSALS: dict[str, str] = {
     "locked": "trump is locked by a pair (自保); only a joker pair can change it",
     "single_first": "the first declaration is one level card",
     "once_only": "trump was already overridden by a pair; it cannot change again",
+    "reinforce_only": (
+        "you hold the current declaration: you may only add cards to it (more of the same card)"
+    ),
 }
 _NEEDS_PAIR = {
     "shuangkou": "trump is already declared; only a pair can change it (定主/反底)",
@@ -278,6 +327,19 @@ def refusal_text(style: str, reason: str, phase: Phase | None) -> str:
             "(BJ > LJ > S > H > C > D), whatever backs the current trump"
         )
     return _REFUSALS.get(reason, reason)
+
+
+def weak_hand(ctx: TrumpContext, hand: Sequence[Card]) -> bool:
+    """完全造反 (``weak_redeal``): whether ``hand`` asks for a redeal once the trump is
+    known: every trump it holds (none counts) is a plain card of the trump suit ranked no
+    higher than ``weak_redeal`` (no joker, level card or trump 2; under NT, no trump at
+    all). False when ``weak_redeal`` is off."""
+    top = ctx.options.weak_redeal
+    if top is None:
+        return False
+    trump = -1 if ctx.trump is None else int(ctx.trump)
+    t = access.tables(ctx)
+    return bool(access.core().weak_hand(t, access.counts(hand), ctx.level, trump, top))
 
 
 def replay_shows(

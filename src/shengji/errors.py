@@ -55,6 +55,10 @@ class Code(StrEnum):
     BAD_OPTION = "BAD_OPTION", "rule options are not valid"
     ILLEGAL_PLAY = "ILLEGAL_PLAY", "this play is not allowed"
     ILLEGAL_ACTION = "ILLEGAL_ACTION", "this action is not allowed now"
+    BAD_ACTION = (
+        "BAD_ACTION",
+        "not an action: apply takes Declare, Pass, Bury, Play, Call or Continue",
+    )
     BAD_SEAT = "BAD_SEAT", "not a seat at this table"
     NOT_YOUR_TURN = "NOT_YOUR_TURN", "another seat is to act"
     MATCH_OVER = "MATCH_OVER", "the match is over"

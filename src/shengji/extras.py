@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 
+from .errors import Code, ShengjiError
+
 
 def require(part: str, extra: str, *modules: str) -> None:
     """Raise ``ModuleNotFoundError`` naming ``extra`` (and how to install it) when one of
@@ -28,3 +30,19 @@ def missing_extra(part: str, extra: str, error: ModuleNotFoundError) -> ModuleNo
         for lang in ("en", "zh")
     )
     return ModuleNotFoundError(text, name=error.name)
+
+
+def extra_error(part: str, extra: str, missing: str) -> ShengjiError:
+    """``MISSING_EXTRA`` for ``part`` (a bot, a command) when a module of ``extra`` is not
+    installed: what to install, in English, then in Chinese.
+
+    >>> print(extra_error("the dmc bot", "rl", "numpy"))
+    MISSING_EXTRA: the dmc bot needs the 'rl' extra (numpy missing): pip install 'shengji[rl]'
+    the dmc bot 需要附加组件 'rl' (缺少 numpy): pip install 'shengji[rl]'
+    """
+    from .i18n import t
+
+    text = "\n".join(
+        t("extras.missing", lang, part=part, extra=extra, missing=missing) for lang in ("en", "zh")
+    )
+    return ShengjiError(text, code=Code.MISSING_EXTRA, params={"extra": extra, "missing": missing})

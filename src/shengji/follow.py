@@ -35,15 +35,18 @@ from .trump import TrumpContext
 from .units import Lead, Shape, classify_lead, shape_name
 
 
-def unit_requirements(shape: Shape) -> list[list[Shape]]:
+def unit_requirements(shape: Shape, shorter: bool = False) -> list[list[Shape]]:
     """Requirements for following one lead unit, strictest first, ending with ``[]``.
 
     A k-link unit of width w: the unit itself; then its k links apart; then (for width
     >= 3) the k-link unit one narrower; then every list of k tuples of width <= w, best
     first (two triples > triple + pair > triple > two pairs > pair > none).
+    ``shorter`` (``follow_shorter_tractor``): before each list with m tuples of width w,
+    the same with a j-link tractor of width w in place of j of them (j from min(m, k-1)
+    down to 2).
     """
     k, w = shape
-    return [list(req) for req in access.core().unit_requirements(k, w)]
+    return [list(req) for req in access.core().unit_requirements(k, w, shorter)]
 
 
 def follow_requirement(ctx: TrumpContext, lead: Lead, suit_cards: Sequence[Card]) -> list[Shape]:

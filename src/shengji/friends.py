@@ -104,21 +104,25 @@ def call_label(call: FriendCall, lang: str) -> str:
 
 def callable_cards(ctx: TrumpContext) -> list[Card]:
     """The cards (one of each) a banker may call in ``ctx``: not jokers, level cards or
-    other trumps outside the trump suit (constant 2s), in card order."""
+    other trumps outside the trump suit (constant 2s), nor cards of the trump suit with
+    ``call_trump_suit`` off, in card order."""
     core, t = access.core(), access.tables(ctx)
     trump = -1 if ctx.trump is None else int(ctx.trump)
-    return [c for c in ALL_CARDS[:52] if core.callable_card(t, ctx.level, trump, c.index)]
+    suit_ok = ctx.options.call_trump_suit
+    return [c for c in ALL_CARDS[:52] if core.callable_card(t, ctx.level, trump, c.index, suit_ok)]
 
 
 def check_calls(ctx: TrumpContext, calls: Sequence[FriendCall]) -> None:
-    """Raise :class:`CallError` (``reason``: ``count``, ``not_callable``, ``ordinal`` or
-    ``duplicate``) when a banker may not make ``calls`` under ``ctx`` (its options say how
-    many calls and decks)."""
+    """Raise :class:`CallError` (``reason``: ``count``, ``not_callable``, ``trump_suit``,
+    ``ordinal`` or ``duplicate``) when a banker may not make ``calls`` under ``ctx`` (its
+    options say how many calls and decks)."""
     opts = ctx.options
     core, t = access.core(), access.tables(ctx)
     trump = -1 if ctx.trump is None else int(ctx.trump)
     cards, ords = [c.card.index for c in calls], [c.ordinal for c in calls]
-    why = core.calls_error(t, ctx.level, trump, opts.calls, opts.decks, cards, ords)
+    why = core.calls_error(
+        t, ctx.level, trump, opts.calls, opts.decks, cards, ords, opts.call_trump_suit
+    )
     if not why:
         return
     need, decks = opts.calls, opts.decks
@@ -134,6 +138,12 @@ def check_calls(ctx: TrumpContext, calls: Sequence[FriendCall]) -> None:
             f"{bad_card.card.text} cannot be called: jokers, level cards and other trumps "
             "outside the trump suit are never friends' cards"
         )
+        if core.callable_card(t, ctx.level, trump, bad_card.card.index, True):
+            text = (
+                f"{bad_card.card.text} cannot be called: cards of the trump suit are not "
+                "friends' cards at this table (call_trump_suit is off)"
+            )
+            why = "trump_suit"
         raise CallError(text, params={"reason": why, "card": bad_card.card.text})
     bad = next(c for c in calls if not 1 <= c.ordinal <= decks)
     text = f"{bad.text}: the ordinal must be 1..{decks} (there are {decks} copies of each card)"

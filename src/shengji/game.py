@@ -29,7 +29,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from .actions import Action, ActionError, Bury, Call, Continue, Deal, Declare, Pass, Play
+from .actions import (
+    Action,
+    ActionError,
+    Bury,
+    Call,
+    Continue,
+    Deal,
+    Declare,
+    Pass,
+    Play,
+    check_action,
+)
 from .cards import ALL_CARDS, Card, deck, format_cards, rank_text
 from .declaring import (
     DeclareState,
@@ -215,6 +226,68 @@ class GameState(TableFacts):
     def seats(self) -> int:
         """How many seats play this hand."""
         return len(self.hands)
+
+    def is_over(self) -> bool:
+        """True when the match is over (``match_over``: no seat has anything to do). A
+        hand is over at ``phase == "hand_over"`` (``Continue`` deals the next)."""
+        return self.phase == "match_over"
+
+    def result(self) -> HandResult | None:
+        """The result of the last finished hand (the score sheet's last line: points,
+        outcome, the levels it moved), None before the first hand ends; at the end of
+        the match it is the last hand's, and :attr:`winner` the winning team (or seat in
+        找朋友)."""
+        return self.results[-1] if self.results else None
+
+    def text(self, lang: str = "en") -> str:
+        """The table as lines of text in ``lang`` (``en`` or ``zh``), suits as symbols: the
+        rules, hand, phase, level, trump and banker; the collectors' points and the
+        levels; every seat's hand (all of them: a state is the whole table, a seat sees
+        its own with :func:`shengji.views.seat_view`), sorted as the trump orders them;
+        the trick in progress; whose turn it is (``str(state)`` is the English text)."""
+        from .i18n import t, trump_label
+
+        def seat(s: int) -> str:
+            return t("seat.n", lang, n=s)
+
+        def cards(cs: Iterable[Card]) -> str:
+            return " ".join(c.symbol for c in cs) or "-"
+
+        banker = self.declare.banker
+        head = t(
+            "state.head",
+            lang,
+            rules=self.options.name,
+            hand=self.hand_number + 1,
+            phase=t(f"phase.{self.phase}", lang),
+            level=rank_text(self.level),
+            trump=trump_label(self.trump, lang),
+            banker="-" if banker is None else seat(banker),
+        )
+        levels = " · ".join(
+            t(
+                "state.level",
+                lang,
+                who=seat(i) if self.options.friends else t("state.team", lang, a=i, b=i + 2),
+                level=rank_text(v),
+            )
+            for i, v in enumerate(self.levels)
+        )
+        lines = [head, t("state.points", lang, points=self.trick_points, levels=levels)]
+        for s, hand in enumerate(self.hands):
+            mark = t("state.banker", lang) if s == banker else ""
+            lines.append(f"{seat(s)}{mark}: {cards(self.ctx.sorted(hand))}")
+        if self.trick:
+            plays = " → ".join(f"{seat(p.seat)} {cards(p.cards)}" for p in self.trick)
+            lines.append(t("state.trick", lang, plays=plays))
+        if self.to_act is not None:
+            lines.append(t("state.to_act", lang, seat=seat(self.to_act)))
+        elif self.phase == "hand_over":
+            lines.append(t("state.next_hand", lang))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its kernel match (rebuilt from the fields when needed)."""
@@ -434,9 +507,11 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
 def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, list[Event]]:
     """Validate ``action`` by ``seat`` and return the new state and its events.
 
-    Raises a ShengjiError with a stable code when the action is not allowed; the given
-    state is never changed. ``seat`` is None only for the table's own :class:`Deal`.
+    Raises a ShengjiError with a stable code when the action is not allowed
+    (``BAD_ACTION`` when it is not an action at all: a string, a dict); the given state is
+    never changed. ``seat`` is None only for the table's own :class:`Deal`.
     """
+    check_action(action)
     if isinstance(action, Deal):
         return _deal_on(st, seat, action.dealt)
     n = st.seats
@@ -461,7 +536,7 @@ def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, l
         return _declare(st, seat, action.cards, events), events
     if st.phase == "deal" and st.paced:
         raise ActionError(
-            "the deal runs by itself: nobody passes; show whenever you hold a show",
+            "the cards deal themselves: only a show is possible now, whenever you hold one",
             params={"phase": st.phase, "reason": "paced"},
         )
     if st.to_act != seat:
@@ -528,7 +603,7 @@ def _declare(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Eve
     card, count = show.card.index, show.count
     why = h.show_error(seat, card, count)
     if why:
-        raise refusal(st.options, why, st.phase)  # type: ignore[arg-type]
+        raise refusal(st.options, why, st.phase, st.declare)  # type: ignore[arg-type]
     _detach(st)
     counters = h.decl.counters
     if st.phase == "deal":
@@ -643,6 +718,7 @@ def _play(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]
     events.append({"type": "trick", "winner": winner, "points": pts, "collectors": collectors})
     if st.calls:
         changes["calls"] = _found(st, ks, events)
+        changes["penalties"] = ks.penalties  # recounted for the sides as they now stand
     st = evolve(
         st,
         **changes,
@@ -754,13 +830,6 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
         if dealing:
             hands = _deal(hands, h, dealt)
             events.append({"type": "deal", "count": h.dealt})
-        if h.phase == core.PH_REDEAL:
-            events.append({"type": "redeal"})
-            m.redeal()
-            h = m.hand
-            st = evolve(st, **_fresh_hand(st.options, h))
-            hands = list(st.hands)
-            continue
         if not declared and h.decl.declared:  # nobody declared: a fallback set trump
             trump = from_kernel(h.decl, _NO_SHOWS).trump_text
             if h.turned < 0:
@@ -769,6 +838,12 @@ def _advance(st: GameState, m: KMatch, events: list[Event]) -> GameState:
                 events.append(
                     {"type": "kitty_card", "card": ALL_CARDS[h.turned].text, "trump": trump}
                 )
+        if h.phase == core.PH_REDEAL:  # nobody declared, or a weak hand (with its trump)
+            events.append({"type": "redeal", **({"weak": h.weak} if h.weak >= 0 else {})})
+            m.redeal()
+            h = m.hand
+            st = evolve(st, **_fresh_hand(st.options, h))
+            hands = list(st.hands)
     return _sync(st, m, hands, events)
 
 

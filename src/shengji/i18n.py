@@ -83,6 +83,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "err.BAD_OPTION": {"en": "the rule options are not valid", "zh": "规则选项无效"},
     "err.ILLEGAL_PLAY": {"en": "this play is not allowed", "zh": "不能这样出牌"},
     "err.ILLEGAL_ACTION": {"en": "that is not possible now", "zh": "现在不能这样做"},
+    "err.BAD_ACTION": {
+        "en": "that is not an action (a play, a show, a pass, a burial, a call)",
+        "zh": "这不是一个动作 (出牌、亮主、不亮、扣底或叫朋友)",
+    },
     "err.BAD_SEAT": {"en": "not a seat at this table", "zh": "这张桌上没有这个座位"},
     "err.NOT_YOUR_TURN": {"en": "it is not your turn", "zh": "还没轮到你"},
     "err.MATCH_OVER": {"en": "the match is over", "zh": "比赛已经结束"},
@@ -316,6 +320,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "{card} cannot be called: jokers and level cards are never friends' cards",
         "zh": "{card} 不能叫: 王和级牌不能当朋友牌",
     },
+    "err.detail.call.trump_suit": {
+        "en": "{card} cannot be called: at this table cards of the trump suit are not "
+        "friends' cards",
+        "zh": "{card} 不能叫: 这桌不能叫主花色的牌当朋友牌",
+    },
     "err.detail.call.ordinal": {
         "en": "{call}: the ordinal is 1 to {decks} (there are {decks} copies of each card)",
         "zh": "{call}: 次序只能是 1 到 {decks} (每张牌有 {decks} 张)",
@@ -390,8 +399,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "err.detail.phase.bury": {"en": "now is the time to bury the kitty", "zh": "现在该扣底"},
     "err.detail.action.paced": {
-        "en": "the cards deal themselves: there is nothing to pass; show whenever you hold a show",
-        "zh": "发牌自动进行, 不用过; 有牌可亮时随时亮主",
+        "en": "the cards deal themselves: only a show is possible now, whenever you hold one",
+        "zh": "发牌自动进行: 现在只能亮主, 有牌可亮时随时亮",
     },
     "err.detail.action.table_deals": {
         "en": "the table deals the cards, not a player",
@@ -488,6 +497,28 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "只能亮更大的: 单张 < 一对 < 一对王 < 三张 < 三个王",
     },
     "decl.already_nt": {"en": "trump is already no trump", "zh": "已经是无主了"},
+    "decl.reinforce_only": {
+        "en": "you hold the current declaration: you may only add cards to it (more of the "
+        "same card)",
+        "zh": "现在的主是你亮的: 只能再加同样的牌加固",
+    },
+    "decl.stronger_show": {
+        "en": "only a stronger show is accepted: {need}",
+        "zh": "只能亮更大的: {need}",
+    },
+    "decl.stronger_show.none": {
+        "en": "no show can outrank {show} now",
+        "zh": "现在没有比 {show} 更大的亮主",
+    },
+    "decl.stronger.pair": {"en": "two or more identical cards", "zh": "两张或更多相同的牌"},
+    "decl.stronger.more": {"en": "more than {n} identical cards", "zh": "多于 {n} 张相同的牌"},
+    "decl.stronger.priority": {
+        "en": "{n} identical cards that outrank {show} (BJ > LJ > ♠ > ♥ > ♣ > ♦)",
+        "zh": "{n} 张比 {show} 大的牌 (大王 > 小王 > 黑桃 > 红桃 > 梅花 > 方块)",
+    },
+    "decl.stronger.jokers": {"en": "{n} jokers", "zh": "{n} 张王"},
+    "decl.stronger.big_jokers": {"en": "{n} big jokers", "zh": "{n} 张大王"},
+    "decl.stronger.or": {"en": " or ", "zh": ", 或"},
     "decl.single_first": {
         "en": "the first declaration is one level card",
         "zh": "第一次亮主只能亮一张级牌",
@@ -508,6 +539,23 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "rel.2": {"en": "partner", "zh": "对家"},
     "rel.3": {"en": "left", "zh": "上家"},
     "seat.n": {"en": "seat {n}", "zh": "{n}号位"},
+    "state.head": {
+        "en": "{rules} · hand {hand} · {phase} · level {level} · trump {trump} · banker {banker}",
+        "zh": "{rules} · 第{hand}副 · {phase} · 打{level} · 主 {trump} · 庄家 {banker}",
+    },
+    "state.level": {"en": "{who} at {level}", "zh": "{who} 打{level}"},
+    "state.points": {
+        "en": "collectors' points {points} · levels: {levels}",
+        "zh": "抓分方 {points} 分 · 级: {levels}",
+    },
+    "state.banker": {"en": " (banker)", "zh": " (庄家)"},
+    "state.trick": {"en": "trick: {plays}", "zh": "这一轮: {plays}"},
+    "state.to_act": {"en": "to act: {seat}", "zh": "轮到 {seat}"},
+    "state.team": {"en": "seats {a} and {b}", "zh": "{a}、{b}号位"},
+    "state.next_hand": {
+        "en": "the hand is over: Continue deals the next",
+        "zh": "本局结束: 继续发下一副",
+    },
     "seat.owner": {"en": "{who}'s ", "zh": "{who}"},
     "bot.leveled": {"en": "{bot} ({level})", "zh": "{bot}·{level}"},
     "level.easy": {"en": "easy", "zh": "简单"},
@@ -656,6 +704,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "refused": {"en": "refused: {text}", "zh": "不行: {text}"},
     # the selection
     "sel.legal": {"en": "✓ legal", "zh": "✓ 可以出"},
+    "sel.show": {"en": "✓ you may show these: Enter", "zh": "✓ 可以亮: 按回车"},
     "sel.throw": {
         "en": "throw: may fail (if another hand can beat one of its units)",
         "zh": "甩牌: 可能失败 (别人若管得住其中一手)",
@@ -675,6 +724,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "hint.thinking": {"en": "hint: thinking…", "zh": "提示: 思考中…"},
     "action.declare": {"en": "declare {cards}", "zh": "亮 {cards}"},
+    "action.show": {"en": "show {cards}", "zh": "亮 {cards}"},
     "action.pass": {"en": "pass", "zh": "不亮"},
     "action.bury": {"en": "bury {cards}", "zh": "扣 {cards}"},
     "action.play": {"en": "play {cards}", "zh": "出 {cards}"},
@@ -804,6 +854,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "lobby.timer": {"en": "turn timer: {s}s a move", "zh": "出牌限时: 每步 {s} 秒"},
     "lobby.no_timer": {"en": "no turn timer", "zh": "出牌不限时"},
     "lobby.no_hints": {"en": "no hints at this table", "zh": "这张桌子不能用提示"},
+    "lobby.pace": {
+        "en": "the deal: a card every {s}s (it never waits)",
+        "zh": "发牌: 每 {s} 秒一张 (不等人)",
+    },
+    "lobby.declare": {"en": "{s}s to show after the deal", "zh": "发完牌后亮主限时 {s} 秒"},
     "lobby.title": {"en": "Room {id} · {preset}", "zh": "房间 {id} · {preset}"},
     "lobby.link": {"en": "invite link: {url}", "zh": "邀请链接: {url}"},
     "lobby.ready": {"en": "ready", "zh": "已准备"},
@@ -938,25 +993,27 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "space        select / unselect (or click a card) · Esc: clear all\n"
         "Enter        play the selection; opens a dialog waiting for you\n"
         "2-9 0 J K A  jump to that rank (0: 10; Shift+Q: a queen)\n"
-        "S C D        jump to that suit (Shift+H: hearts); W: a joker\n"
+        "S C D        jump to a suit (Shift+H; dealing: Shift+D); W: joker\n"
         "?            hint: the strongest bot's play and why, selected\n"
         "n            next hand · v: the score sheet (↑ ↓ PgUp PgDn scroll)\n"
         "r s b        lobby: ready, start, bots (the host)\n"
         "l            中文 / English\n"
         "h F1         this help · q: quit · Ctrl-C: quit at once\n"
-        "declaring    1-9: declare · p: pass · d: pass till the deal ends\n"
+        "the deal     never waits · d: show (亮主) · Enter: the selection\n"
+        "declaring    1-9: declare · p: pass (after the deal)\n"
         "the table    » to act · ▶ led the trick · ★ winning it so far",
         "zh": "← →          在手牌里移动 (也可以点牌)\n"
         "空格         选中 / 取消这张牌 (点一下也行); Esc 全部取消\n"
         "回车         出选中的牌; 打开等你处理的对话框\n"
         "2-9 0 J K A  跳到这个点数 (0: 10; Shift+Q: Q)\n"
-        "S C D        跳到这个花色 (Shift+H: 红桃); W: 王\n"
+        "S C D        跳到这个花色 (Shift+H: 红桃; 发牌时 Shift+D); W: 王\n"
         "?            提示: 最强的机器人会怎么出, 为什么 (并选好)\n"
         "n            下一局 · v: 记分表 (↑ ↓ PgUp PgDn 翻看)\n"
         "r s b        房间里: 准备, 开始, 加机器人 (房主)\n"
         "l            中文 / English\n"
         "h F1         本帮助 · q: 退出 · Ctrl-C: 立即退出\n"
-        "亮主         1-9: 亮 · p: 不亮 · d: 发牌结束前都不亮\n"
+        "发牌         不等人 · d: 亮主 · 回车: 亮选中的牌\n"
+        "亮主/反主    1-9: 亮 · p: 不亮 (发完牌后)\n"
         "牌桌         » 该谁 · ▶ 首家 · ★ 目前最大",
     },
 }
@@ -1017,7 +1074,7 @@ def card_label(card: str, lang: str) -> str:
     return c
 
 
-CALL_REASONS = ("count", "duplicate", "not_callable", "ordinal", "syntax")
+CALL_REASONS = ("count", "duplicate", "not_callable", "ordinal", "syntax", "trump_suit")
 
 
 def call_text(call: str, lang: str) -> str:
@@ -1198,6 +1255,8 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
             blocker=blocker,
             penalty=pen,
         )
+    if code == "ILLEGAL_DECLARATION" and p.get("reason") == "stronger_show" and "count" in p:
+        return _stronger_show(p, lang)
     if code == "ILLEGAL_DECLARATION" and p.get("reason"):
         key = f"decl.{p['reason']}"
         if key in CATALOGUE:
@@ -1222,6 +1281,24 @@ def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
         if key in CATALOGUE:
             return t(key, lang)
     return None
+
+
+def _stronger_show(p: Mapping[str, Any], lang: str) -> str:
+    """A ``stronger_show`` refusal (``count`` and ``ladder`` declaring): what beats the
+    standing show, from its params."""
+    n = int(p["count"])
+    show = cards_label(str(p.get("show") or ""), lang)
+    needs = []
+    if p.get("more"):
+        needs.append(
+            t("decl.stronger.pair", lang) if n <= 1 else t("decl.stronger.more", lang, n=n)
+        )
+    beat = p.get("beat")
+    if beat in ("priority", "jokers", "big_jokers"):
+        needs.append(t(f"decl.stronger.{beat}", lang, n=n, show=show))
+    if not needs:
+        return t("decl.stronger_show.none", lang, show=show)
+    return t("decl.stronger_show", lang, need=t("decl.stronger.or", lang).join(needs))
 
 
 def error_text(code: str, params: Mapping[str, Any] | None, message: str, lang: str) -> str:

@@ -34,6 +34,13 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
         )
     if t == "no_declaration":
         return _say("nobody declared: no trump", "无人亮主: 打无主", lang)
+    if t == "redeal" and "weak" in ev:
+        seat = ev["weak"]
+        return _say(
+            f"seat {seat}'s hand has no trump above the threshold: redeal",
+            f"{seat}号位的牌没有够大的主: 重新发牌",
+            lang,
+        )
     if t == "redeal":
         return _say("nobody declared: redeal", "无人亮主: 重新发牌", lang)
     if t == "bury":

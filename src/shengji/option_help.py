@@ -89,11 +89,11 @@ PRESET_ABOUT: dict[str, Text] = {
         "Botzone 双升: 总是打 2, 一次单张亮主和一次对子反主, 级牌不连拖拉机, 甩牌失败只出一张。",
     ),
     "zhaopengyou": _t(
-        "5 to 8 players, one deck per two; after burying, the banker calls friend cards "
-        '("the 2nd ♠A") and whoever plays one joins the banker\'s side; everyone has their '
-        "own level.",
-        '5 到 8 人, 每两人一副牌; 庄家扣底后叫朋友 (如 "第2张♠A"), 谁出了那张牌谁就是庄家的'
-        "朋友; 每人各自升级。",
+        "5 to 8 players, one deck per two; shows rank by their number of cards; after "
+        'burying, the banker calls friend cards ("the 2nd ♠A") and whoever plays one joins '
+        "the banker's side; everyone has their own level.",
+        '5 到 8 人, 每两人一副牌; 亮主先比张数; 庄家扣底后叫朋友 (如 "第2张♠A"), '
+        "谁出了那张牌谁就是庄家的朋友; 每人各自升级。",
     ),
 }
 
@@ -122,6 +122,12 @@ _TYPES: dict[str, str] = {
     "players": "int",
     "friends": "bool",
     "friend_calls": "optional_int",
+    "throw_penalty_side": "choice",
+    "small_side_bonus": "int",
+    "call_trump_suit": "bool",
+    "friend_passes_ace": "bool",
+    "follow_shorter_tractor": "bool",
+    "weak_redeal": "optional_int",
 }
 
 _RANGES: dict[str, tuple[int, int | None]] = {
@@ -132,6 +138,8 @@ _RANGES: dict[str, tuple[int, int | None]] = {
     "fixed_level": (2, 14),
     "players": (4, 8),
     "friend_calls": (1, 3),
+    "small_side_bonus": (0, 3),
+    "weak_redeal": (2, 14),
 }
 
 _LABELS: dict[str, Text] = {
@@ -159,6 +167,16 @@ _LABELS: dict[str, Text] = {
     "players": _t("Players", "人数"),
     "friends": _t("Find friends (找朋友)", "找朋友"),
     "friend_calls": _t("Friends called (叫朋友数)", "叫几个朋友"),
+    "throw_penalty_side": _t(
+        "Whose side a failed throw's penalty counts for (甩牌罚分归属)", "甩牌罚分归属"
+    ),
+    "small_side_bonus": _t("Bonus levels for a smaller banker side (人少加级)", "庄家方人少加级"),
+    "call_trump_suit": _t("Trump-suit cards may be called (可叫主花色)", "可叫主花色的牌"),
+    "friend_passes_ace": _t("A friend at A passes A (朋友过A)", "朋友过A"),
+    "follow_shorter_tractor": _t(
+        "A shorter tractor must follow a tractor (跟短拖拉机)", "必须跟短拖拉机"
+    ),
+    "weak_redeal": _t("Redeal a weak hand (完全造反)", "完全造反 (弱牌重发)"),
 }
 
 _HELP: dict[str, Text] = {
@@ -182,9 +200,11 @@ _HELP: dict[str, Text] = {
         "Collectors who win the last trick take the kitty's points times a multiplier set by "
         "the lead's largest unit: linear ×2 per card (3-link tractor ×12), "
         "doubling ×2·2^links (3-link tractor ×16); widest: doubling, counted on the widest "
-        "unit (a triple before a tractor).",
+        "unit (a triple before a tractor); all cards: ×2 per card of the whole last lead "
+        "(pair + single thrown ×6).",
         "闲家赢最后一轮时, 底分乘以倍数, 由最后一手最大牌型决定: 按张数每张 ×2 (三连对 ×12), "
-        "或按连数加倍 (三连对 ×16); 先看同张数: 按连数加倍, 3同张先于拖拉机。",
+        "或按连数加倍 (三连对 ×16); 先看同张数: 按连数加倍, 3同张先于拖拉机; "
+        "或按最后一手全部张数每张 ×2 (甩一对加一张 ×6)。",
     ),
     "throw_penalty": _t(
         "What a failed throw (甩牌) costs: nothing, 10 points per beaten card, "
@@ -222,8 +242,10 @@ _HELP: dict[str, Text] = {
         "首局扣底前被更强的亮主反掉时, 反主者坐庄。",
     ),
     "declaring": _t(
-        "Which declaring system (亮主, 反主, 上保险, 定主, 反底) the hand uses.",
-        "使用哪种亮主规则 (亮主, 反主, 上保险, 定主, 反底)。",
+        "Which declaring system (亮主, 反主, 上保险, 定主, 反底) the hand uses; count and "
+        "ladder play 双升's turns with shows ranked by their number of cards.",
+        "使用哪种亮主规则 (亮主, 反主, 上保险, 定主, 反底); 比张数和阶梯按双升的时机, "
+        "亮主先比张数。",
     ),
     "match_hands": _t(
         "Hands in a match that never ends by levels (wrap); empty = no limit.",
@@ -250,8 +272,10 @@ _HELP: dict[str, Text] = {
     ),
     "throw_forced": _t(
         "After a failed throw (甩牌): play the lowest beaten unit of the largest kind, "
-        "or just one card (the lowest card of the lowest beaten unit).",
-        "甩牌失败后: 出被管住的最大牌型中最小的一组, 或只出一张 (被管住的最小一组中最小的牌)。",
+        "just one card (the lowest card of the lowest beaten unit), or the smallest beaten "
+        "unit (fewest cards, then the lowest).",
+        "甩牌失败后: 出被管住的最大牌型中最小的一组, 只出一张 (被管住的最小一组中最小的牌), "
+        "或出被管住的最小一组 (张数最少, 再比大小)。",
     ),
     "fixed_level": _t(
         "Every hand is played at this level, whatever the teams' levels; empty = the banker "
@@ -276,6 +300,38 @@ _HELP: dict[str, Text] = {
         "other (4–5 players: 1, 6–7: 2, 8: 3).",
         "庄家叫几个朋友; 留空 = 让庄家一方不多于另一方 (4–5 人: 1, 6–7 人: 2, 8 人: 3)。",
     ),
+    "throw_penalty_side": _t(
+        "找朋友: a failed throw's point penalty counts for the side the thrower is on at the "
+        "end of the hand (a hidden friend gains nothing by failing throws), or for the side "
+        "known when throwing.",
+        "找朋友: 甩牌失败的罚分算在甩牌人一局结束时所在的一方 (暗藏的朋友甩牌失败占不到便宜), "
+        "或算在甩牌时已知的一方。",
+    ),
+    "small_side_bonus": _t(
+        "找朋友: levels a winning banker's side gains on top when it ended smaller than the "
+        "banker and all the friends called (a friend not found, or the banker's own card).",
+        "找朋友: 庄家方赢了、而人数少于庄家加所叫的朋友 (朋友没找到, 或叫到自己) 时多升几级。",
+    ),
+    "call_trump_suit": _t(
+        "找朋友: the banker may call cards of the trump suit (never jokers or level cards).",
+        "找朋友: 庄家可以叫主花色的牌当朋友牌 (王和级牌总是不能叫)。",
+    ),
+    "friend_passes_ace": _t(
+        "找朋友, defend A: a friend at A whose side wins passes A and wins the match, as the "
+        "banker does.",
+        "找朋友, 守 A: 打到 A 的朋友所在的庄家方赢了, 这个朋友也算过 A 赢得比赛, 跟庄家一样。",
+    ),
+    "follow_shorter_tractor": _t(
+        "Following a longer tractor without one as long: play the longest shorter tractor "
+        "held (then pairs), not any pairs.",
+        "跟更长的拖拉机而没有一样长的: 必须先出手里最长的短拖拉机 (再出对子), 不能随便出对子。",
+    ),
+    "weak_redeal": _t(
+        "A hand whose trumps are all plain trump-suit cards no higher than this rank (no "
+        "joker, level card or trump 2) is redealt once the trump is known; empty = never.",
+        "定主以后, 谁的主牌都是不大于这一级的主花色普通牌 (没有王、级牌或常主 2), "
+        "就重新发牌; 留空 = 不重发。",
+    ),
 }
 
 _CHOICE_LABELS: dict[str, dict[str, Text]] = {
@@ -288,6 +344,10 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
         ),
         "card_count": _t(
             "cards of the lead (a throw: ×2 its largest unit)", "按首家出牌张数 (甩牌: 最大一组 ×2)"
+        ),
+        "all_cards": _t(
+            "×2 per card of the last lead (a throw: all its cards)",
+            "按最后一手张数每张 ×2 (甩牌算全部)",
         ),
     },
     "throw_penalty": {
@@ -309,6 +369,9 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
         ),
         "shuangkou": _t("双抠 (160-200: collectors +2)", "双抠 (160-200 分: 闲家升 2 级)"),
         "botzone": _t("Botzone (40-point steps, up to 3)", "Botzone (每 40 分一级, 最多 3 级)"),
+        "standard-fixed": _t(
+            "standard in fixed 40-point steps, any decks", "标准, 不论几副牌都每 40 分一级"
+        ),
     },
     "match_end": {
         "defend_ace": _t("defend A (守 A)", "守 A"),
@@ -327,10 +390,23 @@ _CHOICE_LABELS: dict[str, dict[str, Text]] = {
         "classic": _t("经典 classic", "经典"),
         "tuolaji": _t("拖拉机", "拖拉机"),
         "botzone": _t("Botzone: one single, one pair override", "Botzone: 单张亮主, 对子反一次"),
+        "count": _t(
+            "by the number of cards, then BJ > LJ > ♠ > ♥ > ♣ > ♦",
+            "比张数, 张数一样再比 大王 > 小王 > 黑桃 > 红桃 > 梅花 > 方块",
+        ),
+        "ladder": _t(
+            "ladder: single < pair < small-joker pair < big-joker pair",
+            "阶梯: 单张 < 对子 < 小王对 < 大王对",
+        ),
     },
     "throw_forced": {
         "unit": _t("the lowest beaten unit", "被管住的最小一组"),
         "single": _t("one card", "只出一张"),
+        "smallest": _t("the smallest beaten unit (fewest cards)", "被管住的最小一组 (张数最少)"),
+    },
+    "throw_penalty_side": {
+        "final": _t("the thrower's side at the end of the hand", "甩牌人一局结束时的一方"),
+        "thrown": _t("the side known when throwing", "甩牌时已知的一方"),
     },
 }
 

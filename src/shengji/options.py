@@ -25,7 +25,7 @@ from .errors import CardError, Code, OptionError
 if TYPE_CHECKING:
     from pathlib import Path
 
-KittyMultiplier = Literal["linear", "doubling", "widest", "card_count"]
+KittyMultiplier = Literal["linear", "doubling", "widest", "card_count", "all_cards"]
 ThrowPenalty = Literal["none", "per_card", "per_attempt", "stake", "flat_per_card"]
 LevelTable = Literal[
     "standard",
@@ -36,11 +36,13 @@ LevelTable = Literal[
     "classic-1deck-45",
     "shuangkou",
     "botzone",
+    "standard-fixed",
 ]
 MatchEnd = Literal["defend_ace", "reach_ace", "wrap"]
 NoDeclaration = Literal["kitty_card_3", "kitty_card_4", "no_trump", "redeal"]
-Declaring = Literal["shuangsheng", "shuangkou", "classic", "tuolaji", "botzone"]
-ThrowForced = Literal["unit", "single"]
+Declaring = Literal["shuangsheng", "shuangkou", "classic", "tuolaji", "botzone", "count", "ladder"]
+ThrowForced = Literal["unit", "single", "smallest"]
+ThrowPenaltySide = Literal["final", "thrown"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "kitty_multiplier": get_args(KittyMultiplier),
@@ -50,6 +52,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "no_declaration": get_args(NoDeclaration),
     "declaring": get_args(Declaring),
     "throw_forced": get_args(ThrowForced),
+    "throw_penalty_side": get_args(ThrowPenaltySide),
 }
 
 
@@ -100,6 +103,24 @@ class RuleOptions:
     #: 找朋友: how many friends the banker calls; None = as many as keep the banker's
     #: side no larger than the other (one fewer than half the players).
     friend_calls: int | None = None
+    #: 找朋友: whose side a failed throw's point penalty counts for: ``final`` the side the
+    #: thrower is on at the end of the hand, ``thrown`` the side known when throwing.
+    throw_penalty_side: ThrowPenaltySide = "final"
+    #: 找朋友: levels a winning banker's side gains on top when it ended smaller than the
+    #: banker and every friend called (a call unanswered or answered by the side).
+    small_side_bonus: int = 0
+    #: 找朋友: cards of the trump suit may be called (jokers, level cards and constant 2s
+    #: never may).
+    call_trump_suit: bool = True
+    #: 找朋友 with ``defend_ace``: a friend at A whose side wins passes A (wins the match)
+    #: as the banker does.
+    friend_passes_ace: bool = False
+    #: A follower without a tractor as long as the led one must play the longest shorter
+    #: tractor (of the lead's width) it holds before loose pairs.
+    follow_shorter_tractor: bool = False
+    #: A hand whose trumps are all plain trump-suit cards no higher than this rank (no
+    #: joker, level card or trump 2) is redealt (完全造反); None = never.
+    weak_redeal: int | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -173,6 +194,20 @@ def _check_together(o: RuleOptions) -> None:
     if not o.friends:
         if o.players != 4:
             raise bad(f"{o.players} players need friends = true (找朋友): fixed partnerships are 4")
+        changed = [
+            name
+            for name, value, default in (
+                ("small_side_bonus", o.small_side_bonus, 0),
+                ("call_trump_suit", o.call_trump_suit, True),
+                ("friend_passes_ace", o.friend_passes_ace, False),
+            )
+            if value != default
+        ]
+        if changed:
+            raise bad(
+                f"option {changed[0]!r} is a 找朋友 rule: it needs friends = true (fixed "
+                "partnerships have no friends to call)"
+            )
         return
     if o.coins or o.throw_penalty == "stake":
         raise bad(
@@ -247,6 +282,9 @@ def _coerce(name: str, v: Any) -> Any:
         "counter_takes_banker",
         "coins",
         "stake_doubling",
+        "call_trump_suit",
+        "friend_passes_ace",
+        "follow_shorter_tractor",
     ):
         return _bool(name, v)
     if name in ("max_gain", "match_hands"):
@@ -266,9 +304,11 @@ def _coerce(name: str, v: Any) -> Any:
     if name == "friend_calls":
         none = v is None or (isinstance(v, str) and v.strip().lower() in ("null", "none", ""))
         return None if none else _int(name, v, 1, 7)
-    if name == "fixed_level":
+    if name in ("fixed_level", "weak_redeal"):
         none = v is None or (isinstance(v, str) and v.strip().lower() in ("null", "none", ""))
         return None if none else _level(name, v)
+    if name == "small_side_bonus":
+        return _int(name, v, 0, 3)
     if name in _CHOICES:
         if v not in _CHOICES[name]:
             raise _bad(name, "one of " + ", ".join(_CHOICES[name]), v)

@@ -107,8 +107,14 @@ def make_record(
     }
 
 
+#: Options added since records were first written whose default plays differently from
+#: the engine before them: a record that does not name one was played with this value.
+_BEFORE_OPTIONS = {"throw_penalty_side": "thrown"}
+
+
 def options_from_record(rec: dict[str, Any]) -> RuleOptions:
-    """The rule options a record was played under."""
+    """The rule options a record was played under (an option the record does not name:
+    the preset's, or the value that played before the option existed)."""
     rules = rec.get("rules")
     if not isinstance(rules, dict):
         raise RecordError("record has no 'rules' object")
@@ -117,7 +123,7 @@ def options_from_record(rec: dict[str, Any]) -> RuleOptions:
         base = load_preset(preset)
     except ShengjiError:
         base = RuleOptions()
-    return RuleOptions(**{**base.to_dict(), **rules, "name": str(preset)})
+    return RuleOptions(**{**base.to_dict(), **_BEFORE_OPTIONS, **rules, "name": str(preset)})
 
 
 def check_header(rec: Any) -> None:

@@ -11,45 +11,31 @@ depend on the number of workers.
 
 from __future__ import annotations
 
-import json
 import math
-import multiprocessing
 import os
-import signal
-import socket
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .actions import Action
-from .bots.external import (
-    EXEC,
-    POOL,
-    BotFailure,
-    BotLimits,
-    ExternalBot,
-    check_command_line_spec,
-    command_line_player,
-)
 from .errors import Code, ShengjiError
-from .game import GameState, HandResult, new_match
-from .kernel.match import KMatch, random_streams
-from .options import RuleOptions
-from .players import Player, run_match
-from .record import save_record
-from .scoring import level_change
 from .seats import FIXED_TEAMS
 from .stats import paired_ratio_diff, ratio_ci
-from .views import SeatView
+
+if TYPE_CHECKING:  # the rest is imported where it is used: random players need none of it
+    from .actions import Action
+    from .game import GameState, HandResult
+    from .kernel.match import Scored
+    from .options import RuleOptions
+    from .players import Player
+    from .views import SeatView
+
+#: An external program named as a player (``exec:COMMAND``, :mod:`shengji.bots.external`).
+EXEC = "exec:"
 
 
-@dataclass(frozen=True, slots=True)
-class HandFacts:
+class HandFacts(NamedTuple):
     """One hand from bot A's point of view."""
 
     a_banker: bool  # A's team was the banker side
@@ -63,8 +49,7 @@ class HandFacts:
     seat_collected: tuple[bool, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(NamedTuple):
     """A hand an external bot forfeited: it crashed, timed out or answered illegally.
     The other team is counted as winning it by :func:`forfeit_levels`; its points are
     left out of the mean collectors' points; with matches, the match is lost too."""
@@ -83,7 +68,7 @@ class Forfeit:
         return f"forfeit: {where}, seat {self.seat} ({self.bot}): {self.code}: {self.reason}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Job:
     """One deal (or match) in one seating."""
 
@@ -91,8 +76,7 @@ class Job:
     mirrored: bool
 
 
-@dataclass(frozen=True, slots=True)
-class JobResult:
+class JobResult(NamedTuple):
     """The hands one job played, and whether A won the match (matches only)."""
 
     job: Job
@@ -102,20 +86,34 @@ class JobResult:
     forfeit: Forfeit | None = None
     #: Seconds each decision of bot A's team, and of bot B's, took (wall time).
     times: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    #: CPU seconds of each decision, per team: the bot's own (an ``exec:`` program's
+    #: process, measured where the system tells it: ``/proc`` on Linux), or empty where
+    #: it could not be measured.
+    cpu: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
 
 class _Timed:
-    """A player whose decisions are timed (wall time, the bot's own work only)."""
+    """A player whose decisions are timed: wall time (the bot's own work only) and CPU
+    time (this thread's for an in-process bot, the program's for an ``exec:`` bot, which
+    tells it as ``last_cpu``: None when it cannot be measured)."""
 
-    def __init__(self, player: Player, times: list[float]) -> None:
+    def __init__(self, player: Player, times: list[float], cpu: list[float]) -> None:
         self.player = player
         self.times = times
+        self.cpu = cpu
+        self.external = hasattr(player, "last_cpu")
 
     def act(self, view: SeatView) -> Action:
-        """The wrapped player's action; its time is recorded."""
-        t0 = time.perf_counter()
+        """The wrapped player's action; its times are recorded."""
+        t0, c0 = time.perf_counter(), time.thread_time()
         action = self.player.act(view)
         self.times.append(time.perf_counter() - t0)
+        if not self.external:
+            self.cpu.append(time.thread_time() - c0)
+        else:
+            spent: float | None = getattr(self.player, "last_cpu", None)
+            if spent is not None:
+                self.cpu.append(spent)
         return action
 
 
@@ -177,6 +175,8 @@ class _Seen:
 def forfeit_levels(options: RuleOptions) -> int:
     """The levels a forfeited hand gives the other team: what a banker side climbs when
     the collectors score nothing (the biggest banker win), within ``max_gain``."""
+    from .scoring import level_change
+
     gain = level_change(options, 0).gain
     return gain if options.max_gain is None else min(gain, options.max_gain)
 
@@ -188,6 +188,10 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     seed = deal_seed(settings.seed, job.index)
     if settings.players == ("random", "random") and not settings.records:
         return _run_random_job(settings, job, seed)
+    from .bots.external import BotFailure, BotLimits, ExternalBot, command_line_player
+    from .game import new_match
+    from .players import run_match
+
     limits = BotLimits(decision=settings.bot_time)
     bot_options = dict(settings.bot_options)
     names = seat_bots(settings, job)
@@ -198,7 +202,11 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     a_team = 1 if job.mirrored else 0
     is_a = a_seats(settings.options, job)
     times: tuple[list[float], list[float]] = ([], [])
-    timed = [_Timed(p, times[0 if is_a[seat] else 1]) for seat, p in enumerate(players)]
+    cpu: tuple[list[float], list[float]] = ([], [])
+    timed = [
+        _Timed(p, times[0 if is_a[seat] else 1], cpu[0 if is_a[seat] else 1])
+        for seat, p in enumerate(players)
+    ]
     seen = _Seen(new_match(settings.options, seed))
     forfeit: Forfeit | None = None
     rec = None
@@ -256,12 +264,22 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     if forfeit is not None and settings.matches is not None:
         won = forfeit.seat % 2 != a_team
     if settings.records and rec is not None:
+        from pathlib import Path
+
+        from .record import save_record
+
         path = (
             Path(settings.records) / f"deal{job.index:06d}{'-mirror' if job.mirrored else ''}.json"
         )
         save_record(rec.record(st), path)
     return JobResult(
-        job, tuple(hands), won, seen.actions, forfeit, (tuple(times[0]), tuple(times[1]))
+        job,
+        tuple(hands),
+        won,
+        seen.actions,
+        forfeit,
+        (tuple(times[0]), tuple(times[1])),
+        (tuple(cpu[0]), tuple(cpu[1])),
     )
 
 
@@ -294,13 +312,43 @@ def hand_facts(
     return out
 
 
+def scored_facts(scored: Sequence[Scored], a_team: int, is_a: Sequence[bool]) -> list[HandFacts]:
+    """:func:`hand_facts` of hands the kernel scored (``KMatch.scored``)."""
+    out = []
+    for sc in scored:
+        o = sc.score.outcome
+        banker_up = o.side == 0  # the kernel's SIDE_BANKER
+        if sc.banker_side:
+            side = set(sc.banker_side)
+            up = tuple((s in side) == banker_up for s in range(len(is_a)))
+            out.append(
+                HandFacts(
+                    is_a[o.banker_seat],
+                    any(u and a for u, a in zip(up, is_a, strict=True)),
+                    o.moved,
+                    sc.score.points,
+                    seat_up=up,
+                    seat_levels=sc.climbed,
+                    seat_collected=tuple(s not in side for s in range(len(is_a))),
+                )
+            )
+            continue
+        bteam = FIXED_TEAMS[o.banker_seat]
+        up_team = bteam if banker_up else 1 - bteam
+        out.append(HandFacts(bteam == a_team, up_team == a_team, o.moved, sc.score.points))
+    return out
+
+
 def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
     """:func:`run_job` for four random players, on :class:`~shengji.kernel.match.KMatch`."""
+    from .kernel.match import KMatch, random_streams
+
     m = KMatch(settings.options, seed)
     max_hands = 1 if settings.matches is None else settings.max_hands_per_match
-    m.play_random(random_streams(seed, settings.options.players), max_hands=max_hands)
+    streams = random_streams(seed, settings.options.players)
+    m.play_random(streams, max_hands=max_hands, results=False)  # scored in the kernel
     a_team = 1 if job.mirrored else 0
-    hands = hand_facts(m.results, a_team, a_seats(settings.options, job))
+    hands = scored_facts(m.scored, a_team, a_seats(settings.options, job))
     won = None
     if settings.matches is not None and m.winner is not None:
         won = m.winner == a_team
@@ -311,17 +359,26 @@ def _run_chunk(settings: Settings, jobs: list[Job]) -> list[JobResult]:
     """Jobs one after the other (a Ray task, or a worker process's task), external bots
     stopped at the end. A worker process whose parent is gone (the run was killed) stops
     before its next job instead of playing its task out for nobody."""
+    import multiprocessing
+
     parent = multiprocessing.parent_process()
     out = []
     try:
         for job in jobs:
             if parent is not None and not parent.is_alive():
-                POOL.close_all()
+                close_bots()
                 os._exit(1)  # nobody reads the pool's queues any more: exit outright
             out.append(run_job(settings, job))
         return out
     finally:
-        POOL.close_all()
+        close_bots()
+
+
+def close_bots() -> None:
+    """Stop the idle ``exec:`` bot processes of this process (if it started any)."""
+    external = sys.modules.get("shengji.bots.external")
+    if external is not None:
+        external.POOL.close_all()
 
 
 def check_ray_address(address: str | None, timeout: float = 5.0) -> None:
@@ -337,6 +394,8 @@ def check_ray_address(address: str | None, timeout: float = 5.0) -> None:
     """
     if address is None or address in ("auto", "local"):
         return
+    import socket
+
     where = address.removeprefix("ray://")
     host, sep, port = where.rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()):
@@ -394,10 +453,27 @@ def check_bots_start(settings: Settings) -> None:
     that cannot start, or does not speak the protocol, stops the run at once with its
     error (``BOT_CRASHED``, ``BOT_TIMEOUT``, ``BOT_PROTOCOL``) instead of forfeiting
     every hand. The process is kept for the first match."""
+    commands = [n[len(EXEC) :] for n in dict.fromkeys(settings.players) if n.startswith(EXEC)]
+    if not commands:
+        return
+    from .bots.external import POOL, BotLimits
+
     limits = BotLimits(decision=settings.bot_time)
-    for name in dict.fromkeys(settings.players):
-        if name.startswith(EXEC):
-            POOL.release(POOL.acquire(name[len(EXEC) :], limits))
+    for command in commands:
+        POOL.release(POOL.acquire(command, limits))
+
+
+def check_player(spec: str) -> str:
+    """``spec`` unchanged if it names a registered bot, or is ``exec:`` and a command."""
+    if spec.startswith(EXEC):
+        from .bots.external import check_command_line_spec
+
+        return check_command_line_spec(spec)
+    from .bots.registry import check_spec, parse_spec
+
+    if parse_spec(spec)[1] is None:
+        return spec  # a bot without an argument: its name is all there is to check
+    return check_spec(spec)  # makes the player: its argument is checked (a model file)
 
 
 def run_jobs(
@@ -406,20 +482,27 @@ def run_jobs(
     progress: Callable[[JobResult], None] | None = None,
     backend: str = "processes",
     address: str | None = None,
+    done: Collection[JobResult] = (),
 ) -> list[JobResult]:
     """Run every job (in ``workers`` processes, or as Ray tasks with ``backend="ray"``
-    on the cluster at ``address``) and return the results in deal order."""
+    on the cluster at ``address``) and return the results in deal order; ``done``: the
+    results of jobs already played (a run resumed from its ``--json`` file), kept."""
     for name in settings.players:
-        check_command_line_spec(name)
+        check_player(name)
     if settings.records:
+        from pathlib import Path
+
         Path(settings.records).mkdir(parents=True, exist_ok=True)
+    finished = {(r.job.index, r.job.mirrored) for r in done}
+    jobs = [j for j in settings.jobs() if (j.index, j.mirrored) not in finished]
+    results: list[JobResult] = list(done)
+    if not jobs:
+        return sorted(results, key=lambda r: (r.job.index, r.job.mirrored))
     check_bots_start(settings)
     if workers > 1 or backend == "ray":
-        POOL.close_all()  # the probes' processes: the workers start their own
-    jobs = settings.jobs()
-    results: list[JobResult] = []
+        close_bots()  # the probes' processes: the workers start their own
     if backend == "ray":
-        results = run_ray(settings, jobs, address, progress)
+        results += run_ray(settings, jobs, address, progress)
     elif workers <= 1:
         try:
             for job in jobs:
@@ -428,9 +511,9 @@ def run_jobs(
                 if progress:
                     progress(res)
         finally:
-            POOL.close_all()
+            close_bots()
     else:
-        results = run_processes(settings, jobs, workers, progress)
+        results += run_processes(settings, jobs, workers, progress)
     results.sort(key=lambda r: (r.job.index, r.job.mirrored))
     return results
 
@@ -448,6 +531,10 @@ def run_processes(
     A worker that dies (killed, out of memory) is detected at once: the hands it had not
     finished are played again in a new pool, once; if a worker dies again the run stops
     with ``WORKER_LOST``, naming the process and what stopped it."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     results: list[JobResult] = []
     todo = list(jobs)
     size = chunk or max(1, min(16, len(todo) // (4 * workers)))
@@ -488,6 +575,8 @@ def run_processes(
 def _lost(processes: dict[int, Any]) -> str:
     """Which worker processes died and of what, in words (not those the broken pool
     itself ended with SIGTERM, unless there are no others)."""
+    import signal
+
     ended = []
     for pid, proc in sorted(processes.items()):
         proc.join(timeout=1)
@@ -535,6 +624,10 @@ class Summary:
     #: Per team ("A", "B"): decision time in ms, median and 99th percentile (wall time:
     #: the one figure that differs between runs of the same seed).
     decision_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: Per team: the CPU time of a decision in ms, median and 99th percentile (the bot's
+    #: own: an ``exec:`` program's process where the system tells it; a team whose
+    #: decisions were not measured is left out).
+    decision_cpu_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: 找朋友: the seats at the table (figures are per player); 0 for fixed partnerships.
     players_at_table: int = 0
     #: The rule options played (:meth:`RuleOptions.to_dict`): a paired comparison needs
@@ -561,9 +654,10 @@ class Summary:
                 {k: (list(v) if isinstance(v, tuple) else v) for k, v in t.__dict__.items()}
                 for t in self.teams
             ],
-            "forfeits": [
-                {f: getattr(x, f) for f in Forfeit.__dataclass_fields__} for x in self.forfeits
-            ],
+            "forfeits": [_fields(x) for x in self.forfeits],
+            "decision_cpu_ms": {
+                team: {"p50": p50, "p99": p99} for team, (p50, p99) in self.decision_cpu_ms.items()
+            },
             "decision_ms": {
                 team: {"p50": p50, "p99": p99} for team, (p50, p99) in self.decision_ms.items()
             },
@@ -631,10 +725,7 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
         if settings.matches is not None:
             mw = _clip(ratio_ci(m_won, m_n))
             fig.match_win_rate, fig.match_win_rate_ci = mw[0], (mw[1], mw[2])
-        times = sorted(t for r in results for t in r.times[0 if team_is_a else 1])
-        if times:
-            p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
-            summary.decision_ms["A" if team_is_a else "B"] = (1e3 * p50, 1e3 * p99)
+        _decision_times(summary, results, team_is_a)
         summary.teams.append(fig)
     return summary
 
@@ -681,11 +772,18 @@ def _per_player(settings: Settings, units: list[list[JobResult]], summary: Summa
         )
         fig.levels_per_hand, fig.levels_per_hand_ci = per[0], (per[1], per[2])
         results = [r for unit in units for r in unit]
-        times = sorted(t for r in results for t in r.times[0 if team_is_a else 1])
-        if times:
-            p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
-            summary.decision_ms["A" if team_is_a else "B"] = (1e3 * p50, 1e3 * p99)
+        _decision_times(summary, results, team_is_a)
         summary.teams.append(fig)
+
+
+def _decision_times(summary: Summary, results: Sequence[JobResult], team_is_a: bool) -> None:
+    """The team's decision times (wall and CPU, median and 99th percentile, in ms)."""
+    team = 0 if team_is_a else 1
+    name = "A" if team_is_a else "B"
+    for attr, into in (("times", summary.decision_ms), ("cpu", summary.decision_cpu_ms)):
+        values = sorted(t for r in results for t in getattr(r, attr)[team])
+        if values:
+            into[name] = (1e3 * percentile(values, 0.5), 1e3 * percentile(values, 0.99))
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -761,9 +859,7 @@ def format_summary(summary: Summary) -> str:
         if t.match_win_rate is not None and t.match_win_rate_ci is not None:
             lines[-1] += f"  matches {pct(t.match_win_rate, t.match_win_rate_ci)}"
     lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
-    timed = [f"{team} {p50:.2f} / {p99:.2f} ms" for team, (p50, p99) in summary.decision_ms.items()]
-    if timed:
-        lines.append(f"decision time p50 / p99: {', '.join(timed)}")
+    lines += _timing_lines(summary)
     lines += [f.text() for f in summary.forfeits]
     if summary.forfeits:
         lines.append(
@@ -771,6 +867,16 @@ def format_summary(summary: Summary) -> str:
             "by the most levels a banker side wins, left out of the mean points"
         )
     return "\n".join(lines)
+
+
+def _timing_lines(summary: Summary) -> list[str]:
+    """The decision times, wall and CPU, p50 / p99 per team."""
+    lines = []
+    for what, times in (("time", summary.decision_ms), ("CPU time", summary.decision_cpu_ms)):
+        timed = [f"{team} {p50:.2f} / {p99:.2f} ms" for team, (p50, p99) in times.items()]
+        if timed:
+            lines.append(f"decision {what} p50 / p99: {', '.join(timed)}")
+    return lines
 
 
 def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str:
@@ -789,9 +895,7 @@ def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str
             f"{pct(t.level_rate, t.level_rate_ci):26} {per:5.2f} [{ci[0]:5.2f}, {ci[1]:5.2f}]"
         )
     lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
-    timed = [f"{team} {p50:.2f} / {p99:.2f} ms" for team, (p50, p99) in summary.decision_ms.items()]
-    if timed:
-        lines.append(f"decision time p50 / p99: {', '.join(timed)}")
+    lines += _timing_lines(summary)
     lines += [f.text() for f in summary.forfeits]
     return "\n".join(lines)
 
@@ -801,10 +905,25 @@ PAIRED_KEYS = ("rules", "mirror", "matches", "seed")
 
 
 def read_run(path: str, flag: str = "--paired-with") -> dict[str, Any]:
-    """A run's figures written by ``--json`` with its per-deal figures; a
+    """A run's figures written by ``--json`` with its per-deal figures (the figures line
+    of a run file, or a file of the figures alone as earlier versions wrote it); a
     :class:`ValueError` names ``flag`` and says what is wrong with the file."""
+    import json
+    from pathlib import Path
+
     try:
-        run = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        lines = text.splitlines()
+        run: Any = None
+        if lines and lines[0].startswith("{") and f'"{RUN_FORMAT}"' in lines[0]:
+            for line in reversed(lines):
+                if line.startswith('{"figures"'):
+                    run = json.loads(line)["figures"]
+                    break
+            else:
+                raise ValueError("the run is not finished: the same command again finishes it")
+        else:
+            run = json.loads(text)
         if not isinstance(run, dict):
             raise TypeError("not a JSON object")
         missing = [k for k in (*PAIRED_KEYS, "deals", "players", "teams") if k not in run]
@@ -898,16 +1017,156 @@ def compare_runs(path: str, base: str) -> str:
     )
 
 
-def write_json(summary: Summary, path: str) -> None:
-    """Write the figures as JSON."""
-    Path(path).write_text(json.dumps(summary.to_json(), indent=1) + "\n", encoding="utf-8")
+#: The ``format`` of a run's ``--json`` file (:class:`RunFile`).
+RUN_FORMAT = "shengji-simulate"
+
+
+class RunFile:
+    """A run's ``--json`` file, written as the run goes: JSON Lines, the run's settings
+    first, then one line per deal (or match) as soon as it is played (``job``), and when
+    the run is done its figures (``figures``: :meth:`Summary.to_json`). A run stopped
+    before its end (killed, a machine gone) is continued by the same command: the deals
+    in the file are kept and the others played (the results are those of a run that was
+    never stopped: every deal is played from its own seed)."""
+
+    def __init__(self, path: str, settings: Settings) -> None:
+        self.path = path
+        self.settings = settings
+        self.header: dict[str, Any] = {
+            "format": RUN_FORMAT,
+            "version": 1,
+            "settings": run_settings(settings),
+        }
+        self._out: Any = None
+
+    def resume(self) -> list[JobResult]:
+        """The results already in the file (none when there is no file), after checking
+        that it is a run of these settings (``ValueError`` saying why not); the file is
+        left with its settings and those results, to be added to."""
+        import json
+        from pathlib import Path
+
+        p = Path(self.path)
+        done: list[JobResult] = []
+        if p.exists() and p.stat().st_size:
+            lines = p.read_text(encoding="utf-8").splitlines()
+            try:
+                header = json.loads(lines[0])
+            except ValueError:
+                header = None
+            if not isinstance(header, dict) or header.get("format") != RUN_FORMAT:
+                raise ValueError(f"--json {self.path}: not a run file of shengji simulate")
+            if header != json.loads(json.dumps(self.header)):
+                raise ValueError(
+                    f"--json {self.path} holds a run of other settings "
+                    f"({_settings_difference(header.get('settings'), self.header['settings'])}): "
+                    "give another file, or the same arguments to continue that run"
+                )
+            for line in lines[1:]:
+                try:
+                    item = json.loads(line)
+                except ValueError:  # the line being written when the run was stopped
+                    break
+                if isinstance(item, dict) and "job" in item:
+                    done.append(job_from_json(item["job"]))
+        with p.open("w", encoding="utf-8") as f:
+            f.write(_line(self.header))
+            for res in done:
+                f.write(_line({"job": job_to_json(res)}))
+        self._out = p.open("a", encoding="utf-8")
+        return done
+
+    def add(self, res: JobResult) -> None:
+        """Write the result of one job (at once: a run stopped after it keeps it)."""
+        self._out.write(_line({"job": job_to_json(res)}))
+        self._out.flush()
+
+    def finish(self, summary: Summary) -> None:
+        """Write the run's figures; the file is complete."""
+        self._out.write(_line({"figures": summary.to_json()}))
+        self.close()
+
+    def close(self) -> None:
+        """Close the file (what is in it stays)."""
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+
+def run_settings(settings: Settings) -> dict[str, Any]:
+    """What decides a run's results (a continued run must have the same)."""
+    return {
+        "rules": settings.options.to_dict(),
+        "players": list(settings.players),
+        "hands": settings.hands,
+        "matches": settings.matches,
+        "seed": settings.seed,
+        "mirror": settings.mirror,
+        "max_hands_per_match": settings.max_hands_per_match,
+        "bot_time": settings.bot_time,
+        "bot_options": [list(o) for o in settings.bot_options],
+    }
+
+
+def _settings_difference(there: Any, here: dict[str, Any]) -> str:
+    if not isinstance(there, dict):
+        return "no settings there"
+    return "; ".join(_difference(k, there.get(k), v) for k, v in here.items() if there.get(k) != v)
+
+
+def _line(item: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def job_to_json(res: JobResult) -> dict[str, Any]:
+    """One job's result as JSON-ready data (:func:`job_from_json` reads it back)."""
+    return {
+        "deal": res.job.index,
+        "mirrored": res.job.mirrored,
+        "hands": [
+            {k: (list(v) if isinstance(v, tuple) else v) for k, v in _fields(h).items()}
+            for h in res.hands
+        ],
+        "a_won_match": res.a_won_match,
+        "decisions": res.decisions,
+        "forfeit": None if res.forfeit is None else _fields(res.forfeit),
+        "times": [list(res.times[0]), list(res.times[1])],
+        "cpu": [list(res.cpu[0]), list(res.cpu[1])],
+    }
+
+
+def job_from_json(data: dict[str, Any]) -> JobResult:
+    """A job's result from :func:`job_to_json`'s data."""
+    job = Job(int(data["deal"]), bool(data["mirrored"]))
+    hands = tuple(HandFacts(**_tuples(h)) for h in data["hands"])
+    forfeit = None if data["forfeit"] is None else Forfeit(**data["forfeit"])
+    times, cpu = data["times"], data["cpu"]
+    return JobResult(
+        job,
+        hands,
+        data["a_won_match"],
+        int(data["decisions"]),
+        forfeit,
+        (tuple(times[0]), tuple(times[1])),
+        (tuple(cpu[0]), tuple(cpu[1])),
+    )
+
+
+def _tuples(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return dict(obj._asdict())
 
 
 class Progress:
     """A progress bar on stderr (rich, from the ``plot`` extra): deals done, hands/s and
     time left. Without rich installed there is no bar; the run is the same."""
 
-    def __init__(self, total_jobs: int, enabled: bool = True) -> None:
+    def __init__(self, total_jobs: int) -> None:
         self.hands = 0
         self.start = time.perf_counter()
         self.bar: Any = None
@@ -932,7 +1191,6 @@ class Progress:
             TextColumn("ETA"),
             TimeRemainingColumn(),
             console=Console(stderr=True),
-            disable=not enabled,
         )
         self.task = self.bar.add_task("simulate", total=total_jobs, rate=0.0)
 

@@ -22,7 +22,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shengji.cards import BIG_JOKER, Card, Suit, parse_cards, rank_text  # noqa: F401  (doctests)
+from shengji.cards import (  # noqa: F401
+    BIG_JOKER,
+    LITTLE_JOKER,
+    Card,
+    Suit,
+    format_cards,
+    parse_cards,
+    rank_text,
+)
 from shengji.declaring import DeclareState, Show  # the data types are the product's
 from shengji.errors import DeclarationError
 from shengji.immutable import evolve
@@ -105,6 +113,8 @@ def apply_show(
         new = _shuangkou(state, seat, show, phase)
     elif style == "botzone":
         new = _botzone(options, state, seat, show, phase)
+    elif style in ("count", "ladder"):
+        new = _by_count(options, state, seat, show, phase)
     else:
         new = _shuangsheng(state, seat, show, phase)
     return evolve(new, shows=(*state.shows, (seat, tuple(cards))))
@@ -310,6 +320,101 @@ def _botzone(
         raise _fail("trump was already overridden by a pair; it cannot change again", "once_only")
     takes = state.first_hand and options.counter_takes_banker
     return _countered(state, seat, show, takes_banker=takes)
+
+
+def _by_count(
+    options: RuleOptions, state: DeclareState, seat: int, show: Show, phase: Phase | None
+) -> DeclareState:
+    """``count`` and ``ladder``: 双升's timing (first hand: counters before the kitty take
+    the banker; later hands: counters after the burial), shows ranked by their number of
+    cards, then (two or more) ``BJ > LJ > S > H > C > D`` (``count``) or jokers over
+    level cards, big over little (``ladder``). The holder may only add cards to its show.
+    The state's rung is the standing show's number of cards; the standing show is the
+    last one accepted."""
+    if not state.declared:
+        return evolve(_initial(state, seat, show, phase, jokers_ok=True), rung=show.count)
+    if seat == state.holder:
+        mine = state.shows[-1][1][0] if state.shows else None
+        if mine is not show.card or show.count <= state.rung:
+            raise _fail(
+                "you hold the current declaration: you may only add cards to it (more of "
+                "the same card)",
+                "reinforce_only",
+            )
+        if phase == "after_burial":
+            raise _fail(
+                "too late to reinforce (上保险): the kitty is already buried", "late_reinforce"
+            )
+        return evolve(
+            state,
+            rung=show.count,
+            priority=show.priority,
+            locked=True,
+            pair_seats=state.pair_seats | {seat},
+        )
+    standing = state.shows[-1][1] if state.shows else ()
+    if _strength(options, show.card, show.count) <= _strength(
+        options, standing[0] if standing else None, max(1, state.rung)
+    ):
+        raise _weaker(options, standing, max(1, state.rung))
+    if state.first_hand and phase == "after_burial":
+        raise _fail(
+            "in the first hand no counter-declaring once the kitty is taken",
+            "first_hand_no_counter",
+        )
+    if not state.first_hand and phase in ("deal", "before_kitty"):
+        raise _fail(
+            "in later hands counter-declaring (反主炒底) comes after the kitty is buried",
+            "counter_after_burial",
+        )
+    return evolve(_countered(state, seat, show, takes_banker=state.first_hand), rung=show.count)
+
+
+#: Equal counts of two or more: ``count`` ranks ``BJ > LJ > S > H > C > D``.
+_COUNT_ORDER = ("D", "C", "H", "S")
+
+
+def _strength(options: RuleOptions, card: Card | None, count: int) -> tuple[int, int]:
+    """(cards, tier): singles (and a turned kitty card, ``card`` None) have no tier."""
+    if card is None or count < 2:
+        return (count, 0)
+    if card is BIG_JOKER:
+        return (count, 6)
+    if card is LITTLE_JOKER:
+        return (count, 5)
+    if options.declaring == "ladder":
+        return (count, 0)
+    assert card.suit is not None
+    return (count, 1 + _COUNT_ORDER.index(card.suit.name))
+
+
+def _weaker(options: RuleOptions, standing: Sequence[Card], n: int) -> DeclarationError:
+    """The refusal of a show no stronger than the standing one, naming what beats it."""
+    text = format_cards(standing)
+    more = n < options.decks
+    beat = ""
+    if n >= 2 and standing and standing[0] is not BIG_JOKER:
+        if options.declaring == "count":
+            beat = "priority"
+        elif standing[0] is LITTLE_JOKER:
+            beat = "big_jokers"
+        else:
+            beat = "jokers"
+    needs = []
+    if more:
+        needs.append("two or more identical cards" if n == 1 else f"more than {n} identical cards")
+    if beat == "priority":
+        needs.append(f"{n} identical cards that outrank {text} (BJ > LJ > S > H > C > D)")
+    elif beat == "jokers":
+        needs.append(f"{n} jokers")
+    elif beat == "big_jokers":
+        needs.append(f"{n} big jokers")
+    msg = (
+        "only a stronger show is accepted: " + " or ".join(needs)
+        if needs
+        else f"no show can outrank {text} now"
+    )
+    return _fail(msg, "stronger_show", count=n, show=text, more=more, beat=beat)
 
 
 def _priority_msg() -> str:

@@ -43,23 +43,31 @@ from shengji.trump import TrumpContext
 from .units import Lead, Shape, can_host, classify_lead
 
 
-def unit_requirements(shape: Shape) -> list[list[Shape]]:
+def unit_requirements(shape: Shape, shorter: bool = False) -> list[list[Shape]]:
     """Requirements for following one lead unit, strictest first, ending with ``[]``.
 
     A k-link unit of width w: the unit itself; then its k links apart; then (for width
     >= 3) the k-link unit one narrower; then every list of k tuples of width <= w, best
     first (two triples > triple + pair > triple > two pairs > pair > none).
+    ``shorter`` (``follow_shorter_tractor``): each list that has m tuples of width w comes
+    after the lists where a shorter tractor of width w takes j of them, the longest
+    tractor first (j = min(m, k - 1) down to 2).
     """
     k, w = shape
     out: list[list[Shape]] = []
     if k >= 2:
         out.append([shape])
     vectors = _width_vectors(k, w)
-    out.append([(1, x) for x in vectors[0] if x >= 2])
-    if k >= 2 and w >= 3:
-        out.append([(k, w - 1)])
-    for vec in vectors[1:]:
-        out.append([(1, x) for x in vec if x >= 2])
+    for i, vec in enumerate(vectors):
+        tuples = [(1, x) for x in vec if x >= 2]
+        if shorter:
+            m = vec.count(w)
+            narrower = [t for t in tuples if t[1] < w]
+            for j in range(min(m, k - 1), 1, -1):
+                out.append([(j, w), *[(1, w)] * (m - j), *narrower])
+        out.append(tuples)
+        if i == 0 and k >= 2 and w >= 3:
+            out.append([(k, w - 1)])
     return out
 
 
@@ -77,7 +85,7 @@ def follow_requirement(ctx: TrumpContext, lead: Lead, suit_cards: Sequence[Card]
     for unit in lead.units:
         if unit.width < 2:
             continue
-        for req in unit_requirements(unit.shape):
+        for req in unit_requirements(unit.shape, ctx.options.follow_shorter_tractor):
             if not req or can_host(ctx, counts, chosen + req):
                 chosen.extend(req)
                 break

@@ -1,7 +1,8 @@
 """找朋友 (Finding Friends, docs/rules.md §4.16) for the oracle's game flow, written from the
 rule text (not from the product's kernel): seats and cards, the calls a banker may make,
 friends found by counting the called copies in play order, the sides and the
-collectors' points, and the end of a hand with every player's own level.
+collectors' points, and the end of a hand with every player's own level (climbing as
+:mod:`oracle.scoring` does).
 
 The calls, the states and the results are the product's value types
 (:class:`~shengji.friends.FriendCall`, :class:`~shengji.scoring.HandOutcome`), so they
@@ -21,7 +22,9 @@ from shengji.cards import Card, Suit
 from shengji.friends import CalledFriend, CallError, FriendCall
 from shengji.game import Trick, TrickPlay
 from shengji.options import RuleOptions
-from shengji.scoring import HandOutcome, level_change
+from shengji.scoring import HandOutcome
+
+from .scoring import climb, level_change
 
 #: §7: the kitty of four seats by the number of decks.
 _FOUR_SEAT_KITTY = {1: 6, 2: 8, 3: 6, 4: 8}
@@ -59,8 +62,11 @@ def calls_needed(options: RuleOptions) -> int:
 
 def callable_card(card: Card, level: int, trump: Suit | None, options: RuleOptions) -> bool:
     """Not a joker, not a level card, and not a trump outside the trump suit (a constant
-    2 of another suit, or any constant 2 under no-trump); a trump-suit card may be called."""
+    2 of another suit, or any constant 2 under no-trump); a trump-suit card may be called
+    unless ``call_trump_suit`` is off."""
     if card.is_joker or card.rank == level:
+        return False
+    if trump is not None and card.suit == trump and not options.call_trump_suit:
         return False
     constant_two = options.constant_twos and level != 2 and card.rank == 2
     return not (constant_two and card.suit != trump)
@@ -77,6 +83,13 @@ def check_calls(
         raise CallError(text, params={"reason": "count", "need": need, "got": len(calls)})
     seen: set[tuple[Card, int]] = set()
     for c in calls:  # call by call: its card, its ordinal, then whether it came before
+        trump_suit = trump is not None and c.card.suit == trump and c.card.rank != level
+        if trump_suit and not options.call_trump_suit:
+            text = (
+                f"{c.card.text} cannot be called: cards of the trump suit are not friends' "
+                "cards at this table (call_trump_suit is off)"
+            )
+            raise CallError(text, params={"reason": "trump_suit", "card": c.card.text})
         if not callable_card(c.card, level, trump, options):
             text = (
                 f"{c.card.text} cannot be called: jokers, level cards and other trumps "
@@ -124,30 +137,24 @@ def answered(
     return out
 
 
+def penalties_for(tricks: Sequence[Trick], side: set[int]) -> int:
+    """The failed throws' penalty points as a change to the collectors' points, each
+    counted for the thrower's side as it is now (``throw_penalty_side = final``): a
+    banker-side thrower's add, a collector's subtract."""
+    total = 0
+    for t in tricks:
+        for p in t.plays:
+            if p.attempted is not None:
+                total += abs(p.penalty) if p.seat in side else -abs(p.penalty)
+    return total
+
+
 def collectors_points(tricks: Sequence[Trick], side: set[int]) -> int:
     """The points taken by the players not (yet) on the banker's side."""
     return sum(t.points for t in tricks if t.winner not in side)
 
 
 # -- the end of a hand ------------------------------------------------------------------------
-
-
-def climb(options: RuleOptions, start: int, gain: int, banker_won: bool) -> tuple[int, int, bool]:
-    """Climb ``gain`` levels from ``start``: (new level, levels moved, stopped by a
-    must-play level). A must-play level stops a climb unless the climber's side won as
-    banker and the climb starts there; A is the top (``wrap``: past A back to 2)."""
-    level, moved = start, 0
-    for _ in range(gain):
-        if level in options.must_play_levels and not (banker_won and level == start):
-            return level, moved, True
-        if level == 14:
-            if options.match_end != "wrap":
-                break
-            level = 2
-        else:
-            level += 1
-        moved += 1
-    return level, moved, False
 
 
 def first_after(seat: int, seats: int, among: set[int]) -> int:
@@ -168,18 +175,22 @@ def finish(
     last_trick_collectors: bool,
     levels: Sequence[int],
     progress: Sequence[int],
-    hand_number: int,
+    hand: int,
 ) -> tuple[HandOutcome, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool, int | None]:
     """Score a finished 找朋友 hand from the collectors' ``points``: the outcome, every
     player's new levels, the levels climbed in the match and in this hand, whether the
     match is over and its winning seat."""
     n = options.players
     res = level_change(options, points, last_trick_collectors)
-    gain = res.gain
+    banker_won = res.side == "banker"
+    # small_side_bonus: a winning banker's side that ended smaller than the banker and
+    # its calls gains more
+    short = len(side) < 1 + calls_needed(options)
+    bonus = options.small_side_bonus if banker_won and short else 0
+    gain = res.gain + bonus
     capped = options.max_gain is not None and gain > options.max_gain
     if capped:
         gain = options.max_gain or 0
-    banker_won = res.side == "banker"
     winners = side if banker_won else set(range(n)) - side
     new, total, now = list(levels), list(progress), [0] * n
     stops: dict[int, bool] = {}
@@ -190,14 +201,15 @@ def finish(
             continue
         new[s], now[s], stops[s] = climb(options, levels[s], gain, banker_won)
         total[s] += now[s]
+        passes = s == banker or options.friend_passes_ace  # a friend at A passes it too
         ends = (
-            options.match_end == "defend_ace" and banker_won and s == banker and levels[s] == 14
+            options.match_end == "defend_ace" and banker_won and passes and levels[s] == 14
         ) or (options.match_end == "reach_ace" and new[s] == 14 and now[s] > 0)
         if ends and winner is None:
             winner = s
     by_levels = winner
     over = winner is not None
-    if not over and options.match_hands is not None and hand_number + 1 >= options.match_hands:
+    if not over and options.match_hands is not None and hand + 1 >= options.match_hands:
         over = True
         best = max(total)
         if total.count(best) == 1:
@@ -222,5 +234,6 @@ def finish(
         banker_level=new[banker],
         collector_level=new[first_collector],
         winner=None if by_levels is None else ("banker" if by_levels in side else "collectors"),
+        bonus=bonus,
     )
     return outcome, tuple(new), tuple(total), tuple(now), over, winner

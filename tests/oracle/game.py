@@ -48,13 +48,6 @@ from shengji.immutable import evolve
 from shengji.multisets import multiset_combinations
 from shengji.options import RuleOptions
 from shengji.phases import DECLARING_PHASES
-from shengji.scoring import (
-    hand_stake,
-    kitty_bonus,
-    score_hand,
-    settle_coins,
-    team_standing,
-)
 from shengji.shuffle import shuffled
 from shengji.trump import trump_context, trump_text
 
@@ -62,6 +55,13 @@ from . import friends
 from .declaring import apply_show, flipped_state, start_state
 from .follow import check_follow, legal_follows
 from .leads import check_lead, unit_leads
+from .scoring import (
+    hand_stake,
+    kitty_bonus,
+    score_hand,
+    settle_coins,
+    team_standing,
+)
 from .throws import check_throw
 from .tricks import trick_winner
 from .units import Lead
@@ -273,7 +273,7 @@ def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, l
             return _advance(_show_while_dealing(st, seat, action.cards, events), events), events
         if st.paced:
             raise ActionError(
-                "the deal runs by itself: nobody passes; show whenever you hold a show",
+                "the cards deal themselves: only a show is possible now, whenever you hold one",
                 params={"phase": "deal", "reason": "paced"},
             )
     if st.to_act != seat:
@@ -438,7 +438,8 @@ def _open_after_burial(st: GameState) -> GameState:
     style = st.options.declaring
     banker = st.banker
     assert banker is not None
-    if (style == "shuangsheng" and not st.declare.first_hand) or style == "shuangkou":
+    later = not st.declare.first_hand
+    if (style in ("shuangsheng", "count", "ladder") and later) or style == "shuangkou":
         n = st.options.players
         order = tuple((banker + i) % n for i in range(n))
     else:
@@ -591,6 +592,9 @@ def _finish_friends_trick(
             "collectors": trick.winner not in side,
         }
     )
+    if st.options.throw_penalty_side == "final":
+        # every failed throw's points count for the thrower's side as it now stands
+        changes["penalties"] = friends.penalties_for(tricks_with(st, trick), side)
     known = friends.banker_side(banker, st.calls)
     for i, seat in found:
         events.append(
@@ -618,6 +622,11 @@ def _finish_friends_trick(
     if not st.hands[0]:
         return _finish_friends_hand(st, lead, trick, events)
     return st
+
+
+def tricks_with(st: GameState, trick: Trick) -> tuple[Trick, ...]:
+    """The hand's tricks with the one just complete."""
+    return (*st.tricks, trick)
 
 
 def _finish_friends_hand(st: GameState, lead: Lead, last: Trick, events: list[Event]) -> GameState:
@@ -833,6 +842,13 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
         seat = st.start_seat if st.declare.banker is None else st.declare.banker
         declare = dataclasses.replace(flipped_state(st.declare, trump), banker=seat)
         st = evolve(st, declare=declare, ctx=trump_context(st.options, st.level, trump))
+    if opts.weak_redeal is not None and st.redeals < _MAX_REDEALS:
+        weak = next((s for s in st.window_order if _weak(st, st.hands[s])), None)
+        if weak is not None:
+            # 完全造反: a hand without a trump above the threshold asks for a new deal
+            events.append({"type": "redeal", "weak": weak})
+            banker = None if st.declare.first_hand else st.declare.banker
+            return _start_hand(st, banker, st.level, st.redeals + 1)
     banker = st.banker
     assert banker is not None
     hands = list(st.hands)
@@ -844,6 +860,25 @@ def _close_declaring(st: GameState, events: list[Event]) -> GameState:
     return evolve(
         st, hands=tuple(hands), kitty=(), phase="bury", to_act=banker, leader=banker, kitty_log=log
     )
+
+
+def _weak(st: GameState, hand: Sequence[Card]) -> bool:
+    """``weak_redeal``: every trump of ``hand`` (none counts) is a plain card of the trump
+    suit (not a joker, a level card or a constant 2) ranked at most the threshold."""
+    opts, level, trump = st.options, st.level, st.declare.trump
+    assert opts.weak_redeal is not None
+    for c in hand:
+        if not st.ctx.is_trump(c):
+            continue
+        plain = (
+            not c.is_joker
+            and c.suit == trump
+            and c.rank != level
+            and not (opts.constant_twos and c.rank == 2)
+        )
+        if not plain or c.rank > opts.weak_redeal:
+            return False
+    return True
 
 
 def _after_burial_step(st: GameState, events: list[Event]) -> GameState:

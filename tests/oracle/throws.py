@@ -57,7 +57,8 @@ def check_throw(
     A single-unit lead is always valid. A failed throw plays the beaten unit of the highest
     priority kind (longer tractor > shorter tractor > triple > pair > single), the lowest
     of them; with ``throw_forced = single``, one card: the lowest card of the beaten unit
-    with the lowest top.
+    with the lowest top; with ``smallest``, the beaten unit of the fewest cards, the
+    lowest of them.
     """
     ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
     if len(ld.units) == 1:
@@ -71,13 +72,17 @@ def check_throw(
     if not beaten:
         return ThrowResult(True, ld.cards, (), 0, False)
     tiebreak = ctx.tiebreak
-    single = ctx.options.throw_forced == "single"
-    forced = min(
-        (u for u, _ in beaten),
-        key=lambda u: (0, 0, u.top, tiebreak[u.cards[-1].index])
-        if single
-        else (-u.links, -u.width, u.top, tiebreak[u.cards[0].index]),
-    )
+    mode = ctx.options.throw_forced
+    single = mode == "single"
+
+    def order(u: Unit) -> tuple[int, ...]:
+        if single:  # one card: the lowest card of the beaten unit with the lowest top
+            return (u.top, tiebreak[u.cards[-1].index])
+        if mode == "smallest":  # the fewest cards, then the lowest top
+            return (len(u.cards), u.top, tiebreak[u.cards[0].index])
+        return (-u.links, -u.width, u.top, tiebreak[u.cards[0].index])
+
+    forced = min((u for u, _ in beaten), key=order)
     played = forced.cards[-1:] if single else forced.cards
     pts = throw_penalty_points(ctx.options, [u for u, _ in beaten])
     signed = pts if thrower_is_banker_side else -pts

@@ -14,12 +14,15 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
+from helpers import show_in_deal
 from shengji.autoplay import choose_action
 from shengji.i18n import t
 from shengji.presets import load_preset
 from shengji.tui.app import BuryDialog, ConfirmQuit, DeclareDialog, ScoreDialog, TableApp
 from shengji.tui.session import LocalSession, Refusal
 from shengji.tui.text import my_turn
+
+from .deals import Held, dealt
 
 #: ``Pilot.press`` for one key.
 Press = Callable[[str], Awaitable[None]]
@@ -57,10 +60,9 @@ async def _select(app: TableApp, cards: list[str], press: Press) -> None:
         await press("space")
 
 
-async def _play_hand(
-    app: TableApp, session: LocalSession, pilot: Pilot[None], declare: bool = False
-) -> set[str]:
-    """Play a hand by keys; returns the dialogs seen."""
+async def _play_hand(app: TableApp, session: LocalSession, pilot: Pilot[None]) -> set[str]:
+    """Play a hand by keys (the deal goes on by itself; a declare dialog is passed);
+    returns the dialogs seen."""
     press = pilot.press
     seen: set[str] = set()
     for _ in range(3000):
@@ -71,18 +73,9 @@ async def _play_hand(
         if view["phase"] in ("hand_over", "match_over"):
             return seen
         screen = _top(app)
-        if declare and view["phase"] == "deal" and state.get("shows"):
-            seen.add("declare")  # show (亮主) while the cards are dealt: d, then its number
-            await press("d")
-            await pilot.pause()
-            if isinstance(_top(app), DeclareDialog):
-                await press("1")
-            declare = False
-            continue
         if isinstance(screen, DeclareDialog):
             seen.add("declare")
-            await press("1" if declare and screen.options else "p")
-            declare = False
+            await press("p")
             continue
         if isinstance(screen, BuryDialog):
             seen.add("bury")
@@ -107,13 +100,21 @@ async def _bury(
 
 
 def test_pilot_plays_a_whole_hand_by_keys() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
+    """Seed 1: ♥2 comes to the person at the start of the deal; d shows it, and the
+    person banks and buries."""
+    session = Held("classic-1deck", seed=1)
+    session.hold_when(shows=1)
     app = TableApp(session, lang="en")
 
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            seen = await _play_hand(app, session, pilot, declare=True)
-            assert seen == {"declare", "bury"}  # we declared, became banker and buried
+            await pilot.pause()
+            assert "you may show ♥2 · d: show" in str(app.w_message.renderable)
+            await pilot.press("d")
+            assert session.state["view"]["declarations"] == [{"seat": 0, "cards": "H2"}]
+            session.held = False
+            seen = await _play_hand(app, session, pilot)
+            assert seen == {"bury"}  # we showed, became banker and buried
             assert session.state["view"]["score_sheet"][0]["banker"] == 0
             await pilot.pause()
             assert isinstance(_top(app), ScoreDialog)
@@ -161,19 +162,22 @@ def test_illegal_selection_is_explained_and_hint_given() -> None:
 
 @pytest.mark.slow  # over 10 s
 def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
-    """Issue 12, item 3: seed 5, declare, bury D3 S4 S8 C3 C4 C4 C7 H3, throw HQ H5 (the
-    bots' plays of the issue: the baseline heuristic)."""
-    session = LocalSession(
-        load_preset("shuangsheng"), seed=5, seat=0, bots="heuristic-v1", deal_seconds=0
-    )
+    """Issue 12, item 3: seed 5, show ♦2 as it comes, bury D3 S4 S8 C3 C4 C4 C7 H3, throw
+    HQ H5 (the bots' plays of the issue: the baseline heuristic)."""
+    session = Held("shuangsheng", seed=5, bots="heuristic-v1")
+    session.hold_when(shows=1)
     app = TableApp(session, lang="en")
 
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            assert isinstance(_top(app), DeclareDialog)
-            await pilot.press("1")
-            await pilot.pause()
+            assert session.state["shows"] == ["D2"]
+            await pilot.press("d")
+            session.held = False
+            for _ in range(2000):  # the deal goes on to its end, then the kitty is ours
+                await pilot.pause(0.02)
+                if isinstance(_top(app), BuryDialog):
+                    break
             dialog = _top(app)
             assert isinstance(dialog, BuryDialog)
             kitty = dialog.kitty
@@ -242,9 +246,10 @@ def test_other_declarations_and_every_trick_are_shown() -> None:
 
 def test_q_quits_from_every_dialog() -> None:
     """Issue 22, item 6: a local game asks first (saying how to deal it again); n keeps
-    playing, y quits."""
+    playing, y quits. Seed 12: nobody shows during the deal; ♣2 is ours to show before
+    the kitty."""
     for dialog in ("declare", "bury", "sheet"):
-        session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
+        session = dealt("classic-1deck", seed=12)
         app = TableApp(session, lang="en")
 
         async def run(
@@ -271,7 +276,7 @@ def test_q_quits_from_every_dialog() -> None:
                 await pilot.pause()
                 ask = _top(app)
                 assert isinstance(ask, ConfirmQuit) and app.return_code is None
-                assert ask.replay == "--preset classic-1deck --seed 1"
+                assert ask.replay == "--preset classic-1deck --seed 12"
                 await pilot.press("n")
                 await pilot.pause()
                 assert type(_top(app)) is under  # still playing, the dialog back
@@ -283,7 +288,8 @@ def test_q_quits_from_every_dialog() -> None:
 
 
 def test_hint_in_the_declare_and_bury_dialogs() -> None:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
+    """The declare dialog of the round before the kitty (seed 12: ♣2), then the kitty."""
+    session = dealt("classic-1deck", seed=12)
     app = TableApp(session, lang="zh")
 
     async def run() -> None:
@@ -392,8 +398,7 @@ def test_lobby_keys_and_server_refusals_in_the_players_language() -> None:
 
 
 def _over_state() -> dict[str, Any]:
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=1, deal_seconds=0)
-    state = copy.deepcopy(session.state)
+    state = copy.deepcopy(dealt("classic-1deck", seed=1, seat=1).state)
     row = {
         "number": 0,
         "banker": 0,
@@ -433,12 +438,11 @@ def test_score_sheet_scrolls_and_match_over_says_who_won() -> None:
 @pytest.mark.slow  # over 10 s
 def test_chinese_screen_has_no_english_words() -> None:
     session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0)
+    assert show_in_deal(session) == "D2"
     app = TableApp(session, lang="zh")
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("1")
             await pilot.pause()
             dialog = _top(app)
             assert isinstance(dialog, BuryDialog)
@@ -462,9 +466,7 @@ def test_chinese_screen_has_no_english_words() -> None:
 def _snapshot_app(lang: str = "en") -> TableApp:
     """A trick in progress (issue 22, item 4): right led ♦6 (▶), partner's ♦Q wins so far
     (★), left threw ♦5: 5 points; our turn (»)."""
-    return TableApp(
-        LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0), lang=lang
-    )
+    return TableApp(dealt("classic-1deck", seed=52), lang=lang)
 
 
 def test_snapshot_80x24(snap_compare: Callable[..., bool]) -> None:
@@ -492,10 +494,20 @@ def test_snapshot_no_color_80x24(
 
 
 def test_snapshot_bury_dialog_80x24(snap_compare: Callable[..., bool]) -> None:
-    app = TableApp(
-        LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0), lang="en"
-    )
-    assert snap_compare(app, press=["1"], terminal_size=(80, 24))
+    """Seed 5: d shows ♦2 as it comes; the deal ends and the person buries."""
+    session = Held("shuangsheng", seed=5)
+    session.hold_when(shows=1)
+    app = TableApp(session, lang="en")
+
+    async def show_and_deal_out(pilot: Pilot[None]) -> None:
+        await pilot.press("d")
+        session.held = False
+        for _ in range(2000):
+            await pilot.pause(0.02)
+            if isinstance(_top(app), BuryDialog):
+                return
+
+    assert snap_compare(app, run_before=show_and_deal_out, terminal_size=(80, 24))
 
 
 def test_snapshot_lobby_120x40(snap_compare: Callable[..., bool]) -> None:
@@ -547,7 +559,7 @@ def test_the_table_stays_live_while_a_hint_is_computed() -> None:
 
     release = threading.Event()
     asked: list[str] = []
-    session = LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0)
+    session = dealt("classic-1deck", seed=12)  # ♣2 to show before the kitty
 
     def slow_hint(lang: str) -> tuple[dict[str, Any], str] | None:
         asked.append(lang)

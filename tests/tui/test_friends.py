@@ -39,11 +39,13 @@ def _to_call() -> tuple[LocalSession, Tracker]:
                 if view["to_act"] == 0:
                     return session, tracker
                 break
-            if view["to_act"] == 0:
-                action = choose_action(st)
-                if view["phase"] in ("deal", "before_kitty") and st.get("shows"):
-                    action = {"type": "declare", "cards": st["shows"][-1]}
-                assert session.act(action) is None
+            if view["phase"] in ("deal", "before_kitty") and st.get("shows"):
+                # shown as soon as it is held (during the deal nobody asks)
+                assert session.act({"type": "declare", "cards": st["shows"][-1]}) is None
+            elif view["to_act"] == 0:
+                assert session.act(choose_action(st)) is None
+            else:
+                session.poll()  # the deal goes on a round a poll
     raise AssertionError("the person never banks")
 
 

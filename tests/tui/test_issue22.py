@@ -1,8 +1,7 @@
-"""Issue 22: the table never stalls (a decision that came under another dialog is offered
-when it closes), "run the same command again" goes back to the room it made, passing for
-the rest of the deal, the trick read at a glance (leader ▶, winning play ★, its points),
-NO_COLOR, asking before a local game is quit (the seed and the record said), and the keys
-and marks around them."""
+"""Issue 22: the table never stalls (a decision that comes under another dialog is offered
+at once), "run the same command again" goes back to the room it made, the trick read at
+a glance (leader ▶, winning play ★, its points), NO_COLOR, asking before a local game is
+quit (the seed and the record said), and the keys and marks around them."""
 
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from rich.style import Style
 from textual.screen import Screen
 from textual.widgets import Static
 
+from helpers import show_in_deal
 from shengji.autoplay import choose_action
 from shengji.cli import build_parser, main
 from shengji.i18n import cards_label
@@ -36,6 +36,7 @@ from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error
 from shengji.tui.text import clock_text, describe, lobby_lines, trick_text
 
+from .deals import dealt
 from .test_app import FakeSession, until
 
 
@@ -45,7 +46,14 @@ def _top(app: TableApp) -> Screen[Any]:
 
 def _trick_session() -> LocalSession:
     """Seed 52: right led ♦6, partner's ♦Q wins so far, left threw ♦5; our turn."""
-    return LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
+    return dealt("classic-1deck", seed=52)
+
+
+def _declaring() -> dict[str, Any]:
+    """Seed 12: nobody showed during the deal; ♣2 is ours to show before the kitty."""
+    state = copy.deepcopy(dealt("classic-1deck", seed=12).state)
+    assert state["view"]["phase"] == "before_kitty" and state["shows"] == ["C2"]
+    return state
 
 
 # -- 1. a decision that came while the score sheet was open ------------------------------------
@@ -70,13 +78,11 @@ def _hand_over(state: dict[str, Any]) -> dict[str, Any]:
     return over
 
 
-def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes() -> None:
-    """Item 1: the next hand starts (a timer) while the sheet is open and its first turn
-    is ours to declare: closing the sheet brings the dialog; Enter reopens it too."""
-    declaring = copy.deepcopy(
-        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
-    )
-    assert declaring["view"]["phase"] == "deal" and declaring["shows"] == ["H2"]
+def test_a_declaration_that_comes_while_the_score_sheet_is_open_is_offered_at_once() -> None:
+    """Item 1 (and issue 36): the next hand starts (a timer) while the sheet is open and
+    its first decision is ours to declare: the sheet steps aside and the dialog comes,
+    no key pressed; closed some other way, Enter reopens it."""
+    declaring = _declaring()
     session = FakeSession(_hand_over(declaring))
     session.link = None
     app = TableApp(session, lang="zh")
@@ -86,11 +92,11 @@ def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes
             await pilot.pause()
             assert isinstance(_top(app), ScoreDialog)
             declaring["rev"] = session.state["rev"] + 1
+            declaring["view"]["hand_number"] += 1
             session.state = declaring  # the server moved on by itself
-            await until(pilot, lambda: "轮到你: 亮主或不亮" in str(app.w_message.renderable))
-            assert isinstance(_top(app), ScoreDialog)  # the sheet stays while it is read
-            await pilot.press("escape")
             await until(pilot, lambda: isinstance(_top(app), DeclareDialog))
+            assert not any(isinstance(s, ScoreDialog) for s in app.screen_stack)
+            assert "轮到你: 亮主或不亮" in str(app.w_message.renderable)
             app.pop_screen()  # closed some other way
             await until(pilot, lambda: not isinstance(_top(app), DeclareDialog))
             # the footer names what Enter does now: open the declaration, not "play"
@@ -107,9 +113,7 @@ def test_a_declaration_that_came_under_the_score_sheet_is_offered_when_it_closes
 
 
 def test_a_refused_declaration_is_offered_again() -> None:
-    declaring = copy.deepcopy(
-        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
-    )
+    declaring = _declaring()
 
     class Refusing(FakeSession):
         def act(self, action: dict[str, Any]) -> Refusal | None:
@@ -198,14 +202,12 @@ def test_no_color_keeps_red_cards_readable(monkeypatch: pytest.MonkeyPatch) -> N
     dark grey on the dark background): red suits are bold, black ones plain; the
     kitty's cards are marked +."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = TableApp(
-        LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0), lang="en"
-    )
+    session = LocalSession(load_preset("shuangsheng"), seed=5, seat=0, deal_seconds=0)
+    assert show_in_deal(session) == "D2"
+    app = TableApp(session, lang="en")
 
     async def run() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await pilot.press("1")
             await pilot.pause()
             bury = _top(app)
             assert isinstance(bury, BuryDialog)
@@ -276,7 +278,7 @@ def test_help_escape_jumps_hint_selection_and_clicks() -> None:
             help_screen = _top(app)
             assert isinstance(help_screen, HelpDialog)
             keys = str(help_screen.query_one("#help-keys", Static).renderable)
-            for word in ("Esc: clear", "2-9 0 J K A", "Shift+H", "Ctrl-C", "d: pass till"):
+            for word in ("Esc: clear", "2-9 0 J K A", "Shift+H", "Ctrl-C", "d: show (亮主)"):
                 assert word in keys, word
             await pilot.press("f1")
             await pilot.pause()
@@ -506,9 +508,7 @@ def test_a_bad_host_key_is_one_line(
 def test_dialogs_show_the_turn_clock_and_the_sheet_counts_down_to_the_next_hand() -> None:
     """A dialog covers the table's clock line: it carries the clock itself. After a hand
     the countdown says what it counts down to."""
-    declaring = copy.deepcopy(
-        LocalSession(load_preset("classic-1deck"), seed=1, seat=0, deal_seconds=0).state
-    )
+    declaring = _declaring()
     deadline = time.time() + 20
     declaring["room"]["deadlines"] = [deadline, None, None, None]
     session = FakeSession(declaring)

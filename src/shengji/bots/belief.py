@@ -413,7 +413,8 @@ def _reburials(view: SeatView) -> bool:
     """Whether the rules let a counter-declaration after the burial take the kitty (and
     bury again) in this hand."""
     style = view.options.declaring
-    return style == "shuangkou" or (style == "shuangsheng" and not view.declare.first_hand)
+    later = not view.declare.first_hand
+    return style == "shuangkou" or (style in ("shuangsheng", "count", "ladder") and later)
 
 
 def _known_kitty(view: SeatView) -> tuple[Card, ...] | None:

@@ -9,6 +9,12 @@ card, the best value among the actions the move model allows
 is a ``.npz`` file of the layers' weights (``w0``, ``b0``, ``w1``, ...; ReLU between
 them), so playing needs numpy only; training needs PyTorch (the ``train`` extra).
 
+The bot keeps numpy's BLAS to one thread: importing this module sets
+``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` to 1 (unless they
+are set) when numpy is not imported yet in the process, for the network's matrix-vector
+products are small and BLAS's other threads spin while they wait (a process that
+imported numpy before sets them itself). Without numpy it raises ``MISSING_EXTRA``.
+
 A model reads the observation layout it was trained on: the models of
 ``examples/train_dmc.py`` read the four-seat one (1044 entries), so they play tables of
 four seats with fixed partnerships; a 找朋友 table (``friends``, 4 to 8 seats) is refused
@@ -17,10 +23,20 @@ with ``BAD_BOT_SPEC`` rather than played with the wrong inputs.
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
+if "numpy" not in sys.modules:  # one BLAS thread (read when numpy starts; see below)
+    for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_name, "1")
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as _e:  # pragma: no cover - depends on what is installed
+    from ..extras import extra_error
+
+    raise extra_error("the dmc bot", "rl", _e.name or "numpy") from None
 
 from ..actions import Action, Continue
 from ..cards import ALL_CARDS, Card

@@ -181,6 +181,15 @@ class BotProcess:
         """Whether the process still runs."""
         return self.proc.poll() is None
 
+    def cpu_seconds(self) -> float | None:
+        """The CPU time the program's process has used so far, where the system tells it
+        (Linux: ``/proc/PID/schedstat``, in nanoseconds); None elsewhere."""
+        try:
+            with open(f"/proc/{self.proc.pid}/schedstat", encoding="ascii") as f:
+                return int(f.read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return None
+
     def kill(self) -> None:
         """Kill the bot and everything it started."""
         if self.proc.poll() is None:
@@ -268,6 +277,8 @@ class ExternalBot:
         self.pool = pool
         self.proc: BotProcess | None = None
         self.requests = 0
+        #: The CPU seconds the program spent on its last decision (None: not known here).
+        self.last_cpu: float | None = None
 
     def _process(self, view: SeatView) -> BotProcess:
         if self.proc is not None and self.proc.alive():
@@ -301,9 +312,14 @@ class ExternalBot:
         """Ask the program (raises :class:`BotFailure`)."""
         proc = self._process(view)
         self.requests += 1
+        self.last_cpu = None
         try:
+            before = proc.cpu_seconds()
             proc.send(act_message(self.requests, view, self.limits.decision))
             answer = proc.receive("action", self.limits.decision, self.requests)
+            after = proc.cpu_seconds()
+            if before is not None and after is not None:
+                self.last_cpu = after - before
             return action_from_json(answer.get("action"))
         except BotFailure:
             self.proc = None

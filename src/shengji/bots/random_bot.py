@@ -44,7 +44,9 @@ def random_action(
     t = default_kernel().tables(st.ctx)
     if st.phase == "call":
         opts, trump = st.options, -1 if st.ctx.trump is None else int(st.ctx.trump)
-        cards, ords = core.random_calls(t, st.level, trump, opts.calls, opts.decks, krng)
+        cards, ords = core.random_calls(
+            t, st.level, trump, opts.calls, opts.decks, opts.call_trump_suit, krng
+        )
         return Call(tuple(FriendCall(ALL_CARDS[c], k) for c, k in zip(cards, ords, strict=True)))
     if st.trick:
         lead = core.card_ints(st.trick[0].cards)

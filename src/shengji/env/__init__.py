@@ -3,7 +3,8 @@
 :func:`env` / :class:`raw_env` are a PettingZoo AEC environment of a whole match between
 one agent per seat (four, or 4 to 8 in 找朋友), every action chosen card by card from
 ``Discrete(55)`` with an action mask; :class:`SingleSeatEnv` is a Gymnasium environment
-of one seat against the project's bots. See ``docs/env.md``.
+of one seat against the project's bots; :class:`VectorEnv` steps many tables in one call,
+their observations and masks as one numpy array. See ``docs/env.md``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..moves import DONE, N_ACTIONS, Decision, action_indexes
 from .aec import AGENTS, env, raw_env
 from .observation import LAYOUT, OBS_SIZE, SCALARS, Layout, encode, layout_of, part
 from .single import SingleSeatEnv
+from .vector import VectorEnv
 
 __all__ = [
     "AGENTS",
@@ -32,6 +34,7 @@ __all__ = [
     "Decision",
     "Layout",
     "SingleSeatEnv",
+    "VectorEnv",
     "action_indexes",
     "encode",
     "env",

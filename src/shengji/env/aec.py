@@ -10,9 +10,10 @@ the hand ended), and the next hand is dealt. The match ends (terminations) at
 ``match_over``; ``max_hands`` ends it earlier (truncations).
 
 The match runs on the kernel (:class:`~shengji.kernel.match.KMatch`): masks come from
-:mod:`shengji.env.masks` and observations from
-:class:`~shengji.env.observation.KernelObserver`, both equal to what the object engine's
-``moves.Decision`` and ``encode(seat_view(...))`` give for the same game. :attr:`raw_env.game`
+the kernel's ``KDecision`` (:mod:`shengji.env.masks`) and observations from its
+``KObserver`` (:class:`~shengji.env.observation.KernelObserver`), both compiled with the
+kernel and equal to what the object engine's ``moves.Decision`` and
+``encode(seat_view(...))`` give for the same game. :attr:`raw_env.game`
 is the same match as a :class:`~shengji.game.GameState`, rebuilt on request by applying the
 match's decisions with :func:`shengji.game.apply`.
 """
@@ -20,13 +21,14 @@ match's decisions with :func:`shengji.game.apply`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ..actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
 from ..cards import ALL_CARDS, Card, format_cards, rank_text
@@ -40,8 +42,11 @@ from ..moves import DONE, N_ACTIONS
 from ..options import RuleOptions
 from ..phases import Phase
 from ..presets import load_preset
-from .masks import BURY, CALL, DECLARE, KDecision
+from .masks import CALL, decision, mask_array
 from .observation import LAYOUT, KernelObserver, Layout, layout_of, scales
+
+if TYPE_CHECKING:
+    from ..kernel._core import KDecision
 
 #: The agents of a four-seat table (``raw_env.possible_agents`` has one per seat).
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
@@ -54,14 +59,128 @@ def env(
     max_hands: int | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> AECEnv:
-    """The environment with PettingZoo's standard wrappers, as its classic games have them:
-    an action outside the mask ends the match with a reward of -1 for the agent that chose
-    it (0 for the others), out-of-bounds actions are asserted, the order is enforced.
-    :class:`raw_env` raises ``ILLEGAL_ACTION`` instead."""
-    e: AECEnv = raw_env(preset, render_mode, max_hands, overrides)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    """The environment with the checks of PettingZoo's standard wrappers, as its classic
+    games have them (:class:`Checked`): an action outside the mask ends the match with a
+    reward of -1 for the agent that chose it (0 for the others), out-of-bounds actions are
+    asserted, the order is enforced. :class:`raw_env` raises ``ILLEGAL_ACTION`` instead."""
+    return Checked(raw_env(preset, render_mode, max_hands, overrides))
+
+
+class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """What ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(e,
+    illegal_reward=-1)))`` does to ``e``, in one wrapper that reads the environment's
+    attributes directly: the three, each forwarding every attribute by ``__getattr__``,
+    cost more than a step of the environment (``tests/test_env.py`` plays both side by
+    side, illegal moves and calls out of order included)."""
+
+    def __init__(self, e: raw_env) -> None:
+        super().__init__(e)
+        self._raw = e
+        self._prev_obs: Observation | None = None
+        self._terminated = False
+
+    # the attributes PettingZoo's loop reads at every step, without ``__getattr__``
+    def _ready(self, name: str) -> raw_env:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return self._raw
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (or a done agent to step with ``None``)."""
+        return self._ready("agent_selection").agent_selection
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents still in the episode."""
+        return self._ready("agents").agents
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        """Each agent's reward from the last step."""
+        return self._ready("rewards").rewards
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        """Whether each agent's episode ended with the match."""
+        return self._ready("terminations").terminations
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        """Whether each agent's episode was cut short (``max_hands``)."""
+        return self._ready("truncations").truncations
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """Each agent's info."""
+        return self._ready("infos").infos
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._raw._cumulative_rewards
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match (see :meth:`raw_env.reset`)."""
+        self._terminated = False
+        self._prev_obs = None
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> Observation:
+        """The agent's observation (see :meth:`raw_env.observe`)."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        obs = self._raw.observe(agent)
+        if agent == self._raw.agent_selection:
+            self._prev_obs = obs
+        return obs
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        """The agent to act's observation, reward so far, ends and info."""
+        raw = self._ready("agent_selection")
+        agent = raw.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Step the agent to act; an action outside its mask ends the match with -1 for it."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        raw = self._raw
+        if not raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = raw.agent_selection
+        done = raw.terminations[agent] or raw.truncations[agent]
+        bounded = type(action) is int and 0 <= action < N_ACTIONS  # the common case, at once
+        assert (action is None and done) or bounded or _ACTIONS.contains(action), (
+            "action is not in action space"
+        )
+        prev = self._prev_obs
+        if prev is None:
+            prev = raw.observe(agent)
+        self._prev_obs = None
+        if self._terminated and done:
+            raw._was_dead_step(action)
+        elif not done and not prev["action_mask"][action]:
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[agent] = -1.0
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._terminated = True
+        else:
+            raw.step(action)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped base
@@ -116,12 +235,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         self._game_at = 0
         self.selection: list[Card] = []
         self._decision: KDecision | None = None
-        self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._rng = np.random.default_rng()
         self.hands_played = 0
         self._rewarded = False
         #: Observation vectors (empty selection) by seat, kept until the next decision.
         self._vectors: dict[int, npt.NDArray[np.float32]] = {}
+        #: The acting seat's vector with its selection, kept up to date card by card.
+        self._acting: npt.NDArray[np.float32] | None = None
+        #: A selection part's entry for each count of a card (float32, as ``encode``).
+        scale = scales(self.options)[_SELECTION]
+        self._chosen = [np.float32(k) * scale for k in range(self.options.decks + 1)]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same Dict space for every agent: ``observation`` and ``action_mask``."""
@@ -193,22 +316,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
     def observe(self, agent: str) -> Observation:
         """What ``agent``'s seat may see, its selection and (when it acts) its mask."""
         seat = self._seat_of[agent]
+        d = self._decision
+        if agent == self.agent_selection and d is not None:
+            vec = self._acting
+            if vec is None:
+                vec = self._acting = self._vector(seat)
+                for c in set(d.cards):
+                    vec[_SELECTION + c] = self._chosen[d.cards.count(c)]
+            return {"observation": vec.copy(), "action_mask": mask_array(d)}
         vec = self._vectors.get(seat)
         if vec is None:
-            if self._observer is None:
-                raise ActionError("call reset() first", code=Code.ILLEGAL_ACTION)
-            vec = self._vectors[seat] = self._observer.vector(seat)
-        obs = vec.copy()
-        if agent == self.agent_selection and self._decision is not None:
-            cards = self._decision.cards
-            if cards:
-                counts = np.bincount(cards, minlength=54).astype(np.float32)
-                end = _SELECTION + 54
-                obs[_SELECTION:end] = counts * scales(self.options)[_SELECTION:end]
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+            vec = self._vectors[seat] = self._vector(seat)
+        return {"observation": vec.copy(), "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+
+    def _vector(self, seat: int) -> npt.NDArray[np.float32]:
+        """A new observation vector of ``seat`` with an empty selection."""
+        if self._observer is None:
+            raise ActionError("call reset() first", code=Code.ILLEGAL_ACTION)
+        return self._observer.vector(seat)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Add a card to the selection, or apply it with ``DONE``."""
@@ -218,7 +343,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
             return
         d = self._decision
         assert d is not None
-        if action is None or not 0 <= int(action) < N_ACTIONS or not self._mask[int(action)]:
+        if action is None or not 0 <= int(action) < N_ACTIONS or not d.mask[int(action)]:
             raise ActionError(
                 f"action {action!r} is not allowed by the action mask of {agent}",
                 params={"phase": self.phase},
@@ -234,7 +359,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
                 self._accumulate_rewards()
         else:
             self.selection.append(ALL_CARDS[index])
-            self._mask = d.add(index)
+            d.add(index)
+            vec = self._acting
+            if vec is not None:
+                vec[_SELECTION + index] = self._chosen[d.cards.count(index)]
         if self.render_mode == "human":
             self.render()
 
@@ -290,20 +418,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
 
     def _apply(self, d: KDecision) -> None:
         """Take the decision ``d`` with its selection, then run the match to the next one."""
-        h = self.match.hand
-        cards = d.cards
-        kind = d.kind
-        if kind == DECLARE:
-            if cards:
-                h.declare(cards[0], len(cards))
-            else:
-                h.pass_turn()
-        elif kind == BURY:
-            h.bury(cards)
-        elif kind == CALL:
-            h.call_friends(d.calls, d.ordinals)
-        else:
-            h.play_cards(cards)
+        d.apply(self.match.hand)
         self._advance()
 
     def _advance(self) -> None:
@@ -311,6 +426,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         hand) until a seat must decide or the episode ends; then set up that decision."""
         m = self.match
         self._vectors = {}
+        self._acting = None
         while True:
             h = m.hand
             h.advance()
@@ -337,10 +453,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         h = m.hand
         if h.phase == PH_OVER:
             self._decision = None
-            self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
             return
-        self._decision = KDecision(h, m.core)
-        self._mask = self._decision.mask
+        self._decision = decision(h, m.core)
         self.agent_selection = self._agents[h.to_act]
 
     def _reward(self, m: KMatch) -> None:
@@ -359,6 +473,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         self._rewarded = True
 
 
+#: The action space of every agent (``Discrete(55)``), for the bounds check.
+_ACTIONS = spaces.Discrete(N_ACTIONS)
 _SELECTION = dict(LAYOUT)["hand"]  # the ``selection`` part comes right after the hand
 #: The ``continue`` between two hands in the replayed log.
 _CONTINUE = -1

@@ -23,25 +23,25 @@ seat's side as far as the table knows.
 Every entry is in [0, 1]: card counts are divided by the number of decks, sizes, points
 and levels by their largest values (:func:`scales`), and the features a player tracks
 (trick position, points won by each side, voids shown by seat and effective suit, cards
-still out) are worked out from the same counts by both builders (``_finish``).
+still out) are worked out from the same counts by both builders (``_finish`` here, the
+kernel's ``KObserver`` for :class:`KernelObserver`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
-from ..kernel._core import EV_PLAY, EV_TRICK, PH_AFTER_BURIAL, PH_BURY, PH_CALL, PH_OVER
 from ..options import RuleOptions
 from ..phases import Phase
 from ..views import SeatView
 
 if TYPE_CHECKING:
-    from ..kernel._core import KHand, KState
+    from ..kernel._core import KObserver
     from ..kernel.match import KMatch
 
 PHASES: tuple[Phase, ...] = (
@@ -391,251 +391,35 @@ class KernelObserver:
     """The observation vectors of a match on the kernel, equal to
     ``encode(seat_view(game, seat))`` for the game state of the same decisions.
 
-    It reads the kernel's state (hands, declarations, the kitty log, scores, friend
-    calls) and the play events of :attr:`KHand.record <shengji.kernel._core.KHand.record>`
-    hands, which it turns on (so observe a match from the start of its hands): the cards
-    each seat played this hand and in the current trick are kept here, as numpy counts."""
+    The kernel builds them (:class:`~shengji.kernel._core.KObserver`, compiled with the
+    rest of the kernel): it reads the kernel's state (hands, declarations, the kitty log,
+    scores, friend calls) and the play events of :attr:`KHand.record
+    <shengji.kernel._core.KHand.record>` hands, which it turns on (so observe a match from
+    the start of its hands), and writes each vector into a float32 buffer."""
 
     def __init__(self, match: KMatch) -> None:
         self.match = match
         lay = self.layout = layout_of(match.options)
-        n = self.seats = lay.seats
+        self.kernel: KObserver = match.core.KObserver(
+            lay.seats, lay.friends, positions(lay), scales(match.options).tolist()
+        )
         match.hand.record = True
-        self._hand: KHand | None = None
-        self._play: KState | None = None
-        #: ``played``, ``trick`` and ``shown`` counts by absolute seat.
-        self.parts = np.zeros((3, n, 54), dtype=np.float32)
-        #: The last kitty each seat picked up, then the last one it buried.
-        self.kitty_seen = np.zeros((n, 2, 54), dtype=np.float32)
-        #: Voids shown by absolute seat and effective suit; points won by each team.
-        self.voids = np.zeros((n, 5), dtype=np.float32)
-        self.points = [0, 0]
-        #: Plays in the current trick, and the effective suit of its lead.
-        self._trick_n = 0
-        self._led = 0
-        #: The effective suit of each card kind in the hand being played (numpy).
-        self._suits = np.zeros(54, dtype=np.intp)
-        self._events = 0
-        self._shows = 0
-        self._kitty_log = 0
-        #: The seats that saw a kitty this hand, as bits.
-        self._kitty_seats = 0
-        off, at = lay.offset, lay.at
-        self._o = (
-            off["hand"],
-            off["selection"],
-            off["played"],
-            off["picked_up"],
-            off["kitty"],
-            off["scalars"],
-            lay.at["void_0_S"],
-        )
-        s0 = off["scalars"]
-        self._i = tuple(
-            at[name] - s0
-            for name in (
-                "trump_S",
-                "trump_NT",
-                "trump_unknown",
-                "banker_0",
-                "banker_unknown",
-                "to_act_0",
-                "leader_0",
-                "hand_size_0",
-                "level",
-                "collector_points",
-                "dealt",
-                "lead_size",
-                "decks",
-                "trick_position_0",
-            )
-        )
-        self._rows = lay.rows
-
-    def _sync(self) -> KHand:
-        """Catch up with the match: a new hand, new shows, kitty moves and plays."""
-        h = self.match.hand
-        if h is not self._hand:
-            h.record = True
-            self._hand = h
-            self._play = None
-            self.parts.fill(0)
-            self.kitty_seen.fill(0)
-            self._events = self._shows = self._kitty_log = self._kitty_seats = 0
-            self._trick_n = 0
-        shows = h.decl.shows
-        if len(shows) > self._shows:
-            shown = self.parts[2]
-            for i in range(self._shows, len(shows), 3):
-                shown[shows[i], shows[i + 1]] += shows[i + 2]
-            self._shows = len(shows)
-        log = h.kitty_log
-        if len(log) > self._kitty_log:
-            cards = h.kitty_cards
-            for i in range(self._kitty_log, len(log), 3):
-                end = log[i + 5] if i + 3 < len(log) else len(cards)
-                row = self.kitty_seen[log[i], log[i + 1]]
-                self._kitty_seats |= 1 << log[i]
-                row.fill(0)
-                for c in cards[log[i + 2] : end]:
-                    row[c] += 1
-            self._kitty_log = len(log)
-        ks = h.play
-        if ks is not None:
-            if ks is not self._play:
-                self._play = ks
-                self._suits = np.asarray(ks.t.suit_of, dtype=np.intp)
-                self._events = self._trick_n = 0
-                self.voids.fill(0)
-                self.points = [0, 0]
-            events = ks.events
-            if len(events) > self._events:
-                played, trick = self.parts[0], self.parts[1]
-                suit_of = ks.t.suit_of
-                for i in range(self._events, len(events)):
-                    ev = events[i]
-                    if ev.kind == EV_PLAY:
-                        row, now = played[ev.seat], trick[ev.seat]
-                        for c in ev.cards:
-                            row[c] += 1
-                            now[c] += 1
-                        if self._trick_n == 0:
-                            self._led = suit_of[ev.cards[0]]
-                        elif any(suit_of[c] != self._led for c in ev.cards):
-                            self.voids[ev.seat, self._led] = 1.0
-                        self._trick_n += 1
-                    elif ev.kind == EV_TRICK:
-                        trick.fill(0)
-                        self._trick_n = 0
-                        self.points[ev.seat % 2] += ev.points
-                self._events = len(events)
-        return h
+        self._scratch = np.zeros(lay.size, dtype=np.float32)
+        self._row = self.kernel.row(_floats(self._scratch), 0)
 
     def vector(self, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat`` with an empty selection (a new array)."""
-        h = self._sync()
         m = self.match
-        lay = self.layout
-        n = self.seats
-        hand0, hand1, played0, picked0, kitty0, scalars0, voids0 = self._o
-        (
-            i_trump,
-            i_trump_nt,
-            i_trump_unknown,
-            i_banker,
-            i_banker_unknown,
-            i_to_act,
-            i_leader,
-            i_sizes,
-            i_level,
-            i_points,
-            i_dealt,
-            i_lead_size,
-            i_decks,
-            i_position,
-        ) = self._i
-        out = np.zeros(lay.size, dtype=np.float32)
-        out[hand0:hand1] = np.frombuffer(bytes(h.hands[seat]), dtype=np.uint8)
-        if self._events or self._shows:
-            out[played0:picked0] = self.parts.reshape(-1)[self._rows[seat]]
-        if self._kitty_seats >> seat & 1:
-            out[picked0:kitty0] = self.kitty_seen[seat].reshape(-1)
-        ks = h.play
-        d = h.decl
-        ph = h.phase
-        sc = [0.0] * len(lay.scalars)
-        if ks is not None:
-            leader = ks.leader
-            sc[i_points] = float(ks.trick_points)
-            sc[i_points + 1] = float(ks.penalties)
-            if ks.plays:
-                sc[i_lead_size] = float(ks.n)
-        elif ph in (PH_BURY, PH_AFTER_BURIAL, PH_CALL):
-            leader = d.banker
-        else:
-            leader = h.start_seat
-        if ph == PH_OVER:
-            for c in h.kitty:
-                out[kitty0 + c] += 1
-            sc[6 if m.over else 5] = 1.0
-        else:  # the kernel's phases PH_DEAL .. PH_PLAY are PHASES[0..4], PH_CALL 7
-            sc[ph] = 1.0
-        if d.declared:
-            sc[i_trump_nt if d.trump < 0 else i_trump + d.trump] = 1.0
-        else:
-            sc[i_trump_unknown] = 1.0
-        if d.banker >= 0:
-            sc[i_banker + (d.banker - seat) % n] = 1.0
-        else:
-            sc[i_banker_unknown] = 1.0
-        if h.to_act >= 0:
-            sc[i_to_act + (h.to_act - seat) % n] = 1.0
-        sc[i_leader + (leader - seat) % n] = 1.0
-        sizes = h.sizes
-        sc[i_sizes : i_sizes + n] = sizes[seat:] + sizes[:seat]
-        levels = m.levels
-        sc[i_level] = float(h.level)
-        if lay.friends:
-            sc[i_level + 1 : i_level + 1 + n] = levels[seat:] + levels[:seat]
-        else:
-            team = seat % 2
-            sc[i_level + 1] = float(levels[team])
-            sc[i_level + 2] = float(levels[1 - team])
-        sc[i_points + 2] = float(d.counters)
-        sc[i_dealt] = float(h.dealt)
-        sc[i_dealt + 1] = float(m.hand_number)
-        sc[i_decks] = float(m.options.decks)
-        sc[i_decks + 1] = float(m.options.kitty_size)
-        sc[i_position + self._trick_n] = 1.0
-        if ks is not None:
-            if lay.friends:
-                pts = ks.seat_points
-                sc[i_position + n : i_position + 2 * n] = pts[seat:] + pts[:seat]
-            else:
-                sc[i_position + 4] = float(self.points[seat % 2])
-                sc[i_position + 5] = float(self.points[1 - seat % 2])
-        out[scalars0:] = sc
-        if ks is not None:
-            v = self.voids
-            out[voids0 : voids0 + 5 * n] = np.concatenate((v[seat:], v[:seat])).reshape(-1)
-        if lay.friends:
-            self._friends(out, seat, h, ks)
-        return _finish(out, m.options, self._suits if ks is not None else None, lay)
+        self.kernel.write(m.hand, seat, list(m.levels), m.hand_number, m.over, self._row)
+        return self._scratch.copy()
 
-    def _friends(
-        self, out: npt.NDArray[np.float32], seat: int, h: KHand, ks: KState | None
-    ) -> None:
-        """找朋友's features: the calls, who answered them (once their trick is complete)
-        and the sides known so far."""
-        lay = self.layout
-        n = self.seats
-        at = lay.at
-        out[at["players"]] = n
-        out[at["calls"]] = h.r.calls
-        banker = h.decl.banker
-        if banker < 0:
-            return
-        side = [-1] * n
-        side[banker] = 0
-        if ks is not None and ks.calls:
-            called = lay.offset["called"]
-            played, trick = self.parts[0], self.parts[1]
-            answered = 0
-            for j, c in enumerate(ks.calls):
-                k = ks.call_ord[j]
-                out[called + 54 * j + c] = 1.0
-                out[at[f"call_{j}_ordinal"]] = k
-                by = ks.call_by[j]
-                # the copy's player is known once its trick is complete
-                if by >= 0 and played[:, c].sum() - trick[:, c].sum() >= k:
-                    answered += 1
-                    out[at[f"call_{j}_answered"]] = 1.0
-                    out[at[f"call_{j}_by_{(by - seat) % n}"]] = 1.0
-                    side[by] = 0
-            if answered == len(ks.calls):
-                side = [1 if s < 0 else s for s in side]
-        first = at["side_0_banker"]
-        for i in range(n):
-            s = side[(seat + i) % n]
-            if s >= 0:
-                out[first + 2 * i + s] = 1.0
+
+def _floats(a: npt.NDArray[np.float32]) -> memoryview[float]:
+    """A float32 array's memory, for the kernel to write."""
+    return cast("memoryview[float]", a.data)
+
+
+def positions(lay: Layout) -> dict[str, int]:
+    """Where each part starts and where each scalar is in a vector of ``lay``: what the
+    kernel's ``KObserver`` writes by."""
+    return {**lay.offset, **lay.at}

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import product
 from random import Random
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 #: Effective suit number of trumps (as :data:`shengji.trump.TRUMP`).
 TRUMP: Final = 4
@@ -24,6 +24,10 @@ PENALTY_PER_CARD: Final = 1
 PENALTY_PER_ATTEMPT: Final = 2
 PENALTY_STAKE: Final = 3
 PENALTY_FLAT_PER_CARD: Final = 4
+#: ``throw_forced`` codes: the beaten unit of the largest kind, one card, the smallest unit.
+FORCED_UNIT: Final = 0
+FORCED_SINGLE: Final = 1
+FORCED_SMALLEST: Final = 2
 #: Event kinds of :class:`KEvent`.
 EV_PLAY: Final = 0
 EV_THROW_FAILED: Final = 1
@@ -33,10 +37,17 @@ EV_TRICK: Final = 2
 _SUIT_ORDER: Final = (4, 0, 1, 2, 3)
 
 
+#: :func:`unit_requirements` by (links, width): without and with ``shorter``.
+_REQUIREMENTS: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+_REQUIREMENTS_SHORTER: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+
+
 class Tables:
     """Per (options, level, trump) tables indexed by card: effective suit, strength,
     global key, tie-break, points; the cards of each effective suit high to low; the
-    throw rules (``penalty`` code, ``forced_single`` for ``throw_forced = single``)."""
+    throw rules (``penalty`` code, ``forced`` a ``FORCED_*`` code for ``throw_forced``,
+    ``penalty_final`` for ``throw_penalty_side = final``) and ``shorter`` for
+    ``follow_shorter_tractor``."""
 
     def __init__(
         self,
@@ -45,14 +56,20 @@ class Tables:
         key: list[int],
         tiebreak: list[int],
         penalty: int,
-        forced_single: bool,
+        forced: int,
+        shorter: bool,
+        penalty_final: bool,
     ) -> None:
         self.suit_of = suit_of
         self.strength = strength
         self.key = key
         self.tiebreak = tiebreak
         self.penalty = penalty
-        self.forced_single = forced_single
+        self.forced = forced
+        self.shorter = shorter
+        self.penalty_final = penalty_final
+        #: :func:`unit_requirements` of this follow rule, by (links, width), as found.
+        self.requirements = _REQUIREMENTS_SHORTER if shorter else _REQUIREMENTS
         self.pts: list[int] = [0] * 54
         for i in range(52):
             r = i % 13
@@ -119,11 +136,14 @@ def _unit_key(u: Unit) -> tuple[int, int, int]:
     return (u.links, u.width, u.top)
 
 
-def _forced_key(u: Unit, tiebreak: list[int], single: bool) -> tuple[int, int, int, int]:
-    """Order of beaten units: the first is the one a failed throw plays."""
-    if single:
+def _forced_key(u: Unit, tiebreak: list[int], forced: int) -> tuple[int, int, int, int]:
+    """Order of beaten units: the first is the one a failed throw plays (``forced``: a
+    ``FORCED_*`` code)."""
+    if forced == FORCED_UNIT:
+        return (-u.links, -u.width, u.top, tiebreak[u.cards[0]])
+    if forced == FORCED_SINGLE:
         return (0, 0, u.top, tiebreak[u.cards[-1]])
-    return (-u.links, -u.width, u.top, tiebreak[u.cards[0]])
+    return (u.links * u.width, 0, u.top, tiebreak[u.cards[0]])
 
 
 def _longest_run(positions: dict[int, list[int]]) -> tuple[int, int]:
@@ -324,12 +344,14 @@ def beats_unit(t: Tables, unit: Unit, hand: list[int]) -> bool:
 
 # -- following ------------------------------------------------------------------------------
 
-_REQUIREMENTS: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
 
-
-def unit_requirements(k: int, w: int) -> list[list[tuple[int, int]]]:
-    """:func:`shengji.follow.unit_requirements` for a k x w unit (cached)."""
-    hit = _REQUIREMENTS.get((k, w))
+def unit_requirements(k: int, w: int, shorter: bool = False) -> list[list[tuple[int, int]]]:
+    """:func:`shengji.follow.unit_requirements` for a k x w unit (cached). ``shorter``
+    (``follow_shorter_tractor``): before each list of tuples with m of width w, the same
+    list with the longest j-link tractor of width w it can hold in place of j of them
+    (j from min(m, k - 1) down to 2)."""
+    cache = _REQUIREMENTS_SHORTER if shorter else _REQUIREMENTS
+    hit = cache.get((k, w))
     if hit is not None:
         return hit
     vecs = sorted(
@@ -339,12 +361,20 @@ def unit_requirements(k: int, w: int) -> list[list[tuple[int, int]]]:
     out: list[list[tuple[int, int]]] = []
     if k >= 2:
         out.append([(k, w)])
-    out.append([(1, x) for x in vecs[0] if x >= 2])
-    if k >= 2 and w >= 3:
-        out.append([(k, w - 1)])
-    for vec in vecs[1:]:
+    for i in range(len(vecs)):
+        vec = vecs[i]
+        if shorter:
+            m = 0
+            for x in vec:
+                if x == w:
+                    m += 1
+            rest = [(1, x) for x in vec if 2 <= x < w]
+            for j in range(min(m, k - 1), 1, -1):
+                out.append([(j, w)] + [(1, w)] * (m - j) + rest)
         out.append([(1, x) for x in vec if x >= 2])
-    _REQUIREMENTS[(k, w)] = out
+        if i == 0 and k >= 2 and w >= 3:
+            out.append([(k, w - 1)])
+    cache[(k, w)] = out
     return out
 
 
@@ -353,10 +383,14 @@ def follow_requirement(
 ) -> list[tuple[int, int]]:
     """The shapes a follower holding ``cnt`` of the led suit (``distinct`` cards) must play."""
     chosen: list[tuple[int, int]] = []
+    cache = t.requirements
     for u in units:
         if u.width < 2:
             continue
-        for req in unit_requirements(u.links, u.width):
+        reqs = cache.get((u.links, u.width))
+        if reqs is None:
+            reqs = unit_requirements(u.links, u.width, t.shorter)
+        for req in reqs:
             if not req or can_host(t, cnt, distinct, chosen + req):
                 chosen.extend(req)
                 break
@@ -755,15 +789,15 @@ def check_throw(
     if not beaten:
         return None
     tiebreak = t.tiebreak
-    single = t.forced_single
+    mode = t.forced
     best = 0
-    best_key = _forced_key(beaten[0], tiebreak, single)
+    best_key = _forced_key(beaten[0], tiebreak, mode)
     for j in range(1, len(beaten)):
-        k = _forced_key(beaten[j], tiebreak, single)
+        k = _forced_key(beaten[j], tiebreak, mode)
         if k < best_key:
             best, best_key = j, k
     forced = beaten[best]
-    played = [forced.cards[-1]] if single else forced.expand()
+    played = [forced.cards[-1]] if mode == FORCED_SINGLE else forced.expand()
     blocker = by[0]
     for j in range(len(beaten)):
         if beaten[j].expand() == played:
@@ -896,6 +930,9 @@ class KState:
         self.call_ord: list[int] = []
         self.call_seen: list[int] = []
         self.call_by: list[int] = []
+        #: 找朋友 with ``throw_penalty_side = final``: the points each seat's failed throws
+        #: cost (empty until one fails); they count for the seat's side as the hand stands.
+        self.thrown: list[int] = []
 
     def set_calls(self, cards: list[int], ordinals: list[int]) -> None:
         """Play 找朋友 with these calls: the banker alone on side 0 until friends are
@@ -917,6 +954,8 @@ class KState:
             s.call_ord = self.call_ord
             s.call_seen = list(self.call_seen)
             s.call_by = list(self.call_by)
+            if self.thrown:
+                s.thrown = list(self.thrown)
         s.hands = [list(h) for h in self.hands]
         s.sizes = list(self.sizes)
         s.to_act = self.to_act
@@ -1020,6 +1059,8 @@ class KState:
         if res is None:
             return [], -1
         self.penalties += res.penalty
+        if self.calls and t.penalty_final and res.penalty:
+            self.note_thrown(seat, abs(res.penalty))
         if t.penalty == PENALTY_STAKE:
             self.stake_penalties[self.team[seat]] += 1
         if self.record:
@@ -1036,6 +1077,23 @@ class KState:
                 )
             )
         return res.played, (seat + res.blocker) % n
+
+    def note_thrown(self, seat: int, points: int) -> None:
+        """找朋友 (``throw_penalty_side = final``): ``seat``'s failed throws cost ``points``
+        more, counted for its side as the hand stands (:meth:`recount_penalties`)."""
+        if not self.thrown:
+            self.thrown = [0] * self.seats
+        self.thrown[seat] += points
+
+    def recount_penalties(self) -> None:
+        """The collectors' penalty points from :attr:`thrown`: a banker-side seat's
+        failed throws add, a collector's subtract."""
+        tb = self.team[self.banker]
+        total = 0
+        for s in range(self.seats):
+            pts = self.thrown[s]
+            total += pts if self.team[s] == tb else -pts
+        self.penalties = total
 
     def count_called(self, seat: int, cards: list[int]) -> None:
         """Count the called copies among ``cards`` played by ``seat`` (in play order)."""
@@ -1079,6 +1137,8 @@ class KState:
                 if team[s] != tb:
                     total += self.seat_points[s]
             self.trick_points = total
+            if self.thrown:
+                self.recount_penalties()
             collectors = team[winner] != tb
         else:
             collectors = team[winner] != team[self.banker]
@@ -1290,6 +1350,10 @@ DECL_SHUANGKOU: Final = 1
 DECL_CLASSIC: Final = 2
 DECL_TUOLAJI: Final = 3
 DECL_BOTZONE: Final = 4
+#: 双升's timing with shows ranked by their number of cards, then ``BJ > LJ > S > H > C
+#: > D`` (``count``), or then jokers over level cards of any suit (``ladder``).
+DECL_COUNT: Final = 5
+DECL_LADDER: Final = 6
 #: ``no_declaration`` modes.
 NODECL_KITTY_3: Final = 0
 NODECL_KITTY_4: Final = 1
@@ -1324,6 +1388,8 @@ class HandRules:
         no_declaration: int,
         team: list[int],
         calls: int,
+        call_trump_suit: bool,
+        weak_redeal: int,
     ) -> None:
         self.decks = decks
         self.hand_size = hand_size
@@ -1333,8 +1399,20 @@ class HandRules:
         self.no_declaration = no_declaration
         self.team = team
         self.seats = len(team)
-        #: 找朋友: friend calls the banker makes after burying (0: fixed partnerships).
+        #: 找朋友: friend calls the banker makes after burying (0: fixed partnerships),
+        #: and whether cards of the trump suit may be called.
         self.calls = calls
+        self.call_trump_suit = call_trump_suit
+        #: ``weak_redeal``: the highest rank a weak hand's trumps reach (-1: no redeal).
+        self.weak_redeal = weak_redeal
+
+
+def counters_after_burial(style: int, first_hand: bool) -> bool:
+    """Whether the ``declaring`` system opens a counter round after the banker buries
+    (反主炒底 in 双升's later hands, and in ``count`` and ``ladder``; 双抠's 反底)."""
+    if style == DECL_SHUANGKOU:
+        return True
+    return not first_hand and style in (DECL_SHUANGSHENG, DECL_COUNT, DECL_LADDER)
 
 
 def show_priority(card: int) -> int:
@@ -1467,6 +1545,8 @@ class KDeclare:
         if count > r.decks:
             return "too_many"
         style = r.declaring
+        if style == DECL_SHUANGSHENG:
+            return self._shuangsheng(seat, card, count, phase)
         if style == DECL_CLASSIC:
             return self._classic(r, seat, card, count, phase)
         if style == DECL_TUOLAJI:
@@ -1475,7 +1555,7 @@ class KDeclare:
             return self._shuangkou(seat, card, count, phase)
         if style == DECL_BOTZONE:
             return self._botzone(r, seat, card, count, phase)
-        return self._shuangsheng(seat, card, count, phase)
+        return self._by_count(seat, card, count, phase, style == DECL_COUNT)
 
     def _shuangsheng(self, seat: int, card: int, count: int, phase: int) -> str:
         if not self.declared:
@@ -1493,6 +1573,54 @@ class KDeclare:
         if not self._outranks(card, count):
             return "outranked"
         return self._countered(seat, card, count, self.first_hand, True)
+
+    def _by_count(self, seat: int, card: int, count: int, phase: int, suits: bool) -> str:
+        """``count`` and ``ladder``: 双升's timing; :attr:`rung` is the standing show's
+        number of cards. The holder may only add cards to it; another seat needs a
+        stronger show (:meth:`_stronger`)."""
+        if not self.declared:
+            why = self._initial(seat, card, count, phase, True, False)
+            if not why:
+                self.rung = count
+            return why
+        if seat == self.holder:
+            if not self._same_show(card) or count <= self.rung:
+                return "reinforce_only"
+            if phase == PH_AFTER_BURIAL:
+                return "late_reinforce"
+            self.rung = count
+            self.priority = show_priority(card)
+            self.locked = True
+            self.pair_seats |= 1 << seat
+            return ""
+        if not self._stronger(card, count, suits):
+            return "stronger_show"
+        if self.first_hand and phase == PH_AFTER_BURIAL:
+            return "first_hand_no_counter"
+        if not self.first_hand and phase in (PH_DEAL, PH_BEFORE_KITTY):
+            return "counter_after_burial"
+        self._countered(seat, card, count, self.first_hand, True)
+        self.rung = count
+        return ""
+
+    def _same_show(self, card: int) -> bool:
+        """Whether ``card`` is the card of the standing show."""
+        if card >= 52:
+            return self.trump == NT and show_priority(card) == self.priority
+        return self.trump == card // 13
+
+    def _stronger(self, card: int, count: int, suits: bool) -> bool:
+        """More cards than the standing show, or as many (two or more) that outrank it:
+        by ``BJ > LJ > S > H > C > D`` (``suits``), else jokers over level cards."""
+        if count != self.rung:
+            return count > self.rung
+        if count < 2:
+            return False
+        mine, theirs = show_priority(card), self.priority
+        if not suits:
+            mine = max(0, mine - 3)
+            theirs = max(0, theirs - 3)
+        return mine > theirs
 
     def _shuangkou(self, seat: int, card: int, count: int, phase: int) -> str:
         if not self.declared:
@@ -1560,13 +1688,16 @@ class KDeclare:
         return self._countered(seat, card, count, takes, True)
 
 
-def callable_card(t: Tables, level: int, trump: int, card: int) -> bool:
+def callable_card(t: Tables, level: int, trump: int, card: int, trump_suit: bool) -> bool:
     """Whether ``card`` may be called as a friend (找朋友) at ``level`` with ``trump``
     (tables ``t``): not a joker, a level card or another card that is a trump outside
-    the trump suit (a constant 2)."""
+    the trump suit (a constant 2); a card of the trump suit only when ``trump_suit``
+    (``call_trump_suit``)."""
     if card < 0 or card >= 52 or card % 13 + 2 == level:
         return False
-    return t.suit_of[card] != TRUMP or card // 13 == trump
+    if t.suit_of[card] != TRUMP:
+        return True
+    return trump_suit and card // 13 == trump
 
 
 def calls_error(
@@ -1577,6 +1708,7 @@ def calls_error(
     decks: int,
     cards: list[int],
     ordinals: list[int],
+    trump_suit: bool,
 ) -> str:
     """Why these friend calls are not allowed ("" when they are): not ``calls`` of them,
     a card that may not be called (:func:`callable_card`), an ordinal outside 1..``decks``
@@ -1586,7 +1718,7 @@ def calls_error(
     seen: list[int] = []
     for i in range(len(cards)):
         c, k = cards[i], ordinals[i]
-        if not callable_card(t, level, trump, c):
+        if not callable_card(t, level, trump, c, trump_suit):
             return "not_callable"
         if k < 1 or k > decks:
             return "ordinal"
@@ -1597,11 +1729,11 @@ def calls_error(
 
 
 def random_calls(
-    t: Tables, level: int, trump: int, calls: int, decks: int, rng: KRng
+    t: Tables, level: int, trump: int, calls: int, decks: int, trump_suit: bool, rng: KRng
 ) -> tuple[list[int], list[int]]:
     """``calls`` friend calls drawn uniformly: distinct callable cards
     (:func:`callable_card`), each with a uniform ordinal 1..``decks``."""
-    pool = [c for c in range(52) if callable_card(t, level, trump, c)]
+    pool = [c for c in range(52) if callable_card(t, level, trump, c, trump_suit)]
     cards = rng.sample(pool, calls)
     return cards, [1 + rng.below(decks) for _ in cards]
 
@@ -1653,6 +1785,8 @@ class KHand:
         self.play: KState | None = None
         #: The kitty card turned to set trump when nobody declared (-1: none turned).
         self.turned = -1
+        #: ``weak_redeal``: the seat whose weak hand asks for the redeal (-1: none).
+        self.weak = -1
         #: Decisions taken so far (shows, passes, burials, plays).
         self.decisions = 0
         self.record = False
@@ -1681,6 +1815,7 @@ class KHand:
         h.kitty_log = list(self.kitty_log)
         h.kitty_cards = list(self.kitty_cards)
         h.turned = self.turned
+        h.weak = self.weak
         h.paced = self.paced
         if self.play is not None:
             p = self.play.copy()
@@ -1841,8 +1976,7 @@ class KHand:
             self.passes = 0
             self.window_pos += 1
             return
-        style = self.r.declaring
-        if (style == DECL_SHUANGSHENG and not self.decl.first_hand) or style == DECL_SHUANGKOU:
+        if counters_after_burial(self.r.declaring, self.decl.first_hand):
             self.phase = PH_AFTER_BURIAL
             self.window_start = self.decl.banker
             self.window_pos = 0
@@ -1861,14 +1995,18 @@ class KHand:
 
     def callable_card(self, card: int) -> bool:
         """Whether ``card`` may be called now (:func:`callable_card`)."""
-        return callable_card(self.trump_tables, self.level, self.decl.trump, card)
+        return callable_card(
+            self.trump_tables, self.level, self.decl.trump, card, self.r.call_trump_suit
+        )
 
     def call_error(self, cards: list[int], ordinals: list[int]) -> str:
         """Why the banker may not make these calls now ("" when it may)."""
         if self.phase != PH_CALL:
             return "phase"
         r, t = self.r, self.trump_tables
-        return calls_error(t, self.level, self.decl.trump, r.calls, r.decks, cards, ordinals)
+        return calls_error(
+            t, self.level, self.decl.trump, r.calls, r.decks, cards, ordinals, r.call_trump_suit
+        )
 
     def call_friends(self, cards: list[int], ordinals: list[int]) -> None:
         """The banker calls friends (legal: :meth:`call_error`); the play begins."""
@@ -1884,8 +2022,10 @@ class KHand:
 
     def random_calls(self, rng: KRng) -> tuple[list[int], list[int]]:
         """The random player's calls (:func:`random_calls`)."""
-        t = self.trump_tables
-        return random_calls(t, self.level, self.decl.trump, self.r.calls, self.r.decks, rng)
+        t, r = self.trump_tables, self.r
+        return random_calls(
+            t, self.level, self.decl.trump, r.calls, r.decks, r.call_trump_suit, rng
+        )
 
     def _begin_play(self) -> None:
         banker = self.decl.banker
@@ -1988,7 +2128,23 @@ class KHand:
             d.flipped = True
             d.rung = 1
             d.banker = self.start_seat if d.banker < 0 else d.banker
+        if self.r.weak_redeal >= 0 and self.redeals < MAX_REDEALS:
+            self.weak = self.weak_seat()
+            if self.weak >= 0:
+                self.phase = PH_REDEAL
+                return
         self._take_kitty(d.banker)
+
+    def weak_seat(self) -> int:
+        """The first seat from the first dealt to whose hand is weak (:func:`weak_hand`
+        under ``weak_redeal``), or -1."""
+        t = self.trump_tables
+        n = self.r.seats
+        for i in range(n):
+            seat = (self.start_seat + i) % n
+            if weak_hand(t, self.hands[seat], self.level, self.decl.trump, self.r.weak_redeal):
+                return seat
+        return -1
 
     # -- a random player (``shengji.bots.random_bot``) -----------------------------------------
 
@@ -2014,6 +2170,20 @@ class KHand:
                 self.declare(shows[pick] // 8, shows[pick] % 8)
             else:
                 self.pass_turn()
+
+
+def weak_hand(t: Tables, hand: list[int], level: int, trump: int, top: int) -> bool:
+    """Whether ``hand`` (counts) is weak for ``weak_redeal`` at rank ``top``: every trump
+    it holds (none counts) is a plain card of the trump suit ``trump`` ranked ``top`` or
+    lower, so no joker, level card or trump 2 (``constant_twos``), and none under NT."""
+    for c in t.suit_cards[TRUMP]:
+        if not hand[c]:
+            continue
+        if c >= 52 or c // 13 != trump or c % 13 + 2 == level or c % 13 + 2 > top:
+            return False
+        if c % 13 == 0 and t.suit_of[(c + 13) % 52] == TRUMP:  # a constant 2
+            return False
+    return True
 
 
 def shuffle_ints(cards: list[int], rng: Random) -> None:
@@ -2044,3 +2214,1256 @@ def random_hand(h: KHand, rngs: list[KRng], throw_rate: float) -> None:
     while h.phase != PH_OVER and h.phase != PH_REDEAL:
         h.random_action(rngs[h.to_act], throw_rate)
         h.advance()
+
+
+# -- scoring: the kitty bonus, level tables, the J hook, the match end, coins (§6) ---------
+
+#: ``kitty_multiplier`` option values (``shengji.kernel.access.KITTY_MULTIPLIER``).
+KM_LINEAR: Final = 0
+KM_DOUBLING: Final = 1
+KM_WIDEST: Final = 2
+KM_CARD_COUNT: Final = 3
+KM_ALL_CARDS: Final = 4
+#: ``level_table`` option values.
+LT_STANDARD: Final = 0
+LT_SUPER: Final = 1
+LT_CLASSIC: Final = 2
+LT_CLASSIC_1DECK: Final = 3
+LT_CLASSIC_3DECK: Final = 4
+LT_CLASSIC_1DECK_45: Final = 5
+LT_SHUANGKOU: Final = 6
+LT_BOTZONE: Final = 7
+LT_STANDARD_FIXED: Final = 8
+#: ``match_end`` option values.
+ME_DEFEND_ACE: Final = 0
+ME_REACH_ACE: Final = 1
+ME_WRAP: Final = 2
+#: Sides of a hand's outcome (``shengji.scoring.Side``); ``SIDE_NONE``: no winner yet.
+SIDE_BANKER: Final = 0
+SIDE_COLLECTORS: Final = 1
+SIDE_NONE: Final = -1
+
+
+class ScoreRules:
+    """What scoring needs of the rule options, as ints (``shengji.kernel.access`` builds
+    it): ``max_gain`` and ``match_hands`` -1 for none, ``must_play`` the must-play
+    levels; 找朋友's ``calls`` (0: fixed partnerships), ``small_side_bonus`` and
+    ``friend_passes_ace``."""
+
+    def __init__(
+        self,
+        decks: int,
+        kitty_multiplier: int,
+        level_table: int,
+        max_gain: int,
+        must_play: list[int],
+        j_hook: bool,
+        match_end: int,
+        match_hands: int,
+        coins: bool,
+        base_stake: int,
+        stake_doubling: bool,
+        calls: int,
+        small_side_bonus: int,
+        friend_passes_ace: bool,
+    ) -> None:
+        self.decks = decks
+        self.kitty_multiplier = kitty_multiplier
+        self.level_table = level_table
+        self.max_gain = max_gain
+        self.must_play = must_play
+        self.j_hook = j_hook
+        self.match_end = match_end
+        self.match_hands = match_hands
+        self.coins = coins
+        self.base_stake = base_stake
+        self.stake_doubling = stake_doubling
+        self.calls = calls
+        self.small_side_bonus = small_side_bonus
+        self.friend_passes_ace = friend_passes_ace
+
+
+def shape_multiplier(r: ScoreRules, links: int, width: int) -> int:
+    """The kitty multiplier of a last trick won with a unit of ``links`` x ``width``:
+    ``linear`` (and ``all_cards``, 2 per card) 2·w·k, ``card_count`` k·w, else
+    (``doubling``, ``widest``) 2·w^k."""
+    if r.kitty_multiplier == KM_LINEAR or r.kitty_multiplier == KM_ALL_CARDS:
+        return 2 * width * links
+    if r.kitty_multiplier == KM_CARD_COUNT:
+        return links * width
+    m: int = 2 * width**links
+    return m
+
+
+def kitty_multiplier(r: ScoreRules, links: list[int], widths: list[int]) -> int:
+    """The multiplier set by a lead of units of ``links`` x ``widths`` (largest first):
+    its largest unit, or (``widest``) its widest then longest; ``card_count`` doubles it
+    for a throw; ``all_cards`` is 2 per card of the lead, a throw's every card counted."""
+    if r.kitty_multiplier == KM_ALL_CARDS:
+        cards = 0
+        for i in range(len(links)):
+            cards += links[i] * widths[i]
+        return 2 * cards
+    k, w = links[0], widths[0]
+    if r.kitty_multiplier == KM_WIDEST:
+        for i in range(len(links)):
+            if (widths[i], links[i]) > (w, k):
+                k, w = links[i], widths[i]
+    m = shape_multiplier(r, k, w)
+    if r.kitty_multiplier == KM_CARD_COUNT and len(links) > 1:
+        m *= 2
+    return m
+
+
+def level_change(r: ScoreRules, pts: int, last_collectors: bool) -> tuple[int, int]:
+    """``(side, gain)``: which side goes up and by how much for the collectors' points
+    ``pts`` (<= 0 counts as 0) in the rules' level table (``shengji.scoring.level_change``
+    says each table); ``gain`` 0 for the collectors is a swap."""
+    p = max(0, pts)
+    table = r.level_table
+    if table == LT_BOTZONE:
+        if p < 80:
+            return SIDE_BANKER, 3 if p == 0 else 2 if p < 40 else 1
+        return SIDE_COLLECTORS, min(3, 1 + (p - 80) // 40)
+    if table == LT_CLASSIC_1DECK_45:
+        wins = (1 if p >= 45 else 0) + (1 if last_collectors else 0)
+        if wins:
+            return SIDE_COLLECTORS, wins
+        return SIDE_BANKER, 0 if p == 40 else 1
+    if table == LT_SHUANGKOU:
+        if p < 80:
+            return SIDE_BANKER, 3 if p == 0 else 2 if p < 40 else 1
+        if p < 160:
+            return SIDE_COLLECTORS, (p - 80) // 40
+        return SIDE_COLLECTORS, 2 + max(0, p - 200) // 40
+    if table == LT_SUPER:
+        if p == 0:
+            return SIDE_BANKER, 6
+        if p < 40:
+            return (SIDE_BANKER, 5 - (p - 5) // 10) if p < 35 else (SIDE_BANKER, 2)
+        if p < 80:
+            return SIDE_BANKER, 1
+        if p < 120:
+            return SIDE_COLLECTORS, 0
+        if p == 120:
+            return SIDE_COLLECTORS, 1
+        return SIDE_COLLECTORS, min(6, 2 + (p - 125) // 40)
+    if table == LT_CLASSIC_1DECK:
+        if p == 0:
+            return SIDE_BANKER, 2
+        if p < 40:
+            return SIDE_BANKER, 1
+        if p < 80:
+            return SIDE_COLLECTORS, 0
+        return SIDE_COLLECTORS, 1 + (p - 80) // 20
+    if table == LT_CLASSIC_3DECK:
+        if p == 0:
+            return SIDE_BANKER, 3
+        if p < 60:
+            return SIDE_BANKER, 2
+        if p < 120:
+            return SIDE_BANKER, 1
+        if p < 180:
+            return SIDE_COLLECTORS, 0
+        return SIDE_COLLECTORS, 1 + (p - 180) // 60
+    # ``standard`` in steps of 20 points a deck; ``standard-fixed`` and ``classic`` in
+    # fixed 40-point steps
+    step = 20 * r.decks if table == LT_STANDARD else 40
+    if p == 0:
+        return SIDE_BANKER, 3
+    if p < step:
+        return SIDE_BANKER, 2
+    if p < 2 * step:
+        return SIDE_BANKER, 1
+    if table == LT_CLASSIC:
+        return SIDE_COLLECTORS, 1 + (p - 2 * step) // step
+    return SIDE_COLLECTORS, (p - 2 * step) // step
+
+
+def climb(r: ScoreRules, start: int, gain: int, as_winning_banker: bool) -> tuple[int, int, bool]:
+    """Climb ``gain`` levels from ``start``: the new level, the levels moved and whether a
+    must-play level stopped the climb (``wrap`` goes past A back to 2)."""
+    level = start
+    moved = 0
+    for _ in range(gain):
+        if level in r.must_play and not (as_winning_banker and level == start):
+            return level, moved, True
+        if level == 14:
+            if r.match_end != ME_WRAP:
+                break
+            level = 2
+        else:
+            level += 1
+        moved += 1
+    return level, moved, False
+
+
+def next_on_side(seat: int, team: int, teams: list[int]) -> int:
+    """The first seat after ``seat`` on ``team`` (``seat`` itself when no other is)."""
+    n = len(teams)
+    for i in range(1, n + 1):
+        s = (seat + i) % n
+        if teams[s] == team:
+            return s
+    return seat
+
+
+class KOutcome:
+    """A hand's outcome (``shengji.scoring.HandOutcome`` as ints): ``side`` and
+    ``winner`` are ``SIDE_*`` (``winner`` ``SIDE_NONE`` while the match goes on), ``hook``
+    the level the J hook drops the banker side to (0: none), ``bonus`` the levels of
+    ``small_side_bonus`` included in ``gain``."""
+
+    def __init__(
+        self,
+        points: int,
+        side: int,
+        gain: int,
+        moved: int,
+        capped: bool,
+        must_play_stop: bool,
+        hook: int,
+        banker_seat: int,
+        next_banker: int,
+        old_banker_level: int,
+        old_collector_level: int,
+        banker_level: int,
+        collector_level: int,
+        winner: int,
+        bonus: int,
+    ) -> None:
+        self.points = points
+        self.side = side
+        self.gain = gain
+        self.moved = moved
+        self.capped = capped
+        self.must_play_stop = must_play_stop
+        self.hook = hook
+        self.banker_seat = banker_seat
+        self.next_banker = next_banker
+        self.old_banker_level = old_banker_level
+        self.old_collector_level = old_collector_level
+        self.banker_level = banker_level
+        self.collector_level = collector_level
+        self.winner = winner
+        self.bonus = bonus
+
+
+def hand_outcome(
+    r: ScoreRules,
+    banker_seat: int,
+    banker_level: int,
+    collector_level: int,
+    points: int,
+    trick_points: int,
+    last_collectors: bool,
+    hook_width: int,
+    teams: list[int],
+) -> KOutcome:
+    """The level table, ``max_gain``, must-play levels, the J hook (``hook_width``: 0
+    for none, 1 a single J, 2 or more a pair), rotation and the match end applied to a
+    finished hand (``shengji.scoring.hand_outcome``); 找朋友's ``small_side_bonus`` adds
+    to the gain of a winning banker's side smaller than the banker and its calls."""
+    side, gain = level_change(r, points, last_collectors)
+    bonus = 0
+    if r.small_side_bonus and side == SIDE_BANKER:
+        bteam, size = teams[banker_seat], 0
+        for team in teams:
+            if team == bteam:
+                size += 1
+        if size < 1 + r.calls:
+            bonus = r.small_side_bonus
+            gain += bonus
+    capped = r.max_gain >= 0 and gain > r.max_gain
+    if capped:
+        gain = r.max_gain
+    new_b, new_c = banker_level, collector_level
+    bteam = teams[banker_seat]
+    if side == SIDE_BANKER:
+        new_b, moved, stop = climb(r, banker_level, gain, True)
+        next_banker = next_on_side(banker_seat, bteam, teams)
+    else:
+        new_c, moved, stop = climb(r, collector_level, gain, False)
+        next_banker = next_on_side(banker_seat, 1 - bteam, teams)
+    hook = 0
+    if (
+        r.j_hook
+        and banker_level == 11
+        and last_collectors
+        and hook_width
+        and trick_points >= 40 * r.decks
+    ):
+        hook = 7 if hook_width == 1 else 3
+        new_b = hook
+    winner = SIDE_NONE
+    if r.match_end == ME_DEFEND_ACE:
+        if side == SIDE_BANKER and banker_level == 14:
+            winner = SIDE_BANKER
+    elif r.match_end == ME_REACH_ACE:
+        if side == SIDE_BANKER and new_b == 14:
+            winner = SIDE_BANKER
+        elif side == SIDE_COLLECTORS and new_c == 14 and moved > 0:
+            winner = SIDE_COLLECTORS
+    return KOutcome(
+        points,
+        side,
+        gain,
+        moved,
+        capped,
+        stop,
+        hook,
+        banker_seat,
+        next_banker,
+        banker_level,
+        collector_level,
+        new_b,
+        new_c,
+        winner,
+        bonus,
+    )
+
+
+def j_hook_width(t: Tables, level: int, play: list[int]) -> int:
+    """For the J hook at level J: when the highest card of the winning ``play`` is a J,
+    how many of that J it holds; else 0."""
+    if level != 11 or not play:
+        return 0
+    key, tiebreak = t.key, t.tiebreak
+    top = play[0]
+    for c in play:
+        if (key[c], tiebreak[c]) > (key[top], tiebreak[top]):
+            top = c
+    if top >= 52 or top % 13 != 9:
+        return 0
+    return play.count(top)
+
+
+class KScore:
+    """A finished hand in points: the kitty multiplier and bonus (0 unless the collectors
+    won the last trick), the collectors' total and the outcome."""
+
+    def __init__(
+        self, kitty_multiplier: int, kitty_bonus: int, points: int, outcome: KOutcome
+    ) -> None:
+        self.kitty_multiplier = kitty_multiplier
+        self.kitty_bonus = kitty_bonus
+        self.points = points
+        self.outcome = outcome
+
+
+def score_hand(
+    r: ScoreRules,
+    t: Tables,
+    level: int,
+    banker: int,
+    banker_level: int,
+    collector_level: int,
+    trick_points: int,
+    penalties: int,
+    kitty: list[int],
+    last_lead: list[int],
+    last_winner: int,
+    last_win: list[int],
+    last_points: int,
+    teams: list[int],
+) -> KScore:
+    """Score a finished hand (``shengji.scoring.score_hand``): the kitty bonus when the
+    collectors won the last trick, the J hook, the level table and the match end; with
+    ``classic-1deck-45`` the last trick's points and the kitty do not count."""
+    collectors_last = teams[last_winner] != teams[banker]
+    mult, bonus, width = 0, 0, 0
+    if collectors_last:
+        units = lead_units(t, last_lead)
+        mult = kitty_multiplier(r, [u.links for u in units], [u.width for u in units])
+        pts = 0
+        for c in kitty:
+            pts += t.pts[c]
+        bonus = pts * mult
+        width = j_hook_width(t, level, last_win)
+    total = trick_points + bonus + penalties
+    if r.level_table == LT_CLASSIC_1DECK_45:
+        total = trick_points - (last_points if collectors_last else 0) + penalties
+    outcome = hand_outcome(
+        r,
+        banker,
+        banker_level,
+        collector_level,
+        total,
+        trick_points,
+        collectors_last,
+        width,
+        teams,
+    )
+    return KScore(mult, bonus, total, outcome)
+
+
+def team_standing(
+    r: ScoreRules, banker_team: int, o: KOutcome, progress: list[int], hand_number: int
+) -> tuple[list[int], list[int], bool, int]:
+    """After hand ``hand_number`` (0-based): the teams' levels, the levels each climbed
+    in the match, whether the match is over and the winning team (-1: none)."""
+    levels = [0, 0]
+    levels[banker_team] = o.banker_level
+    levels[1 - banker_team] = o.collector_level
+    climbed = list(progress)
+    up = banker_team if o.side == SIDE_BANKER else 1 - banker_team
+    climbed[up] += o.moved
+    winner = -1
+    if o.winner != SIDE_NONE:
+        winner = banker_team if o.winner == SIDE_BANKER else 1 - banker_team
+    over = winner >= 0
+    if not over and r.match_hands >= 0 and hand_number + 1 >= r.match_hands:
+        over = True
+        if climbed[0] != climbed[1]:
+            winner = 0 if climbed[0] > climbed[1] else 1
+    return levels, climbed, over, winner
+
+
+def player_standing(
+    r: ScoreRules,
+    teams: list[int],
+    banker: int,
+    o: KOutcome,
+    levels: list[int],
+    progress: list[int],
+    hand_number: int,
+) -> tuple[list[int], list[int], bool, int]:
+    """找朋友 (every player's own level): after hand ``hand_number``, each player of the
+    winning side climbs the outcome's gain from their own level; the players' levels,
+    the levels each climbed in the match, whether it is over and the winning seat (-1:
+    none). With ``defend_ace`` the banker at A whose side wins passes A, and with
+    ``friend_passes_ace`` a friend at A does too."""
+    n = len(teams)
+    bteam = teams[banker]
+    up = bteam if o.side == SIDE_BANKER else 1 - bteam
+    new, climbed = list(levels), list(progress)
+    winner = -1
+    for i in range(n):
+        s = (banker + i) % n
+        if teams[s] != up:
+            continue
+        start = levels[s]
+        new[s], moved, _ = climb(r, start, o.gain, o.side == SIDE_BANKER)
+        climbed[s] += moved
+        passes = s == banker or r.friend_passes_ace
+        done = (
+            r.match_end == ME_DEFEND_ACE and o.side == SIDE_BANKER and passes and start == 14
+        ) or (r.match_end == ME_REACH_ACE and new[s] == 14 and moved > 0)
+        if done and winner < 0:
+            winner = s
+    over = winner >= 0
+    if not over and r.match_hands >= 0 and hand_number + 1 >= r.match_hands:
+        over = True
+        best = max(climbed)
+        if climbed.count(best) == 1:
+            winner = climbed.index(best)
+    return new, climbed, over, winner
+
+
+def friends_standing(
+    r: ScoreRules,
+    teams: list[int],
+    banker: int,
+    o: KOutcome,
+    levels: list[int],
+    progress: list[int],
+    hand_number: int,
+) -> tuple[list[int], list[int], bool, int]:
+    """找朋友's end of a hand: :func:`player_standing`, and ``o.winner`` set to the side
+    that won the match when a player other than the two the outcome speaks for did so
+    by levels (reaching A, or a friend passing A with ``friend_passes_ace``)."""
+    new, climbed, over, winner = player_standing(r, teams, banker, o, levels, progress, hand_number)
+    if winner >= 0 and o.winner == SIDE_NONE:
+        bteam = teams[banker]
+        ours = teams[winner] == bteam
+        reached = r.match_end == ME_REACH_ACE and new[winner] == 14
+        passed = (
+            r.match_end == ME_DEFEND_ACE
+            and r.friend_passes_ace
+            and o.side == SIDE_BANKER
+            and ours
+            and levels[winner] == 14
+        )
+        if reached or passed:
+            o.winner = SIDE_BANKER if ours else SIDE_COLLECTORS
+    return new, climbed, over, winner
+
+
+def hand_stake(r: ScoreRules, counters: int) -> int:
+    """Coins a hand is played for (0 without coins), doubled per counter-declaration with
+    ``stake_doubling``."""
+    if not r.coins:
+        return 0
+    return r.base_stake * (2**counters if r.stake_doubling else 1)
+
+
+def settle_coins(
+    r: ScoreRules, stake: int, winner_team: int, penalties: list[int]
+) -> tuple[int, int]:
+    """The coin change of teams 0 and 1: the losers pay ``stake`` to ``winner_team``, and
+    each failed throw under ``throw_penalty = stake`` costs the thrower's team half of
+    ``base_stake``, paid to the other team."""
+    if not r.coins:
+        return 0, 0
+    change = [0, 0]
+    change[winner_team] += stake
+    change[1 - winner_team] -= stake
+    for team in range(2):
+        half = penalties[team] * r.base_stake // 2
+        change[team] -= half
+        change[1 - team] += half
+    return change[0], change[1]
+
+
+# -- the RL environments: a decision card by card, and the observation vector ---------------
+
+#: Kinds of :class:`KDecision` (``shengji.moves.Decision.kind``, as ints).
+DEC_DECLARE: Final = 0
+DEC_BURY: Final = 1
+DEC_LEAD: Final = 2
+DEC_FOLLOW: Final = 3
+DEC_CALL: Final = 4
+#: The action that applies the selection (``shengji.moves.DONE``); 55 actions in all.
+DONE: Final = 54
+N_ACTIONS: Final = 55
+
+
+#: The lists a :class:`KDecision` of another kind never changes.
+_NONE: Final[list[int]] = []
+_NO_ROWS: Final[list[list[int]]] = []
+_NO_FLAGS: Final[list[bool]] = []
+
+
+class KDecision:
+    """The decision of the seat to act in ``h``, card by card (the move model of
+    ``shengji.moves`` on the kernel's state): :attr:`mask` (55 ints, 0/1) for the
+    selection so far, :meth:`add` to choose the next card, :attr:`cards` the selection.
+
+    - declaring: a prefix of a legal show (``legal_shows``), ``DONE`` on a whole show or on
+      nothing (pass);
+    - burying: any card still held until the kitty is full, ``DONE`` when it is;
+    - leading: any card still held of the effective suit of the first card, ``DONE`` on
+      any selection (a unit, or a throw attempt that the kernel checks);
+    - following: a card that keeps the selection inside some family of legal follows
+      (:func:`cores`: fixed cards plus ``free`` distinct cards of a pool), ``DONE`` once
+      the selection has the lead's size;
+    - calling friends (找朋友): a callable card not called yet while fewer than ``calls``
+      calls are chosen, or the last call's card again up to the decks; ``DONE`` on exactly
+      ``calls`` calls (:attr:`calls`, :attr:`ordinals`)."""
+
+    def __init__(self, h: KHand) -> None:
+        seat = h.to_act
+        hand = h.hands[seat]
+        self.cards: list[int] = []
+        mask = self.mask = [0] * N_ACTIONS
+        self.n = 0
+        # what each kind keeps (the others share empty lists they never change: a
+        # decision is made at every step of an environment, its lists are garbage after)
+        self.rem: list[int] = _NONE
+        self.suit_of: list[int] = _NONE
+        #: Declaring: for each card, the counts of its legal shows as bits.
+        self.shows: list[int] = _NONE
+        self.calls: list[int] = _NONE
+        self.ordinals: list[int] = _NONE
+        self.callable: list[int] = _NONE
+        self.decks = h.r.decks
+        self.fix: list[list[int]] = _NO_ROWS
+        self.pool: list[list[int]] = _NO_ROWS
+        self.free: list[int] = _NONE
+        self.valid: list[bool] = _NO_FLAGS
+        self.extra: list[int] = _NONE
+        self.sel: list[int] = _NONE
+        ph = h.phase
+        if ph == PH_PLAY:
+            ks = h.play
+            assert ks is not None
+            self.suit_of = ks.t.suit_of
+            if ks.plays:
+                self.kind = DEC_FOLLOW
+                self._follow(ks.t, ks.units, ks.n, hand)
+            else:
+                self.kind = DEC_LEAD
+                self.rem = list(hand)
+                for c in range(54):
+                    if hand[c]:
+                        mask[c] = 1
+        elif ph == PH_CALL:
+            self.kind = DEC_CALL
+            self.n = h.r.calls
+            self.calls = []
+            self.ordinals = []
+            callable_ = self.callable = [0] * 54
+            for c in range(52):
+                if h.callable_card(c):
+                    callable_[c] = 1
+                    mask[c] = 1
+        elif ph == PH_BURY:
+            self.kind = DEC_BURY
+            self.rem = list(hand)
+            self.n = h.r.kitty_size
+            for c in range(54):
+                if hand[c]:
+                    mask[c] = 1
+        else:
+            self.kind = DEC_DECLARE
+            shows = self.shows = [0] * 54
+            for s in h.legal_shows(seat):
+                shows[s >> 3] |= 1 << (s & 7)
+                mask[s >> 3] = 1
+            mask[DONE] = 1
+
+    def _follow(self, t: Tables, units: list[Unit], n: int, hand: list[int]) -> None:
+        self.n = n
+        mask = self.mask
+        if n == 1:  # a card of the led suit, or any card when void
+            suit = units[0].suit
+            suit_of = t.suit_of
+            void = True
+            for c in range(54):
+                if hand[c] and suit_of[c] == suit:
+                    mask[c] = 1
+                    void = False
+            if void:
+                for c in range(54):
+                    if hand[c]:
+                        mask[c] = 1
+            return
+        self.sel = [0] * 54
+        self.fix, self.pool, self.free, self.valid, self.extra = [], [], [], [], []
+        for fam in cores(t, units, n, hand):
+            row = [0] * 54
+            for c in fam.fixed:
+                row[c] += 1
+                mask[c] = 1
+            pool = [0] * 54
+            for c in fam.pool:
+                pool[c] = 1
+                if fam.free > 0:
+                    mask[c] = 1
+            self.fix.append(row)
+            self.pool.append(pool)
+            self.free.append(fam.free)
+            self.valid.append(True)
+            self.extra.append(0)
+
+    def _follow_add(self, c: int) -> None:
+        sel = self.sel
+        sel[c] += 1
+        s = sel[c]
+        fix, pool, free, valid, extra = self.fix, self.pool, self.free, self.valid, self.extra
+        count = len(fix)
+        # a card beyond the family's fixed ones is one of its free picks: once, from the pool
+        for i in range(count):
+            if valid[i] and fix[i][c] < s:
+                if s == 1 and pool[i][c] and extra[i] < free[i]:
+                    extra[i] += 1
+                else:
+                    valid[i] = False
+        mask = self.mask
+        for k in range(N_ACTIONS):
+            mask[k] = 0
+        if len(self.cards) == self.n:  # a whole follow (it fits a family): nothing more
+            mask[DONE] = 1
+            return
+        for i in range(count):
+            if not valid[i]:
+                continue
+            row = fix[i]
+            more = extra[i] < free[i]
+            prow = pool[i]
+            for k in range(54):
+                if sel[k] < row[k] or (more and prow[k] and sel[k] == 0):
+                    mask[k] = 1
+
+    def _call_add(self, c: int) -> None:
+        calls, ords = self.calls, self.ordinals
+        if calls and calls[-1] == c:
+            ords[-1] += 1
+        else:
+            calls.append(c)
+            ords.append(1)
+            self.callable[c] = 0  # a card is called once (its run is its ordinal)
+        mask = self.mask
+        more = len(calls) < self.n
+        for k in range(54):
+            mask[k] = self.callable[k] if more else 0
+        mask[c] = 1 if ords[-1] < self.decks else 0
+        mask[DONE] = 1 if len(calls) == self.n else 0
+
+    def add(self, c: int) -> None:
+        """Add card ``c`` (allowed by :attr:`mask`) to the selection; :attr:`mask` is then
+        the new mask."""
+        cards = self.cards
+        cards.append(c)
+        mask = self.mask
+        kind = self.kind
+        if kind == DEC_LEAD:
+            rem = self.rem
+            rem[c] -= 1
+            if len(cards) == 1:
+                suit_of = self.suit_of
+                suit = suit_of[c]
+                for k in range(54):
+                    if mask[k] and suit_of[k] != suit:
+                        mask[k] = 0
+                mask[DONE] = 1
+            mask[c] = 1 if rem[c] > 0 else 0
+        elif kind == DEC_FOLLOW:
+            if self.n == 1:
+                for k in range(N_ACTIONS):
+                    mask[k] = 0
+                mask[DONE] = 1
+            else:
+                self._follow_add(c)
+        elif kind == DEC_CALL:
+            self._call_add(c)
+        elif kind == DEC_BURY:
+            rem = self.rem
+            rem[c] -= 1
+            if len(cards) == self.n:
+                for k in range(N_ACTIONS):
+                    mask[k] = 0
+                mask[DONE] = 1
+            else:
+                mask[c] = 1 if rem[c] > 0 else 0
+        else:
+            bits = self.shows[c]
+            k = len(cards)
+            for i in range(N_ACTIONS):
+                mask[i] = 0
+            if bits >> (k + 1):
+                mask[c] = 1
+            mask[DONE] = (bits >> k) & 1
+
+    def apply(self, h: KHand) -> None:
+        """Take the decision with the selection so far (``mask[DONE]`` is 1) in ``h``."""
+        cards = self.cards
+        kind = self.kind
+        if kind == DEC_DECLARE:
+            if cards:
+                h.declare(cards[0], len(cards))
+            else:
+                h.pass_turn()
+        elif kind == DEC_BURY:
+            h.bury(cards)
+        elif kind == DEC_CALL:
+            h.call_friends(self.calls, self.ordinals)
+        else:
+            h.play_cards(cards)
+
+
+class KRow:
+    """Where one observation vector is: ``out[base : base + size]`` (:attr:`vec`), and
+    each of its parts as its own memoryview (entries are written by small indexes).
+    :attr:`parts` holds the card parts in order (``hand``, ``selection``, the ``seats``
+    rows of ``played``, ``trick`` and ``shown``, ``picked_up``, ``buried``, ``kitty``,
+    ``out``, then the ``called`` rows), :attr:`sc` the scalars."""
+
+    def __init__(
+        self, out: memoryview[Any], base: int, size: int, starts: list[int], scalars: int
+    ) -> None:
+        self.vec = out[base : base + size]
+        self.parts = [out[base + at : base + at + 54] for at in starts]
+        self.sc = out[base + scalars : base + size]
+
+
+class KObserver:
+    """The observation vectors of the hands of a match (``shengji.env.observation``'s
+    layout, equal to ``encode(seat_view(...))`` of the object engine), written into a
+    float32 buffer (a :class:`KRow`) by :meth:`write`.
+
+    ``at`` gives where each part and each scalar is in the vector (the names of
+    ``shengji.env.observation.Layout``), ``scale`` what each raw entry is multiplied by
+    (float32 values) before it is clipped into [0, 1]. Each seat's card parts are kept
+    here, as a vector of their own, and changed as the hand goes (cards dealt, shown,
+    taken and buried with the kitty, played, tricks ended): :meth:`write` copies the seat's
+    vector and adds the scalars. The cards each seat played come from the play events of
+    the hand (:attr:`KHand.record`, turned on here: observe a match from the start of its
+    hands)."""
+
+    def __init__(self, seats: int, friends: bool, at: dict[str, int], scale: list[float]) -> None:
+        n = self.seats = seats
+        self.friends = friends
+        size = self.size = len(scale)
+        s0 = self.scalars = at["scalars"]
+        #: The card parts' first entries, in :class:`KRow`'s order.
+        names = ["hand", "selection"]
+        for part in ("played", "trick", "shown"):
+            names += [part] * n
+        names += ["picked_up", "buried", "kitty", "out"]
+        starts = [at[name] for name in names]
+        for i in range(2, 2 + 3 * n):
+            starts[i] += 54 * ((i - 2) % n)
+        if friends:
+            starts += [at["called"] + 54 * j for j in range(3)]
+        self.starts = starts
+        self.p_played = 2
+        self.p_trick = 2 + n
+        self.p_shown = 2 + 2 * n
+        self.p_picked = 2 + 3 * n
+        self.p_kitty = self.p_picked + 2
+        self.p_out = self.p_picked + 3
+        #: A card part's entry for each count (float32 of count / decks, clipped), kept
+        #: boxed (so is ``1.0``): they are written as they are.
+        card = scale[at["hand"]]
+        self.counts: list[Any] = [min(1.0, k * card) for k in range(9)]
+        self.one: list[Any] = [1.0]
+        #: The scale of the scalars, from the first scalar on.
+        self.scale = scale[s0:]
+        self.i_phase = at["phase_deal"] - s0
+        self.i_trump = at["trump_S"] - s0
+        self.i_trump_nt = at["trump_NT"] - s0
+        self.i_trump_unknown = at["trump_unknown"] - s0
+        self.i_banker = at["banker_0"] - s0
+        self.i_banker_unknown = at["banker_unknown"] - s0
+        self.i_to_act = at["to_act_0"] - s0
+        self.i_leader = at["leader_0"] - s0
+        self.i_sizes = at["hand_size_0"] - s0
+        self.i_level = at["level"] - s0
+        self.i_points = at["collector_points"] - s0
+        self.i_penalties = at["penalties"] - s0
+        self.i_counters = at["counters"] - s0
+        self.i_dealt = at["dealt"] - s0
+        self.i_hand_number = at["hand_number"] - s0
+        self.i_lead_size = at["lead_size"] - s0
+        self.i_decks = at["decks"] - s0
+        self.i_kitty_size = at["kitty_size"] - s0
+        self.i_position = at["trick_position_0"] - s0
+        self.i_seat_points = at["points_0" if friends else "points_own_team"] - s0
+        self.i_voids = at["void_0_S"] - s0
+        self.i_out = at["out_S"] - s0
+        self.i_players = at.get("players", s0) - s0
+        self.i_calls = at.get("calls", s0) - s0
+        self.i_call = [at.get(f"call_{j}_ordinal", s0) - s0 for j in range(3)]
+        self.i_side = at.get("side_0_banker", s0) - s0
+        #: Each seat's vector: its card parts (the selection, the kitty and the called
+        #: cards stay zero here; the scalars too).
+        self._zeros = bytes(4 * n * size)
+        self.buf = bytearray(self._zeros)
+        floats: memoryview[Any] = memoryview(self.buf).cast("f")
+        self.own = [KRow(floats, o * size, size, starts, s0) for o in range(n)]
+        self._hand: KHand | None = None
+        self._play: KState | None = None
+        self.decks = 0
+        #: Counts by absolute seat (``54 * seat + card``) as the seats' vectors have them:
+        #: each hand, the cards played this hand (the current trick included), the current
+        #: trick, the cards shown to declare; the distinct cards of the last three by seat.
+        self.held: list[int] = [0] * (54 * n)
+        self.held_size: list[int] = [0] * n
+        self.played: list[int] = [0] * (54 * n)
+        self.trick: list[int] = [0] * (54 * n)
+        self.shown: list[int] = [0] * (54 * n)
+        self.played_cards: list[list[int]] = [[] for _ in range(n)]
+        self.trick_cards: list[list[int]] = [[] for _ in range(n)]
+        self.shown_cards: list[list[int]] = [[] for _ in range(n)]
+        #: Copies of each card played this hand, by any seat.
+        self.played_total: list[int] = [0] * 54
+        #: The last kitty each seat picked up (``2 * seat``) and buried (``2 * seat + 1``).
+        self.kitty_seen: list[list[int]] = [[] for _ in range(2 * n)]
+        #: Voids shown by absolute seat and effective suit (``5 * seat + suit``), points
+        #: won by each team (fixed partnerships).
+        self.voids: list[int] = [0] * (5 * n)
+        self.points = [0, 0]
+        #: In the play: each effective suit's cards, and (``5 * seat + suit``) the copies
+        #: of them still out for each seat.
+        self.suit_size = [0] * 5
+        self.out_suit = [0] * (5 * n)
+        self.trick_n = 0
+        self.led = 0
+        self.dealt = 0
+        self.events = 0
+        self.shows = 0
+        self.kitty_log = 0
+
+    def row(self, out: memoryview[Any], base: int) -> KRow:
+        """The vector at ``out[base : base + size]`` (float32), to :meth:`write` into."""
+        return KRow(out, base, self.size, self.starts, self.scalars)
+
+    # -- following the hand ------------------------------------------------------------------
+
+    def _new_hand(self, h: KHand) -> None:
+        n = self.seats
+        self.buf[0 : len(self._zeros)] = self._zeros
+        for k in range(54 * n):
+            self.held[k] = 0
+        for s in range(n):
+            self.held_size[s] = 0
+        for counts, lists in (
+            (self.played, self.played_cards),
+            (self.trick, self.trick_cards),
+            (self.shown, self.shown_cards),
+        ):
+            for s in range(n):
+                for c in lists[s]:
+                    counts[54 * s + c] = 0
+                lists[s].clear()
+        for c in range(54):
+            self.played_total[c] = 0
+        for seen in self.kitty_seen:
+            seen.clear()
+        self.decks = h.r.decks
+        self.dealt = self.events = self.shows = self.kitty_log = 0
+        self.trick_n = 0
+        every = self.counts[self.decks]
+        for row in self.own:  # nothing dealt yet: every copy is out
+            part = row.parts[self.p_out]
+            for c in range(54):
+                part[c] = every
+
+    def _held(self, seat: int, c: int, delta: int) -> None:
+        """``seat`` holds ``delta`` more copies of ``c``: its hand and cards out."""
+        k = self.held[54 * seat + c] + delta
+        self.held[54 * seat + c] = k
+        self.held_size[seat] += delta
+        parts = self.own[seat].parts
+        parts[0][c] = self.counts[k]
+        parts[self.p_out][c] = self.counts[self.decks - k - self.played_total[c]]
+
+    def _kitty_row(self, seat: int, kind: int, cards: list[int]) -> None:
+        """``seat`` picked up (``kind`` 0) or buried (1) ``cards``: its row of them."""
+        part = self.own[seat].parts[self.p_picked + kind]
+        zero = self.counts[0]
+        for c in self.kitty_seen[2 * seat + kind]:
+            part[c] = zero
+        for c in cards:
+            part[c] = self.counts[cards.count(c)]
+        self.kitty_seen[2 * seat + kind] = cards
+
+    def _seat_rows(self, part: int, seat: int, c: int, count: int) -> None:
+        """Every seat's row of ``seat``'s cards of part ``part`` (played, trick, shown):
+        ``count`` copies of ``c``."""
+        n = self.seats
+        value = self.counts[count]
+        for o in range(n):
+            self.own[o].parts[part + (seat - o) % n][c] = value
+
+    def sync(self, h: KHand) -> None:
+        """Catch up with ``h``: a new hand, cards dealt, shows, kitty moves and plays."""
+        n = self.seats
+        if h is not self._hand:
+            h.record = True
+            self._hand = h
+            self._play = None
+            self._new_hand(h)
+        if h.dealt > self.dealt:
+            deck, start = h.deck, h.start_seat
+            for i in range(self.dealt, h.dealt):
+                self._held((start + i) % n, deck[i], 1)
+            self.dealt = h.dealt
+        shows = h.decl.shows
+        if len(shows) > self.shows:
+            shown = self.shown
+            for i in range(self.shows, len(shows), 3):
+                seat, c = shows[i], shows[i + 1]
+                at = 54 * seat + c
+                if not shown[at]:
+                    self.shown_cards[seat].append(c)
+                shown[at] = shown[at] + shows[i + 2]
+                self._seat_rows(self.p_shown, seat, c, shown[at])
+            self.shows = len(shows)
+        log = h.kitty_log
+        if len(log) > self.kitty_log:
+            cards = h.kitty_cards
+            for i in range(self.kitty_log, len(log), 3):
+                end = log[i + 5] if i + 3 < len(log) else len(cards)
+                seat, kind = log[i], log[i + 1]
+                moved = cards[log[i + 2] : end]
+                for c in moved:
+                    self._held(seat, c, 1 if kind == 0 else -1)
+                self._kitty_row(seat, kind, moved)
+            self.kitty_log = len(log)
+        ks = h.play
+        if ks is not None:
+            if ks is not self._play:
+                self._begin_play(ks)
+            if len(ks.events) > self.events:
+                self._plays(ks)
+        for s in range(n):  # what the hands say wins (a change the steps above missed)
+            if self.held_size[s] != h.sizes[s]:
+                hand = h.hands[s]
+                for c in range(54):
+                    if self.held[54 * s + c] != hand[c]:
+                        self._held(s, c, hand[c] - self.held[54 * s + c])
+                if ks is not None:
+                    self._out_suits(ks, s)
+
+    def _begin_play(self, ks: KState) -> None:
+        self._play = ks
+        self.events = self.trick_n = 0
+        n = self.seats
+        for k in range(5 * n):
+            self.voids[k] = 0
+            self.out_suit[k] = 0
+        self.points = [0, 0]
+        suit_of = ks.t.suit_of
+        size = self.suit_size
+        for k in range(5):
+            size[k] = 0
+        for c in range(54):
+            size[suit_of[c]] = size[suit_of[c]] + 1
+        for s in range(n):
+            self._out_suits(ks, s)
+
+    def _out_suits(self, ks: KState, seat: int) -> None:
+        """The copies still out for ``seat`` in each effective suit."""
+        suit_of = ks.t.suit_of
+        for k in range(5):
+            self.out_suit[5 * seat + k] = 0
+        for c in range(54):
+            k = 5 * seat + suit_of[c]
+            left = self.decks - self.held[54 * seat + c] - self.played_total[c]
+            self.out_suit[k] = self.out_suit[k] + left
+
+    def _plays(self, ks: KState) -> None:
+        n = self.seats
+        suit_of = ks.t.suit_of
+        played, trick, total = self.played, self.trick, self.played_total
+        events = ks.events
+        for i in range(self.events, len(events)):
+            ev = events[i]
+            if ev.kind == EV_PLAY:
+                seat = ev.seat
+                row = 54 * seat
+                for c in ev.cards:
+                    total[c] = total[c] + 1
+                    self._held(seat, c, -1)
+                    for o in range(n):  # one copy fewer out for everyone else
+                        if o != seat:
+                            self.own[o].parts[self.p_out][c] = self.counts[
+                                self.decks - self.held[54 * o + c] - total[c]
+                            ]
+                            k = 5 * o + suit_of[c]
+                            self.out_suit[k] = self.out_suit[k] - 1
+                    if not played[row + c]:
+                        self.played_cards[seat].append(c)
+                    played[row + c] = played[row + c] + 1
+                    self._seat_rows(self.p_played, seat, c, played[row + c])
+                    if not trick[row + c]:
+                        self.trick_cards[seat].append(c)
+                    trick[row + c] = trick[row + c] + 1
+                    self._seat_rows(self.p_trick, seat, c, trick[row + c])
+                if self.trick_n == 0:
+                    self.led = suit_of[ev.cards[0]]
+                else:
+                    for c in ev.cards:
+                        if suit_of[c] != self.led:
+                            self.voids[5 * seat + self.led] = 1
+                            break
+                self.trick_n += 1
+            elif ev.kind == EV_TRICK:
+                for s in range(n):
+                    for c in self.trick_cards[s]:
+                        trick[54 * s + c] = 0
+                        self._seat_rows(self.p_trick, s, c, 0)
+                    self.trick_cards[s].clear()
+                self.trick_n = 0
+                self.points[ev.seat % 2] += ev.points
+        self.events = len(events)
+
+    # -- writing a vector ----------------------------------------------------------------------
+
+    def _put(self, sc: memoryview[Any], i: int, v: float) -> None:
+        """Scalar ``i``: the raw value ``v`` scaled and clipped (zero entries are left)."""
+        x = v * self.scale[i]
+        if x > 0.0:
+            sc[i] = x if x < 1.0 else 1.0
+
+    def write(
+        self, h: KHand, seat: int, levels: list[int], hand_number: int, over: bool, row: KRow
+    ) -> None:
+        """Write the observation of ``seat`` (an empty selection) into ``row``: its card
+        parts as kept here, and the scalars (over zeros). ``levels``, ``hand_number`` and
+        ``over`` are the match's."""
+        self.sync(h)
+        n = self.seats
+        row.vec[0 : self.size] = self.own[seat].vec
+        sc = row.sc
+        one = self.one[0]
+        ks = h.play
+        d = h.decl
+        ph = h.phase
+        if ks is not None:
+            leader = ks.leader
+            self._put(sc, self.i_points, float(ks.trick_points))
+            self._put(sc, self.i_penalties, float(ks.penalties))
+            if ks.plays:
+                self._put(sc, self.i_lead_size, float(ks.n))
+        elif ph in (PH_BURY, PH_AFTER_BURIAL, PH_CALL):
+            leader = d.banker
+        else:
+            leader = h.start_seat
+        if ph == PH_OVER:
+            part = row.parts[self.p_kitty]
+            for c in h.kitty:
+                part[c] = self.counts[h.kitty.count(c)]
+            sc[self.i_phase + (6 if over else 5)] = one
+        else:  # the kernel's phases PH_DEAL .. PH_PLAY are the layout's first, PH_CALL 7
+            sc[self.i_phase + ph] = one
+        if d.declared:
+            sc[self.i_trump_nt if d.trump < 0 else self.i_trump + d.trump] = one
+        else:
+            sc[self.i_trump_unknown] = one
+        if d.banker >= 0:
+            sc[self.i_banker + (d.banker - seat) % n] = one
+        else:
+            sc[self.i_banker_unknown] = one
+        if h.to_act >= 0:
+            sc[self.i_to_act + (h.to_act - seat) % n] = one
+        sc[self.i_leader + (leader - seat) % n] = one
+        sizes = h.sizes
+        for i in range(n):
+            self._put(sc, self.i_sizes + i, float(sizes[(seat + i) % n]))
+        self._put(sc, self.i_level, float(h.level))
+        if self.friends:
+            for i in range(n):
+                self._put(sc, self.i_level + 1 + i, float(levels[(seat + i) % n]))
+        else:
+            team = seat % 2
+            self._put(sc, self.i_level + 1, float(levels[team]))
+            self._put(sc, self.i_level + 2, float(levels[1 - team]))
+        self._put(sc, self.i_counters, float(d.counters))
+        self._put(sc, self.i_dealt, float(h.dealt))
+        self._put(sc, self.i_hand_number, float(hand_number))
+        self._put(sc, self.i_decks, float(h.r.decks))
+        self._put(sc, self.i_kitty_size, float(h.r.kitty_size))
+        sc[self.i_position + self.trick_n] = one
+        if ks is not None:
+            if self.friends:
+                pts = ks.seat_points
+                for i in range(n):
+                    self._put(sc, self.i_seat_points + i, float(pts[(seat + i) % n]))
+            else:
+                self._put(sc, self.i_seat_points, float(self.points[seat % 2]))
+                self._put(sc, self.i_seat_points + 1, float(self.points[1 - seat % 2]))
+            for i in range(n):
+                s = 5 * ((seat + i) % n)
+                for k in range(5):
+                    if self.voids[s + k]:
+                        sc[self.i_voids + 5 * i + k] = one
+            # the share of each effective suit's cards still out (float64 division, then
+            # float32: as numpy computes it)
+            for k in range(5):
+                left = self.out_suit[5 * seat + k]
+                if left:
+                    x = left / (float(self.decks) * max(self.suit_size[k], 1))
+                    sc[self.i_out + k] = x if x < 1.0 else 1.0
+        if self.friends:
+            self._friends(h, seat, ks, row)
+
+    def _friends(self, h: KHand, seat: int, ks: KState | None, row: KRow) -> None:
+        """找朋友's features: the calls, who answered them (once their trick is complete)
+        and the sides known so far."""
+        n = self.seats
+        sc = row.sc
+        one = self.one[0]
+        self._put(sc, self.i_players, float(n))
+        self._put(sc, self.i_calls, float(h.r.calls))
+        banker = h.decl.banker
+        if banker < 0:
+            return
+        side = [-1] * n
+        side[banker] = 0
+        if ks is not None and ks.calls:
+            answered = 0
+            for j in range(len(ks.calls)):
+                c = ks.calls[j]
+                k = ks.call_ord[j]
+                row.parts[self.p_out + 1 + j][c] = one
+                at = self.i_call[j]
+                self._put(sc, at, float(k))
+                by = ks.call_by[j]
+                done = self.played_total[c]
+                for s in range(n):
+                    done -= self.trick[54 * s + c]
+                # the copy's player is known once its trick is complete
+                if by >= 0 and done >= k:
+                    answered += 1
+                    sc[at + 1] = one
+                    sc[at + 2 + (by - seat) % n] = one
+                    side[by] = 0
+            if answered == len(ks.calls):
+                for s in range(n):
+                    if side[s] < 0:
+                        side[s] = 1
+        for i in range(n):
+            s = side[(seat + i) % n]
+            if s >= 0:
+                sc[self.i_side + 2 * i + s] = one
+
+
+class KTable:
+    """One table of a batch of tables stepped together (``shengji.env.vector``): its hand
+    in play and the decision of the seat to act, whose observation and mask are row
+    :attr:`row` of the batch's arrays (``obs`` float32 of ``size`` a row, ``masks`` 55
+    bytes a row, ``seats`` a byte a row). The match around the hand (its levels, hand
+    number, scoring) is the caller's."""
+
+    def __init__(
+        self,
+        observer: KObserver,
+        row: int,
+        obs: memoryview[Any],
+        masks: bytearray,
+        seats: bytearray,
+    ) -> None:
+        self.observer = observer
+        self.row = row
+        self.vec = observer.row(obs, row * observer.size)
+        self.masks = masks
+        self.seats = seats
+        self.hand: KHand | None = None
+        self.decision: KDecision | None = None
+        self.levels: list[int] = []
+        self.hand_number = 0
+        #: A selection part's entries (float32 of count / decks).
+        self.chosen = self.vec.parts[1]
+
+    def decide(self, h: KHand, levels: list[int], hand_number: int) -> None:
+        """Take up the decision of the seat to act in ``h`` (of a match at ``levels`` and
+        ``hand_number``) and write its row."""
+        self.hand = h
+        self.levels = levels
+        self.hand_number = hand_number
+        self.decision = KDecision(h)
+        self._write()
+
+    def _write(self) -> None:
+        h = self.hand
+        d = self.decision
+        assert h is not None and d is not None
+        self.observer.write(h, h.to_act, self.levels, self.hand_number, False, self.vec)
+        row = self.row
+        self.masks[row * N_ACTIONS : (row + 1) * N_ACTIONS] = bytes(d.mask)
+        self.seats[row] = h.to_act
+
+    def step(self, a: int) -> bool:
+        """Action ``a`` (allowed by the mask): a card is added to the selection, ``DONE``
+        takes the decision and runs the hand on to the next one; the row follows. False
+        when the hand ended or needs a redeal (the row is then the caller's to write,
+        once it has scored the hand and dealt again)."""
+        d = self.decision
+        h = self.hand
+        assert d is not None and h is not None
+        if a == DONE:
+            d.apply(h)
+            h.advance()
+            if h.phase == PH_OVER or h.phase == PH_REDEAL:
+                return False
+            self.decision = KDecision(h)
+            self._write()
+            return True
+        d.add(a)
+        row = self.row
+        self.masks[row * N_ACTIONS : (row + 1) * N_ACTIONS] = bytes(d.mask)
+        self.chosen[a] = self.observer.counts[d.cards.count(a)]
+        return True
+
+
+def step_tables(tables: list[KTable], actions: list[int]) -> list[int]:
+    """:meth:`KTable.step` for each table with its action; the tables whose hand ended or
+    needs a redeal."""
+    stopped: list[int] = []
+    for i in range(len(tables)):
+        if not tables[i].step(actions[i]):
+            stopped.append(i)
+    return stopped

@@ -1,9 +1,14 @@
 """The default kernel core and the tables of a trump context, for the rules API
 (``shengji.units``, ``follow``, ``leads``, ``throws``, ``tricks``), which answers from the
-kernel on :class:`~shengji.cards.Card` objects. Imports nothing above the kernel."""
+kernel on :class:`~shengji.cards.Card` objects; :class:`Kernel`, the kernel API over one
+core (its rollouts are :mod:`shengji.kernel.rollout`'s). Imports nothing above the
+kernel."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Code, OptionError
@@ -25,15 +30,27 @@ PHASE_NAMES: dict[int, Phase] = {
 }
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from ..options import RuleOptions
     from ..trump import TrumpContext
-    from ._core import HandRules, Tables
+    from ._core import HandRules, KState, ScoreRules, Tables
+    from .rollout import PlayTable, Policy, RolloutResult
 
 #: ``throw_penalty`` option values as the kernel's codes.
 PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
 
 #: ``declaring`` and ``no_declaration`` option values as the kernel's codes.
-DECLARING = {"shuangsheng": 0, "shuangkou": 1, "classic": 2, "tuolaji": 3, "botzone": 4}
+DECLARING = {
+    "shuangsheng": 0,
+    "shuangkou": 1,
+    "classic": 2,
+    "tuolaji": 3,
+    "botzone": 4,
+    "count": 5,
+    "ladder": 6,
+}
+#: ``throw_forced`` option values as the kernel's codes.
+FORCED = {"unit": 0, "single": 1, "smallest": 2}
 NO_DECLARATION = {"kitty_card_3": 0, "kitty_card_4": 1, "no_trump": 2, "redeal": 3}
 
 _CORE: list[Any] = []
@@ -54,16 +71,55 @@ def build_tables(kernel_core: Any, ctx: TrumpContext) -> Tables:
         raise OptionError(
             f"the kernel does not know throw_penalty {mode!r}", code=Code.BAD_OPTION_VALUE
         )
-    forced = str(getattr(opts, "throw_forced", "unit"))
     tables: Tables = kernel_core.Tables(
         list(ctx.suit_of),
         list(ctx.strength),
         list(ctx.key),
         list(ctx.tiebreak),
         PENALTY[mode],
-        forced == "single",
+        FORCED[opts.throw_forced],
+        opts.follow_shorter_tractor,
+        opts.throw_penalty_side == "final",
     )
     return tables
+
+
+#: ``kitty_multiplier``, ``level_table`` and ``match_end`` option values as the kernel's
+#: codes (``_core.KM_*``, ``LT_*``, ``ME_*``).
+KITTY_MULTIPLIER = {"linear": 0, "doubling": 1, "widest": 2, "card_count": 3, "all_cards": 4}
+LEVEL_TABLE = {
+    "standard": 0,
+    "super": 1,
+    "classic": 2,
+    "classic-1deck": 3,
+    "classic-3deck": 4,
+    "classic-1deck-45": 5,
+    "shuangkou": 6,
+    "botzone": 7,
+    "standard-fixed": 8,
+}
+MATCH_END = {"defend_ace": 0, "reach_ace": 1, "wrap": 2}
+
+
+def score_rules(kernel_core: Any, options: RuleOptions) -> ScoreRules:
+    """The kernel's ``ScoreRules`` of ``options``."""
+    rules: ScoreRules = kernel_core.ScoreRules(
+        options.decks,
+        KITTY_MULTIPLIER[options.kitty_multiplier],
+        LEVEL_TABLE[options.level_table],
+        -1 if options.max_gain is None else options.max_gain,
+        list(options.must_play_levels),
+        options.j_hook,
+        MATCH_END[options.match_end],
+        -1 if options.match_hands is None else options.match_hands,
+        options.coins,
+        options.base_stake,
+        options.stake_doubling,
+        options.calls,
+        options.small_side_bonus,
+        options.friend_passes_ace,
+    )
+    return rules
 
 
 def hand_rules(kernel_core: Any, options: RuleOptions, team: list[int]) -> HandRules:
@@ -77,6 +133,8 @@ def hand_rules(kernel_core: Any, options: RuleOptions, team: list[int]) -> HandR
         NO_DECLARATION[options.no_declaration],
         team,
         options.calls,
+        options.call_trump_suit,
+        -1 if options.weak_redeal is None else options.weak_redeal,
     )
     return rules
 
@@ -100,3 +158,76 @@ def counts(cards: Any) -> list[int]:
     """Card objects as 54 counts."""
     result: list[int] = core().hand_counts(cards)
     return result
+
+
+class Kernel:
+    """The kernel API over one ``_core`` (compiled or pure); tables are cached per
+    (options, level, trump). Its rollouts (:meth:`from_table`, :meth:`play_out`) are
+    :mod:`shengji.kernel.rollout`'s, imported when first used."""
+
+    def __init__(self, pure: bool | None = None, core: ModuleType | None = None) -> None:
+        self.core: ModuleType = core if core is not None else load_core(pure)
+        self._tables: dict[tuple[RuleOptions, int, object], Tables] = {}
+
+    @property
+    def is_compiled(self) -> bool:
+        """True when this kernel runs the mypyc-compiled core."""
+        return not str(getattr(self.core, "__file__", "")).endswith(".py")
+
+    def tables(self, ctx: TrumpContext) -> Tables:
+        """The kernel tables of a trump context (built once)."""
+        if self.core is core():
+            return tables(ctx)
+        key = (ctx.options, ctx.level, ctx.trump)
+        hit = self._tables.get(key)
+        if hit is None:
+            hit = build_tables(self.core, ctx)
+            self._tables[key] = hit
+        return hit
+
+    def from_table(
+        self,
+        table: PlayTable,
+        hands: Sequence[Sequence[Card]] | None = None,
+        kitty: Sequence[Card] | None = None,
+        record: bool = False,
+    ) -> KState:
+        """A kernel state for a hand in the play phase (:func:`.rollout.state_of`)."""
+        from .rollout import state_of
+
+        return state_of(self, table, hands, kitty, record)
+
+    def play_out(
+        self,
+        state: KState,
+        policy: Policy | None = None,
+        rng: random.Random | None = None,
+        throw_rate: float = 0.0,
+    ) -> RolloutResult:
+        """Play ``state`` (changed in place: pass a copy to keep it) to the end of the hand
+        with ``policy``, or uniformly random legal plays (random leads attempt a throw with
+        probability ``throw_rate``), and score it."""
+        from .rollout import score
+
+        self.core.play_out(state, rng or random.Random(), throw_rate, policy)
+        return score(state)
+
+    def play_out_light(self, state: KState, rng: random.Random | None = None) -> RolloutResult:
+        """:meth:`play_out` with the kernel's ``light_move`` policy for every seat (the
+        search bot's rollouts: cheap, and closer to how people play than random plays)."""
+        from .rollout import score
+
+        self.core.play_out_light(state, self.core.rng_from(rng or random.Random()))
+        return score(state)
+
+
+_DEFAULT: list[Kernel] = []
+
+
+def default_kernel() -> Kernel:
+    """The process-wide kernel, on the product's core (:func:`core`: compiled unless
+    ``SHENGJI_PURE=1``)."""
+    kernel_core = core()
+    if not _DEFAULT or _DEFAULT[0].core is not kernel_core:
+        _DEFAULT[:] = [Kernel(core=kernel_core)]
+    return _DEFAULT[0]

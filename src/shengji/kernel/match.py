@@ -18,31 +18,21 @@ can run here at kernel speed.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import ALL_CARDS, Card, Suit, deck
-from ..options import RuleOptions
-from ..scoring import (
-    HandResult,
-    Side,
-    hand_stake,
-    player_standing,
-    score_hand,
-    scoring_levels,
-    settle_coins,
-    team_standing,
-)
 from ..seats import level_holder, start_teams
 from ..shuffle import hand_seed, is_secret, shuffled
-from ..trump import trump_context, trump_text
+from ..trump import trump_context
 from . import access
-from .rollout import Kernel, default_kernel, lead_of
+from .access import Kernel, default_kernel
 
 if TYPE_CHECKING:
-    from ._core import KHand, KRng, Tables
+    from ..options import RuleOptions
+    from ..scoring import HandResult, Side
+    from ._core import KHand, KRng, KScore, ScoreRules, Tables
 
 #: A random player's chance of attempting a throw when it leads.
 THROW_RATE = 0.1
@@ -103,6 +93,11 @@ class KMatch:
         self.winner: int | None = None
         #: Decisions of the hands before this one, and the ``continue`` between hands.
         self.decisions_before = 0
+        self.score_rules: ScoreRules = access.score_rules(self.core, options)
+        #: The hands this object scored, and how many hands of the match are finished.
+        self.scored: list[Scored] = []
+        self.hands_scored = 0
+        self.next_banker: int | None = None
         self.hand = self._start_hand(None, lvl, 0)
 
     @classmethod
@@ -141,6 +136,10 @@ class KMatch:
         m.over = over
         m.winner = winner
         m.decisions_before = 0
+        m.score_rules = access.score_rules(m.core, options)
+        m.scored = []
+        m.hands_scored = len(results)
+        m.next_banker = results[-1].outcome.next_banker if results else None
         return m
 
     def tables(self, level: int) -> list[Tables]:
@@ -194,60 +193,105 @@ class KMatch:
         self.hand = self._start_hand(banker, h.level, h.redeals + 1)
         self.hand.record = record
 
-    def finish_hand(self) -> HandResult:
-        """Score the finished hand: the kitty bonus, level table, levels, coins and
-        whether the match is over (as ``shengji.game``'s end of a hand)."""
+    def score_hand(self) -> Scored:
+        """Score the finished hand in the kernel (the kitty bonus, the level table, the J
+        hook; the levels, coins and match end it leaves) and carry its levels, coins and
+        next banker: :meth:`finish_hand` without the result objects (what random players
+        in ``simulate`` need). Kept in :attr:`scored`."""
         h = self.hand
         ks = h.play
         assert ks is not None and ks.done
-        opts = self.options
-        ctx = trump_context(opts, h.level, None if h.decl.trump < 0 else Suit(h.decl.trump))
+        core = self.core
+        r = self.score_rules
         banker = h.decl.banker
-        kitty = [ALL_CARDS[c] for c in h.kitty]
         teams = ks.team
-        friends = opts.friends
-        levels = scoring_levels(opts, self.levels, banker, teams)
-        score = score_hand(
-            opts,
-            ctx,
+        bteam = teams[banker]
+        friends = self.options.friends
+        if friends:  # the banker's own level and the first collector's after the banker
+            first = core.next_on_side(banker, 1 - bteam, teams)
+            levels = (self.levels[banker], self.levels[first])
+        else:
+            levels = (self.levels[bteam], self.levels[1 - bteam])
+        score: KScore = core.score_hand(
+            r,
+            h.trump_tables,
+            h.level,
             banker,
-            levels,
+            levels[0],
+            levels[1],
             ks.trick_points,
             ks.penalties,
-            kitty,
-            lambda: lead_of(ctx, ks.last_lead),
+            h.kitty,
+            ks.last_lead,
             ks.last_winner,
-            [ALL_CARDS[c] for c in ks.last_win],
+            ks.last_win,
             ks.last_points,
-            teams=teams,
+            teams,
         )
-        outcome = score.outcome
-        bteam = teams[banker]
-        if friends:
-            new, progress, over, winner = player_standing(
-                opts, teams, banker, outcome, self.levels, self.progress, self.hand_number
+        o = score.outcome
+        if friends:  # names the match's winning side when another player won it by levels
+            new, progress, over, winner = core.friends_standing(
+                r, teams, banker, o, list(self.levels), list(self.progress), self.hand_number
             )
-            reached = opts.match_end == "reach_ace" and winner is not None and new[winner] == 14
-            if reached and winner is not None and outcome.winner is None:
-                # a player other than the two whose levels the outcome follows reached A
-                won: Side = "banker" if teams[winner] == bteam else "collectors"
-                outcome = dataclasses.replace(outcome, winner=won)
         else:
-            two, climbed, over, winner = team_standing(
-                opts, bteam, outcome, (self.progress[0], self.progress[1]), self.hand_number
+            new, progress, over, winner = core.team_standing(
+                r, bteam, o, list(self.progress), self.hand_number
             )
-            new, progress = two, climbed
-        stake = hand_stake(opts, h.decl.counters)
-        win_team = bteam if outcome.side == "banker" else 1 - bteam
-        sp = ks.stake_penalties
-        change = settle_coins(opts, stake, win_team, (sp[0], sp[1]))
+        stake = core.hand_stake(r, h.decl.counters)
+        win_team = bteam if o.side == core.SIDE_BANKER else 1 - bteam
+        change = core.settle_coins(r, stake, win_team, ks.stake_penalties)
         n = len(teams)
-        side = tuple(s for s in ((banker + i) % n for i in range(n)) if teams[s] == bteam)
+        scored = Scored(self.hand_number, score, stake, change)
+        if friends:
+            scored.banker_side = tuple(
+                s for s in ((banker + i) % n for i in range(n)) if teams[s] == bteam
+            )
+            scored.climbed = tuple(a - b for a, b in zip(progress, self.progress, strict=True))
+        self.levels = tuple(new)
+        self.progress = tuple(progress)
+        self.coins = (self.coins[0] + change[0], self.coins[1] + change[1])
+        self.over = over
+        self.winner = None if winner < 0 else winner
+        self.next_banker = o.next_banker
+        self.hands_scored += 1
+        self.scored.append(scored)
+        return scored
+
+    def finish_hand(self) -> HandResult:
+        """Score the finished hand (:meth:`score_hand`) and add its result to
+        :attr:`results` (as ``shengji.game``'s end of a hand)."""
+        from ..scoring import HandOutcome, HandResult
+
+        scored = self.score_hand()
+        h = self.hand
+        ks = h.play
+        assert ks is not None
+        score, o = scored.score, scored.score.outcome
+        side: tuple[Side, Side] = ("banker", "collectors")
+        kitty = tuple([ALL_CARDS[c] for c in h.kitty])
+        outcome = HandOutcome(
+            points=o.points,
+            side=side[o.side],
+            gain=o.gain,
+            moved=o.moved,
+            capped=o.capped,
+            must_play_stop=o.must_play_stop,
+            hook=o.hook or None,
+            banker_seat=o.banker_seat,
+            next_banker=o.next_banker,
+            old_banker_level=o.old_banker_level,
+            old_collector_level=o.old_collector_level,
+            banker_level=o.banker_level,
+            collector_level=o.collector_level,
+            winner=None if o.winner < 0 else side[o.winner],
+            bonus=o.bonus,
+        )
+        trump = h.decl.trump
         result = HandResult(
-            number=self.hand_number,
-            banker=banker,
+            number=scored.number,
+            banker=h.decl.banker,
             level=h.level,
-            trump=trump_text(ctx.trump),
+            trump="NT" if trump < 0 else "SHCD"[trump],
             trick_points=ks.trick_points,
             kitty_points=sum(c.pts for c in kitty),
             kitty_multiplier=score.kitty_multiplier,
@@ -255,26 +299,19 @@ class KMatch:
             points=score.points,
             outcome=outcome,
             counters=h.decl.counters,
-            stake=stake,
-            coins=change,
-            kitty=tuple(kitty),
-            banker_side=side if friends else (),
-            climbed=tuple(a - b for a, b in zip(progress, self.progress, strict=False))
-            if friends
-            else (),
+            stake=scored.stake,
+            coins=scored.coins,
+            kitty=kitty,
+            banker_side=scored.banker_side,
+            climbed=scored.climbed,
         )
-        self.levels = new
-        self.progress = progress
-        self.coins = (self.coins[0] + change[0], self.coins[1] + change[1])
         self.results.append(result)
-        self.over = over
-        self.winner = winner
         return result
 
     def next_hand(self) -> None:
         """Deal the next hand: the outcome's next banker at their team's level."""
-        last = self.results[-1]
-        banker = last.outcome.next_banker
+        banker = self.next_banker
+        assert banker is not None
         record = self.hand.record
         self.decisions_before += self.hand.decisions + 1
         self.hand_number += 1
@@ -287,10 +324,15 @@ class KMatch:
         return self.decisions_before + self.hand.decisions
 
     def play_random(
-        self, rngs: Sequence[KRng], max_hands: int | None = None, throw_rate: float = THROW_RATE
+        self,
+        rngs: Sequence[KRng],
+        max_hands: int | None = None,
+        throw_rate: float = THROW_RATE,
+        results: bool = True,
     ) -> None:
         """Play on with a random player at every seat (``rngs[seat]``, see
-        :func:`random_streams`) until the match is over or ``max_hands`` hands are done."""
+        :func:`random_streams`) until the match is over or ``max_hands`` hands are done;
+        ``results=False``: the hands are scored (:attr:`scored`) without result objects."""
         streams = list(rngs)
         core = self.core
         while True:
@@ -298,10 +340,30 @@ class KMatch:
             if self.hand.phase == core.PH_REDEAL:
                 self.redeal()
                 continue
-            self.finish_hand()
-            if self.over or (max_hands is not None and len(self.results) >= max_hands):
+            if results:
+                self.finish_hand()
+            else:
+                self.score_hand()
+            if self.over or (max_hands is not None and self.hands_scored >= max_hands):
                 return
             self.next_hand()
+
+
+class Scored:
+    """A hand scored by the kernel (:meth:`KMatch.score_hand`): its number, the kernel's
+    score (``KScore``: kitty multiplier and bonus, the collectors' points, the outcome),
+    the stake and the coins it moved, and in 找朋友 the banker's side as the hand ended
+    (the banker first) and the levels each seat climbed."""
+
+    __slots__ = ("banker_side", "climbed", "coins", "number", "score", "stake")
+
+    def __init__(self, number: int, score: KScore, stake: int, coins: tuple[int, int]) -> None:
+        self.number = number
+        self.score = score
+        self.stake = stake
+        self.coins = coins
+        self.banker_side: tuple[int, ...] = ()
+        self.climbed: tuple[int, ...] = ()
 
 
 # The decks as ints in the order ``shengji.cards.deck`` gives them (shuffles match).

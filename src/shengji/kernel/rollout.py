@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..actions import ActionError
@@ -32,8 +31,8 @@ from ..options import RuleOptions
 from ..scoring import HandOutcome, score_hand, scoring_levels
 from ..seats import start_teams
 from ..trump import TrumpContext
-from . import access
-from .loader import load_core
+from .access import Kernel as Kernel
+from .access import default_kernel as default_kernel
 
 #: An event as the game engine gives it (``shengji.game.Event``).
 Event = dict[str, Any]
@@ -72,7 +71,7 @@ class PlayTable(Protocol):
 
 
 if TYPE_CHECKING:
-    from ._core import KState, Tables
+    from ._core import KState
 
 #: A play-out policy: the cards the seat to act plays (``state.to_act``), from the state.
 Policy = Callable[["KState", random.Random], list[int]]
@@ -103,92 +102,50 @@ class RolloutResult:
     outcome: HandOutcome
 
 
-class Kernel:
-    """The kernel API over one ``_core`` (compiled or pure); tables are cached per
-    (options, level, trump)."""
-
-    def __init__(self, pure: bool | None = None, core: ModuleType | None = None) -> None:
-        self.core: ModuleType = core if core is not None else load_core(pure)
-        self._tables: dict[tuple[RuleOptions, int, object], Tables] = {}
-
-    @property
-    def is_compiled(self) -> bool:
-        """True when this kernel runs the mypyc-compiled core."""
-        return not str(getattr(self.core, "__file__", "")).endswith(".py")
-
-    def tables(self, ctx: TrumpContext) -> Tables:
-        """The kernel tables of a trump context (built once)."""
-        if self.core is access.core():
-            return access.tables(ctx)
-        key = (ctx.options, ctx.level, ctx.trump)
-        hit = self._tables.get(key)
-        if hit is None:
-            hit = access.build_tables(self.core, ctx)
-            self._tables[key] = hit
-        return hit
-
-    def from_table(
-        self,
-        table: PlayTable,
-        hands: Sequence[Sequence[Card]] | None = None,
-        kitty: Sequence[Card] | None = None,
-        record: bool = False,
-    ) -> KState:
-        """A kernel state for a hand in the play phase. A :class:`GameState` gives its own
-        hands and kitty; a :class:`SeatView` needs ``hands`` (the seat's own and sampled
-        ones for the others) and, for the kitty bonus, a sampled ``kitty``. ``record``
-        keeps events for :meth:`events`."""
-        if table.phase != "play":
-            raise ActionError(
-                f"the kernel plays the play phase, not {table.phase!r}",
-                params={"phase": table.phase},
-            )
+def state_of(
+    kernel: Kernel,
+    table: PlayTable,
+    hands: Sequence[Sequence[Card]] | None = None,
+    kitty: Sequence[Card] | None = None,
+    record: bool = False,
+) -> KState:
+    """A kernel state for a hand in the play phase (:meth:`Kernel.from_table`). A
+    :class:`GameState` gives its own hands and kitty; a :class:`SeatView` needs ``hands``
+    (the seat's own and sampled ones for the others) and, for the kitty bonus, a sampled
+    ``kitty``. ``record`` keeps events for :func:`kernel_events`."""
+    if table.phase != "play":
+        raise ActionError(
+            f"the kernel plays the play phase, not {table.phase!r}",
+            params={"phase": table.phase},
+        )
+    if hands is None:
+        hands = getattr(table, "hands", None)  # a GameState has every hand
         if hands is None:
-            hands = getattr(table, "hands", None)  # a GameState has every hand
-            if hands is None:
-                raise ActionError("a seat's view needs sampled hands for the kernel")
-        if kitty is None:
-            kitty = table.kitty if table.kitty is not None else ()
-        banker = table.banker
-        assert banker is not None
-        ctx = table.ctx
-        team = list(start_teams(table.options))
-        s = cast("KState", self.core.KState(self.tables(ctx), banker, table.leader, team))
-        for seat in range(s.seats):
-            h = s.hands[seat]
-            for c in hands[seat]:
-                h[c.index] += 1
-            s.sizes[seat] = len(hands[seat])
-        restore_play(s, table)
-        s.record = record
-        levels = scoring_levels(table.options, table.levels, banker, s.team)
-        s.info = HandInfo(table.options, ctx, tuple(kitty), levels)
-        return s
-
-    def play_out(
-        self,
-        state: KState,
-        policy: Policy | None = None,
-        rng: random.Random | None = None,
-        throw_rate: float = 0.0,
-    ) -> RolloutResult:
-        """Play ``state`` (changed in place: pass a copy to keep it) to the end of the hand
-        with ``policy``, or uniformly random legal plays (random leads attempt a throw with
-        probability ``throw_rate``), and score it."""
-        self.core.play_out(state, rng or random.Random(), throw_rate, policy)
-        return score(state)
-
-    def play_out_light(self, state: KState, rng: random.Random | None = None) -> RolloutResult:
-        """:meth:`play_out` with the kernel's ``light_move`` policy for every seat (the
-        search bot's rollouts: cheap, and closer to how people play than random plays)."""
-        self.core.play_out_light(state, self.core.rng_from(rng or random.Random()))
-        return score(state)
+            raise ActionError("a seat's view needs sampled hands for the kernel")
+    if kitty is None:
+        kitty = table.kitty if table.kitty is not None else ()
+    banker = table.banker
+    assert banker is not None
+    ctx = table.ctx
+    team = list(start_teams(table.options))
+    s = cast("KState", kernel.core.KState(kernel.tables(ctx), banker, table.leader, team))
+    for seat in range(s.seats):
+        h = s.hands[seat]
+        for c in hands[seat]:
+            h[c.index] += 1
+        s.sizes[seat] = len(hands[seat])
+    restore_play(s, table)
+    s.record = record
+    levels = scoring_levels(table.options, table.levels, banker, s.team)
+    s.info = HandInfo(table.options, ctx, tuple(kitty), levels)
+    return s
 
 
 def restore_play(s: KState, table: PlayTable) -> None:
     """Give the kernel play state ``s`` (hands already set) what ``table`` says of the
     play so far: the seat to act, points, penalties, the tricks and the trick in progress,
-    and (找朋友) the friend calls, the copies of each played and the friends found."""
+    and (找朋友) the friend calls, the copies of each played, the friends found and each
+    thrower's failed-throw points."""
     s.to_act = table.to_act if table.to_act is not None else table.leader
     s.trick_points = table.trick_points
     s.penalties = table.penalties
@@ -207,6 +164,10 @@ def restore_play(s: KState, table: PlayTable) -> None:
                 s.team[c.seat] = s.team[s.banker]
         for p in table.trick:
             s.count_called(p.seat, [c.index for c in p.cards])
+        if s.t.penalty_final:
+            for t in table.tricks:
+                _note_thrown(s, t.plays)
+            _note_thrown(s, table.trick)
     if table.tricks:
         last = table.tricks[-1]
         s.last_lead = [c.index for c in last.plays[0].cards]
@@ -216,6 +177,14 @@ def restore_play(s: KState, table: PlayTable) -> None:
     if table.trick:
         s.plays = [[c.index for c in p.cards] for p in table.trick]
         s.set_lead(s.plays[0])
+
+
+def _note_thrown(s: KState, plays: Sequence[Any]) -> None:
+    """The failed throws' penalty points of ``plays`` for each thrower (找朋友 with
+    ``throw_penalty_side = final``)."""
+    for p in plays:
+        if p.attempted is not None and p.penalty:
+            s.note_thrown(p.seat, abs(p.penalty))
 
 
 def score(state: KState) -> RolloutResult:
@@ -234,7 +203,7 @@ def score(state: KState) -> RolloutResult:
         state.trick_points,
         state.penalties,
         info.kitty,
-        lambda: lead_of(ctx, state.last_lead),
+        [ALL_CARDS[i] for i in state.last_lead],
         state.last_winner,
         [card_from_index(i) for i in state.last_win],
         state.last_points,
@@ -248,19 +217,6 @@ def score(state: KState) -> RolloutResult:
         points=score.points,
         outcome=score.outcome,
     )
-
-
-def lead_of(ctx: TrumpContext, cards: list[int]) -> Any:
-    """The rules API's ``Lead`` of a kernel play (the rules API sits above the kernel: it
-    is imported on first use)."""
-    if not _CLASSIFY:
-        from ..units import classify_lead
-
-        _CLASSIFY.append(classify_lead)
-    return _CLASSIFY[0](ctx, [ALL_CARDS[i] for i in cards])
-
-
-_CLASSIFY: list[Callable[..., Any]] = []
 
 
 def kernel_events(state: KState, start: int = 0) -> list[Event]:
@@ -298,18 +254,6 @@ def kernel_events(state: KState, start: int = 0) -> list[Event]:
 
 def _text(cards: list[int]) -> str:
     return format_cards(card_from_index(i) for i in cards)
-
-
-_DEFAULT: list[Kernel] = []
-
-
-def default_kernel() -> Kernel:
-    """The process-wide kernel, on the product's core (:func:`access.core`: compiled
-    unless ``SHENGJI_PURE=1``)."""
-    core = access.core()
-    if not _DEFAULT or _DEFAULT[0].core is not core:
-        _DEFAULT[:] = [Kernel(core=core)]
-    return _DEFAULT[0]
 
 
 def from_table(

@@ -4,11 +4,15 @@ Keys: ←/→ move (or type a rank or suit to jump; a click selects), space sele
 clears, Enter plays the selection, n starts the next hand, ? asks for a hint (and selects
 it), v shows the score sheet, l switches language, h/F1 lists every key, q quits (asking
 first in a local game; in every dialog too), Ctrl-C quits at once (exit status 130).
-Declaring (1–9, p, d) and burying the kitty happen in dialogs that leave the status line
-in sight; whenever no dialog is up and a decision waits for you, its dialog comes back
-(Enter reopens it too). Online, the lobby takes r (ready), s (start) and b (bots in the
-empty seats, for the host). A selection is checked as you make it, so the rule that
-forbids it shows before you send it; a throw is never called legal (it may still fail).
+The deal runs by itself and never waits: the prompt line lists the shows you hold as the
+cards come, d shows (one at once, several in a dialog the deal goes on behind), Enter
+shows the cards selected. Declaring after the deal (1–9, p) and burying the kitty happen
+in dialogs that leave the status line in sight; a decision that comes due is offered at
+once, over any overlay (help, the score sheet), and a dialog whose moment passed closes
+(Enter reopens one that still waits). Online, the lobby takes r (ready), s (start) and b
+(bots in the empty seats, for the host). A selection is checked as you make it, so the
+rule that forbids it shows before you send it; a throw is never called legal (it may
+still fail).
 
 The trick in progress marks who led it (▶), who is winning it (★) and its points; every
 declaration, play, trick winner and failed throw goes to the log on the table, the last
@@ -226,8 +230,9 @@ class DeclareDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         lang = self.lang
+        verb = "action.show" if self.free else "action.declare"
         lines = [
-            f"{i + 1}) " + t("action.declare", lang, cards=card_label_list(s, lang))
+            f"{i + 1}) " + t(verb, lang, cards=card_label_list(s, lang))
             for i, s in enumerate(self.options)
         ]
         if not self.free:
@@ -547,7 +552,8 @@ class TableApp(App[None]):
         super().__init__()
         self.session = session
         self.lang = lang
-        self.bound = ("key.play", lang)  # Enter's label and the language of the footer
+        #: Enter's label (None: not in the footer) and the language of the footer.
+        self.bound: tuple[str | None, str] = ("key.play", lang)
         self._bindings = keymap(self.KEYS, lang)
         self.cursor = 0
         self.selected: set[int] = set()
@@ -557,6 +563,8 @@ class TableApp(App[None]):
         self.dialog_rev: Any = -1
         self.hint_rev: Any = None  # the table's revision the hint shown is about
         self.sheet_hand = -1
+        #: The hand at the last look: its number, the cards dealt so far, the hand's cards.
+        self.dealt_hand: tuple[Any, int, list[str]] = (None, 0, [])
         # the log is kept in both languages, so the language key re-reads it whole
         self.trackers = {code: Tracker(code) for code in ("en", "zh")}
         self.logs: dict[str, deque[str]] = {code: deque(maxlen=300) for code in ("en", "zh")}
@@ -639,11 +647,12 @@ class TableApp(App[None]):
 
     def _rebind(self) -> None:
         """The footer's keys in this language, Enter labelled by what it does now (open
-        the declaration or the kitty that waits, or play)."""
+        the declaration or the kitty that waits, or play; while the cards are dealt it is
+        left out: d shows, and a selection that may be shown says Enter)."""
         phase = (self.state.get("view") or {}).get("phase") if self.state else None
         pending = bool(self.state) and self._pending_dialog()
         opens = {"bury": "key.bury", "call": "key.call"}.get(str(phase), "key.declare")
-        enter = opens if pending else "key.play"
+        enter = opens if pending else None if self._dealing() else "key.play"
         if (enter, self.lang) != self.bound:
             self.bound = (enter, self.lang)
             keys = [(k, a, enter if a == "submit" else d, kd) for k, a, d, kd in self.KEYS]
@@ -691,7 +700,13 @@ class TableApp(App[None]):
         lang = self.lang
         if state.get("rev") != self.last_rev:
             self.last_rev = state.get("rev")
-            self.selected = set()
+            hand, dealt, before = self.dealt_hand
+            now = (view or {}).get("hand_number"), int((view or {}).get("dealt") or 0)
+            if self._dealing() and hand == now[0] and dealt <= now[1]:
+                self._follow_cards(before)  # a round came: the selection stays on its cards
+            else:
+                self.selected = set()
+            self.dealt_hand = (*now, list(self.cards))
             if self.hint_rev is not None and self.hint_rev != self.last_rev:
                 self.message, self.hint_rev = "", None
             self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
@@ -720,6 +735,21 @@ class TableApp(App[None]):
         if not view:
             return
         self._dialogs(state, view)
+
+    def _follow_cards(self, before: list[str]) -> None:
+        """While the cards are dealt the hand grows between two looks: the selection and
+        the cursor stay on the cards they were on (not on the places)."""
+        now = self.cards
+        places: dict[str, list[int]] = {}
+        for j, card in enumerate(now):
+            places.setdefault(card, []).append(j)
+        moved: dict[int, int] = {}
+        for i, card in enumerate(before):
+            spots = places.get(card)
+            if spots:
+                moved[i] = spots.pop(0)
+        self.selected = {moved[i] for i in self.selected if i in moved}
+        self.cursor = moved.get(self.cursor, self.cursor)
 
     def _dialogs(self, state: dict[str, Any], view: dict[str, Any]) -> None:
         """Offer the decision that waits for this seat (declare, bury, call, the score
@@ -923,8 +953,8 @@ class TableApp(App[None]):
             return self._dealing() and bool(state.get("shows"))
         if action == "next_hand":
             return view.get("phase") == "hand_over" and my_turn(state)
-        if action == "hint":
-            return bool(view) and seated
+        if action == "hint":  # (nobody is asked during the deal: no decision to hint)
+            return bool(view) and seated and not self._dealing()
         if action == "sheet":
             return bool(view.get("score_sheet"))
         if action == "ready":
@@ -995,7 +1025,7 @@ class TableApp(App[None]):
         view = self.state.get("view") or {}
         if self._dealing() and self.selected:
             refusal = self.session.check({"type": "declare", "cards": self.chosen()})
-            self.message = self._say(refusal) if refusal else t("sel.legal", self.lang)
+            self.message = self._say(refusal) if refusal else t("sel.show", self.lang)
         elif my_turn(self.state) and view.get("phase") == "play" and self.selected:
             cards = self.chosen()
             refusal = self.session.check({"type": "play", "cards": cards})

@@ -193,8 +193,11 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
                 offered = offer
                 if offer:
                     out("", *_turn_lines(state, lang))
-            if not (offer and (tty or _has_fileno(stdin)) and _stdin_ready(stdin, 0.1)):
-                if not offer:
+            # a person's line is read at any moment (look, quit, a show); a script's line
+            # when there is something to show; none while one is held for later
+            reads = held is None and (tty or (bool(offer) and _has_fileno(stdin)))
+            if not (reads and _stdin_ready(stdin, 0.1)):
+                if not reads:
                     time.sleep(0.05)
                 continue
         elif (tty or (watch and my_seat(state) is None)) and not want:
@@ -206,6 +209,8 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
         if want and state.get("rev") != shown:
             shown = state.get("rev")
             out("", *(_turn_lines(state, lang) if view else describe(state, lang)))
+        if tty and want and not dealing and held is None and not _stdin_ready(stdin, 0.1):
+            continue  # the table goes on meanwhile (a turn timer may play for you)
         line, held = (held, None) if held is not None and not dealing else (stdin.readline(), held)
         if not line:
             return 0

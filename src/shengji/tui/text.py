@@ -526,6 +526,12 @@ def lobby_lines(state: dict[str, Any], lang: str, link: str | None) -> list[str]
     timer = t("lobby.timer", lang, s=round(secs)) if secs else t("lobby.no_timer", lang)
     hints = t("lobby.no_hints", lang) if room.get("hints") is False else ""
     lines.append(timer + (f" · {hints}" if hints else ""))
+    if room.get("paced") and room.get("deal_seconds"):  # the deal runs by itself
+        pace = t("lobby.pace", lang, s=f"{float(room['deal_seconds']):g}")
+        if room.get("declare_seconds"):  # the turn timer, when shorter, caps it
+            show = min(float(room["declare_seconds"]), secs or float("inf"))
+            pace += " · " + t("lobby.declare", lang, s=round(show))
+        lines.append(pace)
     seats = room.get("seats") or []
     host = room.get("host_seat")
     me = my_seat(state)
