@@ -129,6 +129,23 @@ def test_a_show_is_taken_whenever_it_is_legal_even_on_an_older_table(
             assert "show" in refused["text"]["en"] and "亮主" in refused["text"]["zh"]
 
 
+def test_a_show_from_before_a_redeal_is_stale(paced: TestClient) -> None:
+    """双升's first deal with nobody showing is dealt again: a show offered in the first
+    deal, sent on its revision once the second has begun, is refused STALE_REVISION (the
+    cards it names were another deal's), never taken nor answered about the new hand."""
+    rid, key = _room(paced)
+    seed = _seed("shuangsheng", lambda st: bool(legal_shows(st, 0)))
+    with ExitStack() as stack:
+        me = _start(paced, stack, rid, key, people=4, seed=seed)[0]
+        wait_view(me, lambda v: bool(me.latest.get("shows")))
+        shows, old, dealt = me.latest["shows"], me.latest["rev"], me.view["dealt"]
+        wait_view(me, lambda v: v["phase"] == "deal" and v["dealt"] < dealt)  # dealt again
+        reply = me.request({"type": "act", "action": {"type": "declare", "cards": shows[0]}}, old)
+        assert reply["type"] == "error" and reply["code"] == "STALE_REVISION", reply
+        sync(me)
+        assert me.view["declarations"] == []
+
+
 def test_the_single_level_card_of_a_person_is_taken_during_the_deal(http: TestClient) -> None:
     """Four people, nobody acting: the first who holds a level card shows it at once."""
     rid, key = _room(http)

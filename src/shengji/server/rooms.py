@@ -222,6 +222,9 @@ class Room:
         self.state: GameState | None = None
         self.recorder: Recorder | None = None
         self.rev = 0
+        #: The first revision of the deal in progress: a show during the deal may act on
+        #: an older revision of the same deal, never on one from before it (a redeal).
+        self.deal_rev = 0
         #: The stored row's version this copy was read at or last wrote (None: not stored).
         self.version: int | None = None
         self.chat: list[dict[str, Any]] = []
@@ -381,6 +384,7 @@ class Room:
                 rec.add(seat, action)
             room.state, room.recorder = st, rec
             room.rev += len(rec.actions) - int(lobby.get("actions", 0)) + 1
+            room.deal_rev = room.rev
             room.make_bots()
         return room
 
@@ -801,6 +805,7 @@ class Room:
         if isinstance(cmd, Start):
             self.state = new_match(self.options, self.seed, paced=self.settings.paced)
             self.recorder = Recorder(self.options, self.seed)
+            self.deal_rev = self.rev
         self.make_bots()
         return message("ack", id=cmd.id, rev=self.rev)
 
@@ -881,7 +886,7 @@ class Room:
                     reviewing=sorted(self.holds),
                 )
         elif cmd.rev != self.rev and not (
-            isinstance(action, Declare) and self.state.phase == "deal"
+            isinstance(action, Declare) and self.state.phase == "deal" and cmd.rev >= self.deal_rev
         ):  # a show during the deal is taken whenever it is legal: the cards keep coming
             raise RoomError(
                 Code.STALE_REVISION,
@@ -925,6 +930,11 @@ class Room:
             raise RoomError(e.code, e.message, e.params) from None
         await self._write(seat, action, st)
         self.rev += 1
+        if st.phase == "deal" and (
+            self.state.phase != "deal"
+            or (st.hand_number, st.redeals) != (self.state.hand_number, self.state.redeals)
+        ):  # a new deal (the next hand, or a redeal): shows from before it are stale
+            self.deal_rev = self.rev
         self.state = st
         self.continued.clear()
         self.holds.clear()
