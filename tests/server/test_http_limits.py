@@ -212,6 +212,22 @@ def test_validation_errors_are_coded_and_never_echo_the_input(http: TestClient) 
     assert r.status_code == 422 and "SECRET" not in r.text
 
 
+def test_the_frameworks_own_refusals_are_coded(http: TestClient) -> None:
+    """A body nested too deep for the JSON parser (400), a wrong method (405) and an
+    unknown path (404) are answered with codes, worded in both languages."""
+    deep = b'{"preset":' + b"[" * 5000 + b"]" * 5000 + b"}"
+    r = http.post("/api/rooms", content=deep, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "BAD_REQUEST", r.text
+    wrong = http.delete("/api/rooms")
+    assert wrong.status_code == 405 and wrong.json()["detail"]["code"] == "BAD_REQUEST"
+    assert wrong.headers["allow"]  # the framework's headers are kept
+    missing = http.get("/api/nothing")
+    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "NOT_FOUND"
+    for answer in (r, wrong, missing):
+        text = answer.json()["detail"]["text"]
+        assert text["en"] and text["zh"]
+
+
 @linux_only
 def test_a_20_mb_body_gets_413_unread_and_the_server_stays_small(serve: Any) -> None:
     srv = serve()
