@@ -146,6 +146,23 @@ def test_a_show_from_before_a_redeal_is_stale(paced: TestClient) -> None:
         assert me.view["declarations"] == []
 
 
+def test_a_show_without_a_revision_is_stale_not_a_fault(paced: TestClient) -> None:
+    """A show during the deal that names no ``rev`` is refused STALE_REVISION like any
+    other action without one (it was a fault answered INTERNAL_ERROR), and nothing is
+    taken."""
+    rid, key = _room(paced)
+    seed = _seed("shuangsheng", lambda st: bool(legal_shows(st, 0)))
+    with ExitStack() as stack:
+        me = _start(paced, stack, rid, key, people=4, seed=seed)[0]
+        wait_view(me, lambda v: bool(me.latest.get("shows")))
+        shows = me.latest["shows"]
+        act = {"type": "act", "action": {"type": "declare", "cards": shows[0]}, "rev": None}
+        reply = me.request(act)
+        assert reply["type"] == "error" and reply["code"] == "STALE_REVISION", reply
+        sync(me)
+        assert me.view["declarations"] == []
+
+
 def test_the_single_level_card_of_a_person_is_taken_during_the_deal(http: TestClient) -> None:
     """Four people, nobody acting: the first who holds a level card shows it at once."""
     rid, key = _room(http)

@@ -886,7 +886,10 @@ class Room:
                     reviewing=sorted(self.holds),
                 )
         elif cmd.rev != self.rev and not (
-            isinstance(action, Declare) and self.state.phase == "deal" and cmd.rev >= self.deal_rev
+            isinstance(action, Declare)
+            and self.state.phase == "deal"
+            and cmd.rev is not None
+            and cmd.rev >= self.deal_rev
         ):  # a show during the deal is taken whenever it is legal: the cards keep coming
             raise RoomError(
                 Code.STALE_REVISION,
