@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ def test_a_block_is_replaced_between_its_markers(tmp_path: Path) -> None:
     assert text.startswith("before\n<!-- figures:x -->\n`shengji x --n 1` on ")
     assert "2026-01-02:\n\n    a: 1\n    b: 2\n<!-- /figures:x -->\nafter\n" in text
     assert "old" not in text and "cores" in text
+    assert re.search(r"cores.*, load average \d+\.\d, 2026-01-02:", text)  # how busy it was
     write_figures(doc, "x", block)  # again: the same text, nothing piles up
     assert doc.read_text() == text
 

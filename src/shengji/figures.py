@@ -32,11 +32,21 @@ def machine() -> str:
     )
 
 
+def load_average() -> str:
+    """The machine's load average over the last minute, as written beside a figure (a
+    figure measured beside other work says so), or nothing where the OS has none."""
+    try:
+        return f", load average {os.getloadavg()[0]:.1f}"
+    except (AttributeError, OSError):
+        return ""
+
+
 def figures_block(command: str, lines: Sequence[str], when: datetime.date | None = None) -> str:
-    """The text of a figures block: which command, where and when, then one line each."""
+    """The text of a figures block: which command, where (with the load average when it
+    was written) and when, then one line each."""
     day = (when or datetime.date.today()).isoformat()
     rows = "\n".join(f"    {line}" for line in lines)
-    return f"`{command}` on {machine()}, {day}:\n\n{rows}\n"
+    return f"`{command}` on {machine()}{load_average()}, {day}:\n\n{rows}\n"
 
 
 def write_figures(path: str | Path, name: str, block: str) -> None:
