@@ -394,8 +394,9 @@ def friends_standing(
     new, climbed, over, winner = access.core().friends_standing(
         _rules(options), list(teams), banker, o, list(levels), list(progress), hand_number
     )
-    if o.winner >= 0 and outcome.winner is None:
-        outcome = dataclasses.replace(outcome, winner=_SIDES[o.winner])
+    side = None if o.winner < 0 else _SIDES[o.winner]
+    if side != outcome.winner:
+        outcome = dataclasses.replace(outcome, winner=side)
     return outcome, tuple(new), tuple(climbed), over, None if winner < 0 else winner
 
 

@@ -2633,6 +2633,23 @@ def player_standing(
     the levels each climbed in the match, whether it is over and the winning seat (-1:
     none). With ``defend_ace`` the banker at A whose side wins passes A, and with
     ``friend_passes_ace`` a friend at A does too."""
+    new, climbed, over, winner, _ = _player_standing(
+        r, teams, banker, o, levels, progress, hand_number
+    )
+    return new, climbed, over, winner
+
+
+def _player_standing(
+    r: ScoreRules,
+    teams: list[int],
+    banker: int,
+    o: KOutcome,
+    levels: list[int],
+    progress: list[int],
+    hand_number: int,
+) -> tuple[list[int], list[int], bool, int, int]:
+    """:func:`player_standing`, and the seat that won the match by levels (-1: none; the
+    winner may also be the one that climbed most in a match of ``match_hands``)."""
     n = len(teams)
     bteam = teams[banker]
     up = bteam if o.side == SIDE_BANKER else 1 - bteam
@@ -2651,13 +2668,14 @@ def player_standing(
         ) or (r.match_end == ME_REACH_ACE and new[s] == 14 and moved > 0)
         if done and winner < 0:
             winner = s
+    by_levels = winner
     over = winner >= 0
     if not over and r.match_hands >= 0 and hand_number + 1 >= r.match_hands:
         over = True
         best = max(climbed)
         if climbed.count(best) == 1:
             winner = climbed.index(best)
-    return new, climbed, over, winner
+    return new, climbed, over, winner, by_levels
 
 
 def friends_standing(
@@ -2669,23 +2687,16 @@ def friends_standing(
     progress: list[int],
     hand_number: int,
 ) -> tuple[list[int], list[int], bool, int]:
-    """找朋友's end of a hand: :func:`player_standing`, and ``o.winner`` set to the side
-    that won the match when a player other than the two the outcome speaks for did so
-    by levels (reaching A, or a friend passing A with ``friend_passes_ace``)."""
-    new, climbed, over, winner = player_standing(r, teams, banker, o, levels, progress, hand_number)
-    if winner >= 0 and o.winner == SIDE_NONE:
-        bteam = teams[banker]
-        ours = teams[winner] == bteam
-        reached = r.match_end == ME_REACH_ACE and new[winner] == 14
-        passed = (
-            r.match_end == ME_DEFEND_ACE
-            and r.friend_passes_ace
-            and o.side == SIDE_BANKER
-            and ours
-            and levels[winner] == 14
-        )
-        if reached or passed:
-            o.winner = SIDE_BANKER if ours else SIDE_COLLECTORS
+    """找朋友's end of a hand: :func:`player_standing`, and ``o.winner`` set to the side of
+    the player who won the match by levels (reaching A, or passing A as the banker, or as
+    a friend with ``friend_passes_ace``), ``SIDE_NONE`` when nobody did: the outcome
+    speaks for two players only, and either may be at A without ending the match."""
+    new, climbed, over, winner, by_levels = _player_standing(
+        r, teams, banker, o, levels, progress, hand_number
+    )
+    o.winner = SIDE_NONE
+    if by_levels >= 0:
+        o.winner = SIDE_BANKER if teams[by_levels] == teams[banker] else SIDE_COLLECTORS
     return new, climbed, over, winner
 
 
