@@ -102,6 +102,11 @@ class Code(StrEnum):
     HINT_BUSY = "HINT_BUSY", "the adviser is busy with other hints: try again soon"
     REPLAY_BUSY = "REPLAY_BUSY", "the replayer is busy with other matches: try again soon"
     HINTS_OFF = "HINTS_OFF", "the host made this table one without hints"
+    TAKE_BACK_OFF = "TAKE_BACK_OFF", "the host made this table one without take-backs"
+    TAKE_BACK_TOO_LATE = (
+        "TAKE_BACK_TOO_LATE",
+        "only your own last show or play, before anyone else has acted since",
+    )
     BAD_HOST_KEY = "BAD_HOST_KEY", "the host key does not belong to this room"
     NAME_TOO_LONG = "NAME_TOO_LONG", "a name is over the size limit"
     CHAT_TOO_LONG = "CHAT_TOO_LONG", "a chat line is over the size limit"

@@ -238,6 +238,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "the reviewer is busy with other hands: try again in a moment",
         "zh": "复盘正忙于别的牌局, 请稍后再试",
     },
+    "err.TAKE_BACK_OFF": {
+        "en": "the host made this table one without take-backs",
+        "zh": "房主设定这张桌子不能悔牌",
+    },
+    "err.TAKE_BACK_TOO_LATE": {
+        "en": "too late to take that back: only your own last show or play, before others act",
+        "zh": "来不及悔了: 只能收回自己刚亮的主或刚出的牌, 而且别人还没有动",
+    },
     "err.HINTS_OFF": {
         "en": "the host made this table one without hints",
         "zh": "房主设定这张桌子不能用提示",
@@ -299,6 +307,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "notice.did.bury": {"en": "buried {count} cards", "zh": "扣了 {count} 张底牌"},
     "notice.did.continue": {"en": "went on", "zh": "继续"},
     "notice.did.call": {"en": "called {calls} as friends", "zh": "叫了朋友 {calls}"},
+    "notice.TOOK_BACK": {
+        "en": "{name} took back {did}",
+        "zh": "{name} 悔了一步: 收回{did}",
+    },
+    "notice.TOOK_BACK.you": {"en": "you took back {did}", "zh": "你悔了一步: 收回{did}"},
+    "notice.took.play": {"en": "the play of {cards}", "zh": "出的 {cards}"},
+    "notice.took.declare": {"en": "the show of {cards}", "zh": "亮的 {cards}"},
     "notice.PLAYED_FOR_YOU": {
         "en": "while you were away, the bot made {count} moves for you",
         "zh": "你离开期间, 机器人替你走了 {count} 步",
@@ -1047,6 +1062,11 @@ def notice_text(code: str, params: Mapping[str, Any], lang: str, you: bool = Fal
         if you:
             return t("notice.TIME_RAN_OUT.you", lang, did=did)
         return t("notice.TIME_RAN_OUT", lang, name=params["name"], did=did)
+    if code == "TOOK_BACK":
+        did = t(f"notice.took.{params['action']}", lang, cards=cards_label(params["cards"], lang))
+        if you:
+            return t("notice.TOOK_BACK.you", lang, did=did)
+        return t("notice.TOOK_BACK", lang, name=params["name"], did=did)
     if code == "PLAYED_FOR_YOU":
         if params["count"] == 1:
             return t("notice.PLAYED_FOR_YOU.one", lang)

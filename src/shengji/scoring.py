@@ -150,17 +150,14 @@ class HandOutcome:
         if self.hook:
             hook = rank_text(self.hook)
             what += f"; 钩底, 庄家方降到{hook}" if zh else f"; J hook: banker side falls to {hook}"
+        # the match's last hand has no next hand: its end is said instead of a next banker
         if zh:
-            end = {"banker": "; 庄家方赢得比赛", "collectors": "; 抓分方赢得比赛"}
-            return (
-                f"抓分方得{self.points}分: {what}; 下一局庄家: {self.next_banker}号位"
-                f"{end.get(self.winner or '', '')}。"
-            )
-        end = {"banker": "; banker side wins the match", "collectors": "; collectors win the match"}
-        return (
-            f"Collectors scored {self.points}: {what}; next banker seat "
-            f"{self.next_banker}{end.get(self.winner or '', '')}."
-        )
+            end = {"banker": "庄家方赢得比赛", "collectors": "抓分方赢得比赛"}
+            then = end.get(self.winner or "", f"下一局庄家: {self.next_banker}号位")
+            return f"抓分方得{self.points}分: {what}; {then}。"
+        end = {"banker": "banker side wins the match", "collectors": "collectors win the match"}
+        then = end.get(self.winner or "", f"next banker seat {self.next_banker}")
+        return f"Collectors scored {self.points}: {what}; {then}."
 
 
 def hand_outcome(

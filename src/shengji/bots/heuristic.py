@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..cards import Card, Suit, deck, points
 from ..follow import count_legal_follows, legal_follows, random_legal_follow
 from ..friends import FriendCall, callable_cards
 from ..game import TableFacts, legal_shows
+from ..i18n import SUIT_SYMBOLS, cards_label
 from ..leads import unit_leads
 from ..options import RuleOptions
 from ..seats import FIXED_TEAMS
@@ -70,11 +71,9 @@ class HeuristicBot:
         if view.phase in ("deal", "before_kitty", "after_burial"):
             return self._declare(view)
         if view.phase == "bury":
-            self.reason = (
-                "bury short side suits to make voids; keep trumps, pairs and points",
-                "扣短门做绝门, 留主牌、对子和分",
-            )
-            return Bury(choose_burial(view))
+            burial = choose_burial(view)
+            self.reason = burial_reason(view.ctx, view.hand, burial)
+            return Bury(burial)
         if view.phase == "call":
             self.reason = (
                 "call aces I do not hold, in suits I can lead",
@@ -134,7 +133,7 @@ class HeuristicBot:
         tricks_left = len(hand)
         endgame = tricks_left <= 3
         best_score, best = -1e9, hand[:1]
-        why = ("lead", "出牌")
+        best_boss = False
         throw = safe_throw(ctx, hand, know)
         if throw is not None and not endgame:
             self.scored.append((1e9, throw))
@@ -176,9 +175,8 @@ class HeuristicBot:
                 score += 10  # the banker leads low into a called suit: the friend shows
             self.scored.append((score, lead))
             if score > best_score:
-                best_score, best = score, lead
-                why = _lead_reason(boss, suit == TRUMP, know.my_side_banker)
-        self.reason = why
+                best_score, best, best_boss = score, lead, boss
+        self.reason = _lead_reason(ctx, hand, best, best_boss, know.my_side_banker)
         self.scored.sort(key=lambda sp: -sp[0])
         if throw is not None and not endgame:
             self.reason = (
@@ -217,7 +215,7 @@ class HeuristicBot:
         endgame = len(hand) <= len(lead.cards)
         kitty_stake = know.kitty_points_guess * (2 if endgame else 0)
         best_score, best = -1e9, candidates[0]
-        why = ("follow", "跟牌")
+        why: tuple[bool, bool, bool, int, float] = (False, False, False, 0, 0.0)
         for play in candidates:
             pts = points(play)
             cost = sum(card_cost(ctx, c) for c in play)
@@ -239,8 +237,8 @@ class HeuristicBot:
             self.scored.append((score, play))
             if score > best_score:
                 best_score, best = score, play
-                why = _follow_reason(wins, partner_safe, cur_seat in mine, pts, hold)
-        self.reason = why
+                why = (wins, partner_safe, cur_seat in mine, pts, hold)
+        self.reason = _follow_reason(*why, kept=lambda: keeps_higher(ctx, hand, best))
         self.scored.sort(key=lambda sp: -sp[0])
         return best
 
@@ -249,20 +247,55 @@ def _trump_of(show: tuple[Card, ...]) -> Suit | None:
     return None if show[0].is_joker else show[0].suit
 
 
-def _lead_reason(boss: bool, trump: bool, banker_side: bool) -> tuple[str, str]:
+def keeps_higher(ctx: TrumpContext, hand: Sequence[Card], play: Sequence[Card]) -> bool:
+    """Whether the hand keeps, after ``play``, a card of the suit of the play's highest
+    card that ranks above it (what "keep the strong cards" promises)."""
+    top = max(play, key=lambda c: ctx.key[c.index])
+    left = Counter(hand)
+    left.subtract(play)
+    suit = ctx.suit_of[top.index]
+    return any(
+        n > 0 and ctx.suit_of[c.index] == suit and ctx.key[c.index] > ctx.key[top.index]
+        for c, n in left.items()
+    )
+
+
+def _lead_reason(
+    ctx: TrumpContext,
+    hand: Sequence[Card],
+    lead: Sequence[Card],
+    boss: bool,
+    banker_side: bool,
+) -> tuple[str, str]:
+    """Why a lead was chosen, saying what it does: a unit nobody can beat, a trump drawn
+    by the banker's side, a low card under higher ones kept, or the highest card of a
+    suit led while a higher one is still out."""
     if boss:
         return (
             "lead a unit nobody can beat (no higher cards are left unseen)",
             "出大牌: 外面没有更大的",
         )
-    if trump and banker_side:
+    if ctx.suit_of[lead[0].index] == TRUMP and banker_side:
         return ("draw the opponents' trumps", "吊主, 清对方的主")
-    return ("lead low from a long suit and keep the strong cards", "出长门小牌, 留大牌")
+    if keeps_higher(ctx, hand, lead):
+        return ("lead low and keep the higher cards of the suit", "出小牌, 留着这门的大牌")
+    en, zh = cards_label([c.text for c in lead], "en"), cards_label([c.text for c in lead], "zh")
+    return (
+        f"lead {en}, my highest in its suit: a higher card is still out, so it may lose",
+        f"出{zh}, 这门我最大的牌: 外面还有更大的, 可能会输",
+    )
 
 
 def _follow_reason(
-    wins: bool, partner_safe: bool, partner_winning: bool, pts: int, hold: float = 0.0
+    wins: bool,
+    partner_safe: bool,
+    partner_winning: bool,
+    pts: int,
+    hold: float = 0.0,
+    kept: Callable[[], bool] = lambda: True,
 ) -> tuple[str, str]:
+    """Why a follow was chosen, saying what it does (``kept()``: whether the hand keeps a
+    higher card of the play's suit, asked only where the words would promise it)."""
     if wins and pts and hold >= 1.0:
         # cards that nothing unseen separates win as surely: the one with points is banked
         return (
@@ -274,8 +307,54 @@ def _follow_reason(
     if partner_safe and pts:
         return ("partner is winning safely: give points", "队友稳赢, 贴分")
     if partner_winning:
-        return ("partner is winning: keep the strong cards", "队友在赢, 留大牌")
+        if kept():
+            return ("partner is winning: keep the strong cards", "队友在赢, 留大牌")
+        return (
+            "partner is winning: no need to take the trick; this follow costs least",
+            "队友在赢, 不用抢; 这样跟损失最小",
+        )
+    if pts:
+        return (
+            "cannot win: this follow costs least, though it gives points away",
+            "赢不了: 这样跟损失最小, 但要送分",
+        )
     return ("cannot win: shed the least useful cards, keep points away", "赢不了: 垫小牌, 不给分")
+
+
+def burial_reason(
+    ctx: TrumpContext, hand: Sequence[Card], burial: Sequence[Card]
+) -> tuple[str, str]:
+    """What a burial does, in words: the side suits it empties (voids to ruff with), and
+    only the kinds of cards (trumps, pairs, points) it really keeps out of the kitty."""
+    left = Counter(hand)
+    left.subtract(burial)
+    suits_before = {ctx.suit_of[c.index] for c in hand} - {TRUMP}
+    suits_after = {ctx.suit_of[c.index] for c, n in left.items() if n > 0}
+    voided = sorted(suits_before - suits_after)
+    counts = Counter(hand)
+    kept_en: list[str] = []
+    kept_zh: list[str] = []
+    if not any(ctx.suit_of[c.index] == TRUMP for c in burial):
+        kept_en.append("trumps")
+        kept_zh.append("主牌")
+    if not any(counts[c] >= 2 for c in burial):
+        kept_en.append("pairs")
+        kept_zh.append("对子")
+    if not any(c.points for c in burial):
+        kept_en.append("points")
+        kept_zh.append("分")
+    if voided:
+        syms = [SUIT_SYMBOLS["SHCD"[s]] for s in voided]
+        en = f"bury every {' and '.join(syms)} to make {'voids' if len(syms) > 1 else 'a void'}"
+        zh = f"扣光{''.join(syms)}做绝门"
+    else:
+        en, zh = "bury the least useful cards, emptying no suit", "扣最没用的牌, 不扣光任何一门"
+    if kept_en:
+        en += "; keep " + (
+            " and ".join(kept_en) if len(kept_en) < 3 else "trumps, pairs and points"
+        )
+        zh += ", 留" + "、".join(kept_zh)
+    return en, zh
 
 
 # -- knowledge from the view -------------------------------------------------------------------

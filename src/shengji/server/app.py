@@ -120,6 +120,10 @@ class CreateRoom(BaseModel):
     bots: list[str | None] = Field(default_factory=list, max_length=8)
     public: bool = False
     hints: bool = True
+    #: A person may take back their own last show or play before anyone else acts.
+    take_back: bool = False
+    #: A person's only legal play (and the last trick's one-unit hand) is played for them.
+    auto_play: bool = False
 
 
 #: Where each kind of fault was raised, once its traceback has been logged.
@@ -373,6 +377,8 @@ def create_app(
             overrides=body.overrides,
             turn_seconds=body.turn_seconds,
             hints=body.hints,
+            take_back=body.take_back,
+            auto_play=body.auto_play,
             away_seconds=body.away_seconds,
             deal_seconds=body.deal_seconds,
             declare_seconds=body.declare_seconds,

@@ -14,6 +14,7 @@ import logging
 import math
 import secrets
 import time
+from dataclasses import asdict
 from typing import Any
 
 from ..bots.registry import table_bot_names
@@ -278,17 +279,19 @@ class Hub:
         summary["paced"] = settings.paced
         summary["deal_seconds"] = settings.deal_seconds
         summary["declare_seconds"] = settings.declare_seconds
+        summary["take_back"] = settings.take_back
+        summary["auto_play"] = settings.auto_play
         return summary
 
     def _summary(self, room_id: str, row: RoomData | None) -> dict[str, Any] | None:
         room = self.rooms.get(room_id)
         if room is not None:
-            seats = [{"kind": s.kind, "name": s.name} for s in room.seats]
+            seats = [_seat_summary(asdict(s)) for s in room.seats]
             status, preset, watching = room.status, room.settings.preset, room.watching()
         else:
             if row is None:
                 return None
-            seats = [{"kind": s["kind"], "name": s["name"]} for s in row.lobby["seats"]]
+            seats = [_seat_summary(s) for s in row.lobby["seats"]]
             status, preset, watching = row.status, row.settings["preset"], 0
         return {
             "id": room_id,
@@ -407,3 +410,12 @@ def _budget(budgets: dict[str, TokenBucket], peer: str, rate: float, burst: int)
                 del budgets[key]
         bucket = budgets[peer] = TokenBucket(rate, burst)
     return bucket
+
+
+def _seat_summary(s: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the room's link shows it: who sits there, and which bot (its level is
+    shown from the bots' list)."""
+    out = {"kind": s["kind"], "name": s["name"]}
+    if s["kind"] == "bot":
+        out["bot"] = s.get("bot")
+    return out

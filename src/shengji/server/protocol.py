@@ -151,6 +151,13 @@ class Reviewing(_Command):
     open: Annotated[bool, Field(strict=True)]
 
 
+class TakeBack(_Command):
+    """Take back your own last show or play (a room made with ``take_back``), before any
+    other seat has acted since."""
+
+    type: Literal["take_back"]
+
+
 class Ping(_Command):
     """Keep-alive."""
 
@@ -170,6 +177,7 @@ Command = Annotated[
     | Act
     | Check
     | Reviewing
+    | TakeBack
     | Ping,
     Field(discriminator="type"),
 ]

@@ -30,11 +30,12 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from ..actions import Action, Continue, Declare, Pass, action_from_json, action_to_json
+from ..actions import Action, Continue, Declare, Pass, Play, action_from_json, action_to_json
 from ..bots.external import ExternalBot
 from ..bots.registry import make_player
 from ..dealing import DEAL_SECONDS, DECLARE_SECONDS, DealClock, is_dealing
 from ..errors import Code, ShengjiError
+from ..follow import count_legal_follows, legal_follows
 from ..friends import callable_cards
 from ..game import GameState, apply, new_match
 from ..i18n import notice_texts
@@ -44,6 +45,7 @@ from ..players import Player
 from ..presets import load_preset
 from ..record import Recorder
 from ..shuffle import derived_seed, secret_seed
+from ..units import classify_lead, decompose
 from ..views import legal_show_texts, own_view, seat_message, seat_view, table_view
 from .connection import Connection
 from .limits import Limits
@@ -63,6 +65,7 @@ from .protocol import (
     SetPublic,
     Sit,
     Start,
+    TakeBack,
     message,
 )
 from .store import ActionWrite, GroupWriter, RoomData, Store, StoreConflict, StoreError
@@ -133,6 +136,10 @@ class RoomSettings:
     #: A person's time to show in the round before the kitty or to counter after the
     #: burial (capped by ``turn_seconds`` when that is shorter); silence is not showing.
     declare_seconds: float = DECLARE_SECONDS
+    #: A person may take back their own last show or play before anyone else acts.
+    take_back: bool = False
+    #: A person's only legal play (and the last trick's whole hand) is played for them.
+    auto_play: bool = False
 
     def options(self) -> RuleOptions:
         """The rule options (validated)."""
@@ -177,6 +184,19 @@ class SeatInfo:
 def bot_seat(bot: str) -> SeatInfo:
     """A seat taken by a bot."""
     return SeatInfo(kind="bot", name=f"{bot} bot", bot=bot, ready=True)
+
+
+@dataclass
+class Undo:
+    """A person's last show or play, while it may still be taken back: the table as it
+    was before it, where it sits in the record, and the table's own actions (a paced
+    deal's rounds) applied after it."""
+
+    seat: int
+    seq: int
+    action: Action
+    before: GameState
+    tail: list[Action] = field(default_factory=list)
 
 
 #: What a room takes from a fresh copy when another process changed it.
@@ -266,6 +286,8 @@ class Room:
         self.on_moved: Callable[[Room], None] | None = None
         #: When a refused command last compared this copy with the store (monotonic).
         self._store_checked = 0.0
+        #: The show or play a person may take back now (None: nothing to take back).
+        self.undo: Undo | None = None
 
     # -- persistence -----------------------------------------------------------------------
     def lobby_data(self) -> dict[str, Any]:
@@ -465,6 +487,8 @@ class Room:
             "paced": self.settings.paced,
             "deal_seconds": self.settings.deal_seconds,
             "declare_seconds": self.settings.declare_seconds,
+            "take_back": self.settings.take_back,
+            "auto_play": self.settings.auto_play,
         }
 
     def _live_part(self, index: dict[str, int] | None = None) -> dict[str, Any]:
@@ -512,7 +536,13 @@ class Room:
             msg.update(seat_message(self.state, seat))
             if (callable_ := callable_text(self.state, seat)) is not None:
                 msg["callable"] = callable_
+            if self._may_take_back(seat):
+                msg["take_back"] = True
         return msg
+
+    def _may_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back its last show or play now."""
+        return seat is not None and self.undo is not None and self.undo.seat == seat
 
     def broadcast(self) -> None:
         """Queue every connection its state. Each distinct message is built once, and
@@ -572,6 +602,8 @@ class Room:
                 parts += [',"shows":', dumps(shows)]
             if (callable_ := callable_text(st, seat)) is not None:
                 parts += [',"callable":', dumps(callable_)]
+            if self._may_take_back(seat):
+                parts.append(',"take_back":true')
         parts.append("}")
         return "".join(parts)
 
@@ -626,6 +658,8 @@ class Room:
             reply = await self._act(conn, cmd)
         elif isinstance(cmd, Reviewing):
             reply = self._reviewing(conn, cmd)
+        elif isinstance(cmd, TakeBack):
+            reply = await self._take_back(conn, cmd)
         else:
             reply = await self._lobby(conn, cmd)
         if self.seat_of(conn) is not None:
@@ -864,6 +898,11 @@ class Room:
             apply(self.state, seat, action)
         except ShengjiError as e:
             raise RoomError(e.code, e.message, e.params) from None
+        if isinstance(action, Play) and not self.state.trick and len(action.cards) > 1:
+            ctx = seat_view(self.state, seat).ctx
+            if len(classify_lead(ctx, action.cards).units) > 1:
+                # a throw (甩牌): legal to try, but it stands only if nobody can beat a part
+                return message("ack", id=rid, rev=self.rev, legal=True, throw=True)
         return message("ack", id=rid, rev=self.rev, legal=True)
 
     async def _act(self, conn: Connection, cmd: Act) -> dict[str, Any]:
@@ -895,7 +934,69 @@ class Room:
                 Code.STALE_REVISION,
                 f"you acted on revision {cmd.rev}, the table is at {self.rev}: look again",
             )
+        before, seq = self.state, len(self.recorder.actions) if self.recorder else 0
         await self._apply(seat, action)
+        if (
+            self.settings.take_back
+            and isinstance(action, Declare | Play)
+            and self.state.phase not in ("hand_over", "match_over")
+        ):
+            self.undo = Undo(seat, seq, action, before)
+        return message("ack", id=cmd.id, rev=self.rev)
+
+    async def _take_back(self, conn: Connection, cmd: TakeBack) -> dict[str, Any]:
+        """Take back the person's own last show or play: the table goes back to before it
+        (the table's own deal rounds since are dealt again) and the record and the store
+        lose it, as if it had never been made; everyone is told."""
+        if not self.settings.take_back:
+            raise RoomError(Code.TAKE_BACK_OFF, "the host made this table one without take-backs")
+        if self.state is None or self.status != "playing":
+            raise RoomError(Code.NOT_PLAYING, "the match is not being played")
+        seat = self.seat_of(conn)
+        if seat is None:
+            raise RoomError(Code.NOT_SEATED, "spectators cannot play")
+        u = self.undo
+        if u is None or u.seat != seat:
+            raise RoomError(
+                Code.TAKE_BACK_TOO_LATE,
+                "only your own last show or play, before anyone else has acted since",
+            )
+        assert self.recorder is not None
+        st = u.before
+        try:
+            for a in u.tail:
+                st, _ = apply(st, None, a)
+        except ShengjiError:
+            raise RoomError(
+                Code.TAKE_BACK_TOO_LATE, "the table has moved on: that can no longer be taken back"
+            ) from None
+        rewrites = [
+            ActionWrite(self.id, u.seq + i, None, action_to_json(a)) for i, a in enumerate(u.tail)
+        ]
+
+        def job() -> None:
+            self.store.take_back(self.id, u.seq, rewrites)
+
+        try:
+            if self.writer is not None:
+                await self.writer.call(job)
+            else:
+                job()
+        except StoreError as e:
+            raise RoomError(e.code, "the server could not save that: try again") from e
+        del self.recorder.actions[u.seq :]
+        for a in u.tail:
+            self.recorder.add(None, a)
+        self.state = st
+        self.undo = None
+        self.rev += 1
+        self.continued.clear()
+        said = action_to_json(u.action)
+        name = self.seats[seat].name or f"{seat + 1}"
+        self.notice(
+            "TOOK_BACK",
+            {"seat": seat, "name": name, "action": said["type"], "cards": said["cards"]},
+        )
         return message("ack", id=cmd.id, rev=self.rev)
 
     def _reviewing(self, conn: Connection, cmd: Reviewing) -> dict[str, Any]:
@@ -932,6 +1033,10 @@ class Room:
         except ShengjiError as e:
             raise RoomError(e.code, e.message, e.params) from None
         await self._write(seat, action, st)
+        if seat is None and self.undo is not None:
+            self.undo.tail.append(action)  # a deal round: dealt again after a take-back
+        elif seat is not None:
+            self.undo = None  # a seat acted: the moment to take back has passed
         self.rev += 1
         if st.phase == "deal" and (
             self.state.phase != "deal"
@@ -1009,7 +1114,29 @@ class Room:
             return min(self.continued, default=0)
         if st.to_act is None:  # a paced deal: the dealer asks the bots
             return None
-        return st.to_act if self._bot_controls(st.to_act) else None
+        if self._bot_controls(st.to_act) or self._auto_action(st) is not None:
+            return st.to_act
+        return None
+
+    def _auto_action(self, st: GameState) -> Action | None:
+        """With ``auto_play``: a person's play when there is nothing to choose (the only
+        legal follow, or leading the last trick with a hand that is one unit); else None."""
+        seat = st.to_act
+        if not self.settings.auto_play or st.phase != "play" or seat is None:
+            return None
+        if self.seats[seat].kind != "human" or self.seats[seat].away:
+            return None
+        view = seat_view(st, seat)
+        hand = view.hand
+        if view.lead is not None:
+            if count_legal_follows(view.ctx, view.lead, hand) == 1:
+                return Play(next(iter(legal_follows(view.ctx, view.lead, hand))))
+            return None
+        last = all(n == len(hand) for n in view.hand_sizes)
+        one_suit = len({view.ctx.suit_of[c.index] for c in hand}) == 1
+        if hand and (len(hand) == 1 or (last and one_suit and len(decompose(view.ctx, hand)) == 1)):
+            return Play(tuple(hand))
+        return None
 
     def _plan(self) -> None:
         """After every change, before the broadcast: timers, deadlines, and the bots."""
@@ -1223,8 +1350,12 @@ class Room:
         if self.state.phase == "hand_over":
             await self._apply(seat, Continue())
             return Continue()
-        bot = self.bots.get(seat) or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
         st = self.state
+        auto = None if self._bot_controls(seat) else self._auto_action(st)
+        if auto is not None:  # auto_play: nothing to choose for the person
+            await self._apply(seat, auto)
+            return auto
+        bot = self.bots.get(seat) or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
         if isinstance(bot, ExternalBot):  # a program: asked off the event loop, checked
             action = await bot.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
         else:
@@ -1236,9 +1367,16 @@ class Room:
         """Tell everyone (or one connection) what the table did by itself: a ``notice``
         message with its ``code``, ``params`` and the words in both languages (addressed
         to "you" on the connections of the seat it is about)."""
-        text = dumps(message("notice", code=code, params=params, text=notice_texts(code, params)))
+        now = time.time()
+        said = notice_texts(code, params)
+        if to is None:  # told to the table: kept in the chat log, in its place in time
+            entry = {"seat": None, "name": "", "text": said["en"], "time": now, "notice": said}
+            self.chat = [*self.chat[-(CHAT_TAIL - 1) :], entry]
+        text = dumps(message("notice", code=code, params=params, text=said, time=now))
         yours = dumps(
-            message("notice", code=code, params=params, text=notice_texts(code, params, True))
+            message(
+                "notice", code=code, params=params, text=notice_texts(code, params, True), time=now
+            )
         )
         about = params.get("seat")
         for conn in [to] if to else list(self.conns):
@@ -1362,6 +1500,7 @@ class Room:
                 setattr(self, name, getattr(fresh, name))
             if played_elsewhere:
                 self.following = True
+            self.undo = None
             self.make_bots()
             self._plan()
             self.broadcast()

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -321,6 +322,29 @@ class Store:
                         update(RoomRow).where(RoomRow.id == w.room_id),
                         {"status": w.status, "updated": time.time()},
                     )
+
+    @_guarded
+    def take_back(self, room_id: str, seq: int, rewrites: Sequence[ActionWrite]) -> None:
+        """Remove a room's actions from ``seq`` on and append ``rewrites`` in their place
+        (one commit): a taken-back action leaves no trace in the log."""
+        with self.engine.begin() as conn:
+            self._notify(conn, room_id)
+            conn.execute(
+                delete(ActionRow).where(ActionRow.room_id == room_id, ActionRow.seq >= seq)
+            )
+            if rewrites:
+                conn.execute(
+                    _INSERT_ACTION,
+                    [
+                        {
+                            "room_id": w.room_id,
+                            "seq": w.seq,
+                            "seat": TABLE_SEAT if w.seat is None else w.seat,
+                            "action": w.action,
+                        }
+                        for w in rewrites
+                    ],
+                )
 
     @_guarded
     def load_room(self, room_id: str) -> RoomData | None:

@@ -685,6 +685,10 @@ class Tracker:
             self.phase = phase
             self.to_act = view.get("to_act")
         for line in list(chat)[self.chat :]:
+            said = line.get("notice")
+            if isinstance(said, dict):  # what the table did by itself, kept in the log
+                out.append(f"⚑ {said.get(lang) or said.get('en', '')}")
+                continue
             seat = line.get("seat")
             name = who(state, seat, lang) if isinstance(seat, int) else str(line.get("name") or "?")
             key = (

@@ -66,3 +66,9 @@ export function botOptions(selected) {
   if (selected && !botInfo(selected)) opts.push(el("option", { value: selected, selected: true }, selected));
   return opts;
 }
+
+// The bot of a level ("easy", "normal", "strong"), or the default bot.
+export function botOfLevel(level) {
+  const b = BOTS.find((x) => x.difficulty === level);
+  return b ? b.name : defaultBot();
+}

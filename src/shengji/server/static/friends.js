@@ -83,7 +83,7 @@ export function callsPanel(view, room, nameOf) {
 
 // What changed in the calls between two views of the same hand: a line for each call
 // that the last trick answered (a friend found, or a call that found nobody new).
-export function revealed(prev, view, nameOf) {
+export function revealed(prev, view, nameOf, me = null) {
   if (!prev || !view || prev.hand_number !== view.hand_number) return [];
   const before = prev.calls || [], now = view.calls || [];
   const out = [];
@@ -92,7 +92,9 @@ export function revealed(prev, view, nameOf) {
     if (c.seat === null || c.seat === undefined || (was && was.seat !== null && was.seat !== undefined)) return;
     const known = c.seat === view.banker || (prev.sides || [])[c.seat] === 0;
     const params = { name: nameOf(c.seat), call: callText(c.call), banker: nameOf(view.banker) };
-    out.push({ seat: c.seat, joined: !known, text: t(known ? "callNoFriend" : "friendFound", params) });
+    // told to you as "you": the banker's side is "your side", your own card "you played"
+    const key = known ? "callNoFriend" : c.seat === me ? "friendFoundMe" : view.banker === me ? "friendFoundYou" : "friendFound";
+    out.push({ seat: c.seat, joined: !known, text: t(key, params) });
   });
   return out;
 }

@@ -1,7 +1,8 @@
-// The home page: create a table (rules form built from GET /api/presets/{name}, seats,
-// timer, public or not) and the list of public tables.
+// The home page: a quick game (you and three bots, at once), create a table (rules form
+// built from GET /api/presets/{name}, seats, timer, take-backs, public or not) and the
+// list of public tables.
 
-import { botDescription, botOptions, defaultBot, loadBots } from "./bots.js";
+import { botDescription, botOfLevel, botOptions, defaultBot, loadBots } from "./bots.js";
 import { el, fill } from "./dom.js";
 import { errorText, pick, presetTitle, t } from "./i18n.js";
 import { hostKey, save } from "./net.js";
@@ -14,9 +15,11 @@ export async function homePage(app, navigate) {
   H = { app, navigate, presets: [], schema: null, values: {}, preset: DEFAULT_PRESET, rooms: [], error: null };
   const form = el("section", { class: "panel create", id: "createpanel" });
   const list = el("section", { class: "panel", id: "roomlist" });
-  fill(app, el("div", { class: "home" }, form, list));
+  const quick = el("section", { class: "panel", id: "quickpanel" });
+  fill(app, el("div", { class: "home" }, el("div", {}, quick, form), list));
   H.form = form;
   H.list = list;
+  H.quick = quick;
   const [presets, rooms] = await Promise.all([
     fetch("/api/presets").then((r) => r.json()).catch(() => []),
     fetch("/api/rooms").then((r) => r.json()).catch(() => []),
@@ -26,6 +29,7 @@ export async function homePage(app, navigate) {
   H.presets = presets;
   H.rooms = Array.isArray(rooms) ? rooms : [];
   if (!presets.some((p) => p.name === H.preset) && presets.length) H.preset = presets[0].name;
+  buildQuick();
   buildForm();
   renderRooms();
   await loadSchema(H.preset);
@@ -34,6 +38,7 @@ export async function homePage(app, navigate) {
 export function homeLangChanged() {
   if (!H) return;
   const keep = readForm();
+  buildQuick(keep);
   buildForm(keep);
   renderRules();
   renderRooms();
@@ -47,7 +52,51 @@ function readForm() {
     pace: document.getElementById("pace").value,
     pub: document.getElementById("publicroom").checked,
     hints: document.getElementById("allowhints").checked,
+    takeBack: document.getElementById("allowtakeback").checked,
+    autoPlay: document.getElementById("autoplay").checked,
+    quick: document.getElementById("quicklevel").value,
   };
+}
+
+// A quick game: one click to a 双升 table with three bots of the chosen strength, the
+// match started (the room page joins, gets ready and starts by itself).
+function buildQuick(keep = null) {
+  const level = el("select", { id: "quicklevel", "aria-label": t("quickLevel") }, ["easy", "normal", "strong"].map((k) =>
+    el("option", { value: k, selected: k === (keep ? keep.quick : "normal") }, t(`level_${k}`))));
+  fill(H.quick, el("h2", {}, t("quickTitle")), el("p", { class: "muted small" }, t("quickIntro")),
+    el("div", { class: "quick" }, el("label", { class: "field" }, el("span", {}, t("quickLevel")), level),
+      el("button", { id: "quickgo", onclick: () => quickGame(level.value) }, t("quickGo"))),
+    el("div", { class: "msg", id: "quickmsg", role: "alert" }));
+}
+
+async function quickGame(level) {
+  const bot = botOfLevel(level);
+  const btn = document.getElementById("quickgo");
+  btn.disabled = true;
+  const data = await post({ preset: DEFAULT_PRESET, bots: [null, bot, bot, bot] });
+  if (data.id) {
+    try { sessionStorage.setItem(`shengji:quick:${data.id}`, "1"); } catch (_) { /* then the join form asks */ }
+    H.navigate(data.url || `/room/${data.id}`);
+    return;
+  }
+  btn.disabled = false;
+  fill("quickmsg", data.error);
+}
+
+// POST /api/rooms: the new room ({id, url}, its host key kept) or {error} in words.
+async function post(body) {
+  try {
+    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    if (r.ok) {
+      if (data.host_key) save(hostKey(data.id), data.host_key);
+      return data;
+    }
+    const d = data.detail;
+    return { error: d && d.code ? errorText(d) : Array.isArray(d) ? d.map((x) => x.msg).join("; ") : String(r.status) };
+  } catch (e) {
+    return { error: String(e) };
+  }
 }
 
 function buildForm(keep = null) {
@@ -69,6 +118,8 @@ function buildForm(keep = null) {
     el("label", { class: "field" }, el("span", {}, t("timer")), timer),
     el("label", { class: "field" }, el("span", {}, t("dealPace")), pace),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "allowhints", checked: keep ? keep.hints : true }), t("allowHints")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "allowtakeback", checked: keep ? keep.takeBack : false }), t("allowTakeBack")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "autoplay", checked: keep ? keep.autoPlay : false }), t("allowAutoPlay")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "publicroom", checked: keep ? keep.pub : false }), t("publicRoom")),
     el("div", { class: "row" }, el("button", { id: "create", onclick: create }, t("go"))),
     el("div", { class: "msg", id: "createmsg", role: "alert" }, H.error || ""));
@@ -163,8 +214,9 @@ function optionRow(o) {
   const v = current(o);
   let control;
   if (o.type === "bool") {
-    control = el("input", { type: "checkbox", id, checked: !!v });
-    control.addEventListener("change", () => setValue(o, control.checked));
+    const box = el("input", { type: "checkbox", id, checked: !!v });
+    box.addEventListener("change", () => setValue(o, box.checked));
+    control = el("label", { class: "tapbox", for: id }, box); // a touch target of 40 px
   } else if (o.type === "choice") {
     control = el("select", { id }, o.choices.map((c) => el("option", { value: c, selected: String(c) === String(v) }, choiceLabel(o, c))));
     control.addEventListener("change", () => setValue(o, control.value));
@@ -210,20 +262,15 @@ async function create() {
   };
   if (document.getElementById("publicroom").checked) body.public = true;
   if (!document.getElementById("allowhints").checked) body.hints = false;
-  try {
-    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const data = await r.json().catch(() => ({}));
-    if (r.ok) {
-      if (data.host_key) save(hostKey(data.id), data.host_key);
-      H.error = null;
-      H.navigate(data.url || `/room/${data.id}`);
-      return;
-    }
-    const d = data.detail;
-    H.error = d && d.code ? errorText(d) : Array.isArray(d) ? d.map((x) => x.msg).join("; ") : String(r.status);
-  } catch (e) {
-    H.error = String(e);
+  if (document.getElementById("allowtakeback").checked) body.take_back = true;
+  if (document.getElementById("autoplay").checked) body.auto_play = true;
+  const data = await post(body);
+  if (data.id) {
+    H.error = null;
+    H.navigate(data.url || `/room/${data.id}`);
+    return;
   }
+  H.error = data.error;
   btn.disabled = false;
   fill("createmsg", H.error || "");
 }

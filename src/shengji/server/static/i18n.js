@@ -115,6 +115,20 @@ const EN = {
   showAnytime: "Show (亮主) whenever you like: the deal does not wait for anyone.",
   noShowYet: "Nothing to show yet: a level card ({level}) or a pair of jokers can be shown as it comes.",
   counterHint: "You may counter-declare (反主) or pass.",
+  show_first: "Show", show_reinforce: "Reinforce (上保险)", show_counter: "Counter (反主)",
+  throwWarn: "甩牌 (a throw): it stands only if nobody can beat any part of it; if someone can, only its smallest part is played and you pay the penalty.",
+  takeBack: "Take back", takeBackTitle: "Take back your last show or play (before anyone else acts)",
+  takeBackOn: "take-backs allowed", takeBackOff: "no take-backs", autoPlayOn: "forced plays made for you",
+  allowTakeBack: "Take-backs allowed (your own last show or play, before the next seat acts)",
+  allowAutoPlay: "Play forced moves by themselves (the only legal play; the last trick)",
+  queuePlay: "Play when my turn comes", unqueue: "Cancel", queuedNote: "{cards} will be played when your turn comes",
+  queueHint: "you may choose cards now", queuedFailed: "Your chosen cards could not be played: {why}",
+  friendFoundYou: "Friend found! {name} played {call} and joins your side.",
+  friendFoundMe: "Friend found! You played {call} and join {banker}'s side.",
+  logKey: "One row a trick: who led, every play (★ the winner), the points. Tap a row for the details.",
+  quickTitle: "Quick game", quickIntro: "You and three bots: the match starts at once.", quickLevel: "Bots", quickGo: "Play now",
+  darkMode: "Dark mode (a darker table)", cardStyle: "Card style", style_classic: "classic", style_bold: "large index", style_plain: "plain, no shading",
+  reducedMotion: "Reduced motion (no animations)",
 };
 
 const ZH = {
@@ -218,6 +232,20 @@ const ZH = {
   showAnytime: "随时可以亮主, 发牌不等人。",
   noShowYet: "还没有可亮的牌: 摸到级牌 ({level}) 或一对王就可以亮。",
   counterHint: "可以反主, 或者不亮。",
+  show_first: "亮主", show_reinforce: "上保险", show_counter: "反主",
+  throwWarn: "这是甩牌: 只有别人都管不上时才成立; 否则只出其中最小的一手, 还要罚分。",
+  takeBack: "悔牌", takeBackTitle: "收回你刚亮的主或刚出的牌 (别人还没动之前)",
+  takeBackOn: "允许悔牌", takeBackOff: "不允许悔牌", autoPlayOn: "只有一种出法时自动出",
+  allowTakeBack: "允许悔牌 (收回自己刚亮的主或刚出的牌, 下家还没动之前)",
+  allowAutoPlay: "自动出牌 (只有一种合法出法时; 最后一轮)",
+  queuePlay: "轮到我时出", unqueue: "取消", queuedNote: "轮到你时自动出 {cards}",
+  queueHint: "现在就可以选牌", queuedFailed: "选好的牌不能出: {why}",
+  friendFoundYou: "朋友出来了! {name} 出了{call}, 和你一伙。",
+  friendFoundMe: "朋友出来了! 你出了{call}, 和 {banker} 一伙。",
+  logKey: "每轮一行: 谁先出, 各家出的牌 (★ 赢家), 分数。点一行看详情。",
+  quickTitle: "快速开始", quickIntro: "你和三个机器人, 马上开打。", quickLevel: "机器人", quickGo: "开始",
+  darkMode: "深色模式 (更暗的牌桌)", cardStyle: "牌面样式", style_classic: "经典", style_bold: "大字", style_plain: "简洁, 无阴影",
+  reducedMotion: "减少动画",
 };
 
 // Messages for error codes when the server did not send `text` (older servers, HTTP errors).
@@ -236,7 +264,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "Unknown rule option.", BAD_OPTION_VALUE: "A rule option has a value it cannot take.",
     UNKNOWN_PRESET: "Unknown rules.", NOT_SEATED: "Take a seat first.", NOT_IN_LOBBY: "Only before the match starts.",
     NOT_PLAYING: "The match is not being played.", NOT_KICKABLE: "Only another person can be removed.",
-    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", HINT_BUSY: "The adviser is busy with other hints: try again in a moment.", HINTS_OFF: "The host made this table one without hints.", BAD_HAND: "That hand is not over yet.",
+    REVIEW_BUSY: "The reviewer is busy with other hands: try again in a moment.", HINT_BUSY: "The adviser is busy with other hints: try again in a moment.", HINTS_OFF: "The host made this table one without hints.", TAKE_BACK_OFF: "The host made this table one without take-backs.", TAKE_BACK_TOO_LATE: "Too late to take that back: only your own last show or play, before anyone else acts.", BAD_HAND: "That hand is not over yet.",
   },
   zh: {
     NOT_READY: "每位玩家都要先按准备。", SEATS_EMPTY: "每个座位都要有人或机器人。",
@@ -252,7 +280,7 @@ const ERRORS = {
     UNKNOWN_OPTION: "没有这个规则选项。", BAD_OPTION_VALUE: "规则选项的值不对。",
     UNKNOWN_PRESET: "没有这个规则。", NOT_SEATED: "请先坐下。", NOT_IN_LOBBY: "只能在比赛开始前。",
     NOT_PLAYING: "比赛没有在进行。", NOT_KICKABLE: "只能请离其他玩家。",
-    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", HINT_BUSY: "提示正忙于别的请求, 请稍后再试。", HINTS_OFF: "房主设定这张桌子不能用提示。", BAD_HAND: "这一局还没有打完。",
+    REVIEW_BUSY: "复盘正忙于别的牌局, 请稍后再试。", HINT_BUSY: "提示正忙于别的请求, 请稍后再试。", HINTS_OFF: "房主设定这张桌子不能用提示。", TAKE_BACK_OFF: "房主设定这张桌子不能悔牌。", TAKE_BACK_TOO_LATE: "来不及悔了: 只能收回自己刚亮的主或刚出的牌, 而且别人还没有动。", BAD_HAND: "这一局还没有打完。",
   },
 };
 

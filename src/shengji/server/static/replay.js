@@ -17,7 +17,7 @@ export function leaveReplay() {
 
 export async function replayPage(app, id) {
   leaveReplay();
-  P = { app, id, seat: 0, views: null, actions: [], room: null, i: 0, auto: null, reviews: {}, review: null };
+  P = { app, id, seat: null, views: null, actions: [], room: null, i: 0, auto: null, reviews: {}, review: null };
   P.onKey = (e) => {
     if (["INPUT", "SELECT", "TEXTAREA"].includes((e.target && e.target.tagName) || "")) return;
     if (e.key === "ArrowRight") { e.preventDefault(); go(stepFrom(P.i, 1)); }
@@ -32,6 +32,7 @@ export function replayLangChanged() { if (P) { if (P.views) draw(); else load();
 
 async function load() {
   const mine = P;
+  if (P.seat === null) { const saved = savedRoom(); P.seat = saved && Number.isInteger(saved.you) ? saved.you : 0; } // your own seat first
   const r = await fetch(`/api/rooms/${P.id}/replay/views?seat=${P.seat}`).catch(() => null);
   if (P !== mine) return;
   if (r && r.ok) {

@@ -12,7 +12,7 @@ import { splitCards } from "./notation.js";
 import { presetSchema, rulesSummary } from "./rules.js";
 import { onSettings } from "./settings.js";
 import {
-  contextOf, declarationsPanel, felt, fetchReview, handFan, handLog, handResult, matchEnd, reviewPanel, scoreSheet, seatName, statusBar,
+  cardsText, contextOf, declarationsPanel, felt, fetchReview, handFan, handLog, handResult, matchEnd, reviewPanel, scoreSheet, seatName, statusBar,
   trickRows, withNames,
 } from "./table.js";
 
@@ -43,8 +43,15 @@ export function roomPage(app, roomId) {
   window.shengjiRoom = R; // read by the browser tests
   loadBots().then(() => { if (R && R.app === app) render(); }); // bots named with their level
   const resume = getSaved(tokenKey(roomId));
+  let quick = false;
+  try { quick = sessionStorage.getItem(`shengji:quick:${roomId}`) === "1"; sessionStorage.removeItem(`shengji:quick:${roomId}`); } catch (_) { /* no quick start */ }
   if (resume) startLink(null);
-  else joinForm();
+  else if (quick) {
+    // a quick game: sit down under the saved name, get ready and start at once
+    R.quick = true;
+    const key = getSaved(hostKey(roomId));
+    startLink({ type: "join", name: getSaved("shengji:name") || (lang === "zh" ? "玩家" : "Player"), spectate: false, ...(key ? { host_key: key } : {}) });
+  } else joinForm();
 }
 
 // The join form, with what the link's table plays by and who sits there; a link to a
@@ -60,7 +67,7 @@ async function joinForm(note) {
       el("a", { class: "button", id: "home", href: "/" }, t("toHome"))));
     return;
   }
-  const schema = info ? await presetSchema(info.preset) : null;
+  const [schema] = await Promise.all([info ? presetSchema(info.preset) : null, loadBots()]); // bots named with their level
   if (R !== mine) return;
   const name = el("input", { id: "name", maxlength: 40, autocomplete: "nickname", placeholder: t("name"),
     value: getSaved("shengji:name") || "" });
@@ -175,15 +182,40 @@ function onState(msg) {
     && !["hand_over", "match_over"].includes(v.phase);
   if (mine && !R.mine) turnCame();
   R.mine = mine;
+  if (R.queued && (!v || v.hand_number !== R.queued.hand || v.phase !== "play")) R.queued = null;
+  if (R.queued && mine) playQueued();
   // 找朋友: the banker's call dialog opens by itself once a hand; it closes when the calls are made
   if (mine && v.phase === "call" && R.callOpened !== v.hand_number) { R.callOpened = v.hand_number; R.overlay = "call"; }
   if (R.overlay === "call" && !(mine && v.phase === "call")) { R.overlay = null; const o = document.getElementById("overlay"); if (o) { o.hidden = true; fill(o); } }
   if (prev && prev.room.status === "lobby" && msg.room.status !== "lobby") R.lobbyMsg = null;
   if (msg.room.status === "finished" && (!prev || prev.room.status !== "finished")) {
-    const keep = JSON.stringify({ seats: msg.room.seats, options: msg.room.options, host_seat: msg.room.host_seat });
+    const keep = JSON.stringify({ seats: msg.room.seats, options: msg.room.options, host_seat: msg.room.host_seat, you: msg.you.seat });
     try { localStorage.setItem(`shengji:room:${R.id}`, keep); } catch (_) { /* the replay names seats by number */ }
   }
   render();
+}
+
+// Play when my turn comes: the cards chosen before the turn are played as soon as it comes
+// (the server says whether they are legal then: if not, the selection is cleared and why
+// is said).
+function playQueued() {
+  const cards = R.queued.cards;
+  R.queued = null;
+  R.selected = positionsOf(myHand(), cards);
+  R.queuedCmd = { type: "act", action: { type: "play", cards } };
+  R.rule = null;
+  send(R.queuedCmd);
+}
+
+function queuePlay() {
+  R.queued = { hand: R.state.view.hand_number, cards: chosen() };
+  renderActions();
+}
+
+function takeBack() {
+  R.rule = null;
+  renderRule();
+  send({ type: "take_back" });
 }
 
 // 找朋友: the calls just made, and each friend found by the trick that just ended, told on
@@ -193,27 +225,38 @@ function noteFriends(before, v, room) {
   const lines = [];
   const made = announced(before, v, (s) => seatName(room, s), R.state.you.seat);
   if (made) lines.push({ text: made, seat: null, joined: null, key: "bankerCalled" });
-  for (const r of revealed(before, v, nameOf)) lines.push({ ...r, key: r.joined ? "friendFound" : "callNoFriend" });
+  for (const r of revealed(before, v, nameOf, R.state.you.seat)) lines.push({ ...r, key: r.joined ? "friendFound" : "callNoFriend" });
   if (!lines.length) return;
   R.reveal = { lines, until: Date.now() + REVEAL_MS };
-  for (const line of lines) {
-    (R.chatLines ||= []).push({ time: Date.now() / 1000 + R.offset, seat: null, notice: line.text });
-  }
-  renderChat(false);
+  const now = Date.now() / 1000 + R.offset;
+  let moved = false;
+  for (const line of lines) moved = addLine({ time: now, seat: null, notice: line.text }, `f|${now}|${line.text}`) === "moved" || moved;
+  renderChat(moved);
   clearTimeout(R.revealTimer);
   R.revealTimer = setTimeout(() => { if (R && R.state) renderFelt(); }, REVEAL_MS + 20);
 }
 
+// A line of the chat log, kept in time order (the tail sent on joining may be older than
+// a notice that came first); "moved" when it went before the last line.
+function addLine(line, key) {
+  if (R.chatKeys.has(key)) return false;
+  R.chatKeys.add(key);
+  const lines = (R.chatLines ||= []);
+  let i = lines.length;
+  while (i > 0 && lines[i - 1].time > line.time) i -= 1;
+  lines.splice(i, 0, line);
+  return i < lines.length - 1 ? "moved" : true;
+}
+
 function onChat(lines) {
-  let added = false;
+  let added = false, moved = false;
   for (const line of lines) {
-    const key = `${line.time}|${line.seat}|${line.name}|${line.text}`;
-    if (R.chatKeys.has(key)) continue;
-    R.chatKeys.add(key);
-    (R.chatLines ||= []).push(line);
-    added = true;
+    // what the table did by itself is kept in the log too (its key: when it was told)
+    const got = addLine(line, line.notice ? `n|${line.time}` : `${line.time}|${line.seat}|${line.name}|${line.text}`);
+    added = added || !!got;
+    moved = moved || got === "moved";
   }
-  if (added) renderChat(false);
+  if (added) renderChat(moved);
 }
 
 // What the table did by itself (a timed-out turn, moves made while you were away): a line
@@ -222,8 +265,8 @@ function onChat(lines) {
 const NOTE_MS = 8000;
 
 function onNotice(msg) {
-  (R.chatLines ||= []).push({ time: Date.now() / 1000 + R.offset, seat: null, notice: msg.text });
-  renderChat(false);
+  const time = typeof msg.time === "number" ? msg.time : Date.now() / 1000 + R.offset;
+  renderChat(addLine({ time, seat: null, notice: msg.text }, `n|${time}`) === "moved");
   R.note = { text: msg.text, until: Date.now() + NOTE_MS };
   clearTimeout(R.noteTimer);
   R.noteTimer = setTimeout(() => { if (R && R.state) renderFelt(); }, NOTE_MS + 20);
@@ -233,13 +276,23 @@ function onNotice(msg) {
 function onAck(msg, req) {
   if (!req) return;
   if (req.type === "check") {
-    if (msg.legal && R.rule && R.rule.kind === "check-wait") { R.rule = { kind: "ok", text: t("legal") }; renderRule(); }
+    if (msg.legal && R.rule && R.rule.kind === "check-wait") {
+      // a throw (甩牌) is legal to try, but not sure to stand: say so, never "✓"
+      R.rule = msg.throw ? { kind: "throw", text: t("throwWarn") } : { kind: "ok", text: t("legal") };
+      renderRule();
+    }
   } else if (req.type === "act") {
     if (req.action && req.action.type === "continue") R.pressedNext = R.state && R.state.view ? R.state.view.hand_number : 0;
   } else if (req.type === "chat") {
     R.chatMsg = null; renderChatMsg();
+  } else if (req.type === "take_back") {
+    R.selected = new Set(); R.rule = null; renderHand();
   } else if (req.type === "join") {
     render();
+    if (R.quick) send({ type: "ready", ready: true });
+  } else if (req.type === "ready" && R.quick) {
+    R.quick = false;
+    send({ type: "start" });
   } else if (req.type !== "ping") {
     R.lobbyMsg = null; renderLobby();
   }
@@ -257,7 +310,12 @@ function onError(msg, req) {
   if (!req) { R.lobbyMsg = text; renderLobby(); return; }
   if (req.type === "check") {
     if (R.rule && R.rule.kind === "check-wait") { R.rule = { kind: "error", text, code: msg.code }; renderRule(); }
-  } else if (req.type === "act") {
+  } else if (req.type === "act" && req === R.queuedCmd) {
+    // the preselected cards cannot be played now: cleared, and why is said
+    R.selected = new Set();
+    R.rule = { kind: "act", text: t("queuedFailed", { why: text }), code: msg.code };
+    renderHand();
+  } else if (req.type === "act" || req.type === "take_back") {
     R.rule = { kind: "act", text, code: msg.code };
     renderRule();
   } else if (req.type === "chat") {
@@ -303,6 +361,7 @@ function chosen() {
 
 function toggle(i) {
   if (R.selected.has(i)) R.selected.delete(i); else R.selected.add(i);
+  R.queued = null; // a changed selection is not what was queued
   R.cursor = i;
   if (R.rule && R.rule.kind !== "check-wait") R.rule = null;
   renderHand();
@@ -647,27 +706,51 @@ function renderActions() {
   } else {
     prompt = view.to_act === null || view.to_act === undefined ? t(`phase_${view.phase}`)
       : t("waitingFor", { name: seatName(room, view.to_act) });
+    if (view.phase === "play" && you.seat !== null && you.seat !== undefined) {
+      // not your turn yet: cards chosen now can be played as soon as it comes
+      if (R.queued) {
+        prompt = [prompt, " · ", el("span", { id: "queuednote", class: "queued" }, t("queuedNote", { cards: cardsText(R.queued.cards) }))];
+        acts.push(el("button", { class: "ghost", id: "unqueue", onclick: () => { R.queued = null; renderActions(); } }, t("unqueue")));
+      } else if (R.selected.size) {
+        acts.push(el("button", { class: "ghost", id: "queue", disabled: !on, onclick: queuePlay }, t("queuePlay")));
+      } else prompt = [prompt, " · ", el("span", { class: "muted" }, t("queueHint"))];
+    }
+  }
+  if (R.state.take_back && !["hand_over", "match_over"].includes(view.phase)) {
+    acts.push(el("button", { class: "ghost", id: "takeback", disabled: !on, title: t("takeBackTitle"), onclick: takeBack }, t("takeBack")));
   }
   if (mine && room.hints !== false && (DECLARE_PHASES.includes(view.phase) || ["bury", "play", "call"].includes(view.phase))) {
     const busy = R.hinting === R.state.rev;
     acts.push(el("button", { class: "ghost", id: "hintbtn", disabled: !on || busy, title: t("hintTitle"), onclick: requestHint }, t("hint")));
   }
   if (R.selected.size && !["hand_over", "match_over"].includes(view.phase)) {
-    acts.push(el("button", { class: "ghost", id: "clear", onclick: () => { R.selected = new Set(); R.rule = null; renderHand(); } }, "✕"));
+    acts.push(el("button", { class: "ghost", id: "clear", onclick: () => { R.selected = new Set(); R.queued = null; R.rule = null; renderHand(); } }, "✕"));
   }
   fill(box, acts);
   syncBar();
   if (promptBox) {
     fill(promptBox, mine && !["hand_over", "match_over"].includes(view.phase) ? el("b", { class: "yourturn" }, t("yourTurn"), " · ") : null,
-      on ? prompt : el("span", { class: "bad" }, t("lostAct")));
+      on ? el("span", {}, prompt) : el("span", { class: "bad" }, t("lostAct")));
   }
 }
 
 // A button that makes one show (报主/反主): its cards, marked when the hint named it.
 function showButton(cards, on) {
   const hinted = R.hinted && R.hinted.rev === R.state.rev && R.hinted.cards === cards;
-  return el("button", { class: `show${hinted ? " hinted" : ""}`, "data-cards": cards, disabled: !on, onclick: () => act({ type: "declare", cards }) },
-    t("declareWith"), " ", cardRow(cards, { size: "mini" }));
+  return el("button", { class: `show${hinted ? " hinted" : ""}`, "data-cards": cards, "data-kind": showKind(cards), disabled: !on, onclick: () => act({ type: "declare", cards }) },
+    t(`show_${showKind(cards)}`), " ", cardRow(cards, { size: "mini" }));
+}
+
+// What a show would be: the first (亮主), a reinforcement of your own (上保险), or a
+// counter-declaration over someone else's (反主; after the burial always one).
+function showKind(cards) {
+  const v = R.state.view;
+  const ds = (v && v.declarations) || [];
+  const last = ds[ds.length - 1];
+  if (v && v.phase === "after_burial") return "counter";
+  if (!last) return "first";
+  const suit = (c) => { const f = splitCards(c)[0] || ""; return f === "BJ" || f === "LJ" ? f : f[0]; };
+  return last.seat === R.state.you.seat && suit(last.cards) === suit(cards) ? "reinforce" : "counter";
 }
 
 // "Hint": what the strongest bot would do for your seat now (POST /api/rooms/{id}/hint,
@@ -696,6 +779,7 @@ async function requestHint() {
     if (a.cards && ["play", "bury"].includes(a.type)) {
       R.selected = positionsOf(myHand(), a.cards);
       renderHand();
+      revealSelected();
     }
     if (a.type === "call" && a.calls) {
       R.calls = { hand: R.state.view.hand_number, slots: a.calls.split(/\s+/).map((c) => { const [card, ord] = c.split(":"); return { card, ord: Number(ord || 1) }; }) };
@@ -708,12 +792,26 @@ async function requestHint() {
   renderRule();
 }
 
+// The selected cards brought on screen (a phone's hand may run below the fold, under the
+// action bar): the first and last of them, scrolled to as little as needed.
+function revealSelected() {
+  const cards = [...document.querySelectorAll("#hand .card.sel")];
+  if (!cards.length) return;
+  const bar = document.getElementById("actionbar");
+  const barTop = bar && getComputedStyle(bar).position === "fixed" && !bar.classList.contains("empty")
+    ? bar.getBoundingClientRect().top : window.innerHeight;
+  const top = Math.min(...cards.map((c) => c.getBoundingClientRect().top)) - 16;
+  const bottom = Math.max(...cards.map((c) => c.getBoundingClientRect().bottom)) + 8;
+  if (bottom > barTop) window.scrollBy({ top: Math.min(bottom - barTop, Math.max(0, top)), behavior: "instant" });
+  else if (top < 0) window.scrollBy({ top, behavior: "instant" });
+}
+
 function renderRule() {
   const e = document.getElementById("rule");
   if (!e) return;
   const r = R.rule;
   setText(e, r && r.text ? r.text : "");
-  e.className = `msg${r && r.kind === "ok" ? " ok" : r && r.kind === "hint" ? " hint" : ""}`;
+  e.className = `msg${r && r.kind === "ok" ? " ok" : r && r.kind === "hint" ? " hint" : r && r.kind === "throw" ? " warn" : ""}`;
   if (r && r.code) e.dataset.code = r.code; else delete e.dataset.code;
   e.dataset.kind = r ? r.kind : "";
   syncBar();
@@ -870,12 +968,15 @@ function renderOverlay() {
   } else if (R.overlay === "log") {
     const seat = R.state.you.seat;
     const rv = R.reviews && seat !== null ? R.reviews[`${seat}:${view.hand_number}`] : null;
-    body = [handLog(view, room, ctx, rv && rv.status === "done" ? rv.marks : [])];
+    if (!R.logOpen || R.logOpen.hand !== view.hand_number) R.logOpen = { hand: view.hand_number, open: new Set() };
+    const opened = R.logOpen.open;
+    body = [handLog(view, room, ctx, rv && rv.status === "done" ? rv.marks : [], opened,
+      (n, open) => { if (open) opened.add(n); else opened.delete(n); })];
   } else if (R.overlay === "last") {
     const tricks = view.tricks || [];
     const last = tricks[tricks.length - 1];
     body = [el("h3", {}, last ? t("lastTrickOf", { name: seatName(room, last.winner) }) : t("lastTrick")),
-      last ? trickRows(last, room, ctx) : el("p", {}, t("noTrickYet"))];
+      last ? trickRows(last, room, ctx, false, view) : el("p", {}, t("noTrickYet"))];
   } else {
     body = [el("h3", {}, t("kitty")), (view.seen_kitty || []).map((k) => el("div", { class: "kitty-line" },
       el("small", {}, t(k.kind === "picked_up" ? "pickedUp" : "buried")), cardRow(k.cards, { size: "table", ctx, markTrump: true })))];
@@ -898,8 +999,8 @@ function renderChat(all) {
   const lines = R.chatLines || [];
   const when = (m) => el("time", {}, new Date(m.time * 1000).toLocaleTimeString(lang === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" }));
   const make = (m) => (m.notice
-    ? el("div", { class: "line notice" }, when(m), " ", el("span", { class: "text" }, `⚑ ${pick(m.notice)}`))
-    : el("div", { class: "line" }, when(m),
+    ? el("div", { class: "line notice", "data-time": m.time }, when(m), " ", el("span", { class: "text" }, `⚑ ${pick(m.notice)}`))
+    : el("div", { class: "line", "data-time": m.time }, when(m),
       " ", el("b", { class: m.seat === null || m.seat === undefined ? "spec" : teamClass(R.state && R.state.view, m.seat) },
         m.name || t("spectator")), " ", el("span", { class: "text" }, m.text)));
   if (all || log.childElementCount > lines.length) fill(log, lines.map(make));
@@ -916,7 +1017,7 @@ function onKey(e) {
   const tag = (e.target && e.target.tagName) || "";
   if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "Escape") {
-    if (R.overlay) closeOverlay(); else { R.selected = new Set(); R.rule = null; renderHand(); }
+    if (R.overlay) closeOverlay(); else { R.selected = new Set(); R.queued = null; R.rule = null; renderHand(); }
     return;
   }
   if (R.overlay) return;

@@ -1,5 +1,6 @@
 // What a table plays by, for the people who join it: the preset, every rule the host
-// changed (with the preset's own value), the turn timer and whether hints are allowed.
+// changed (with the preset's own value), the turn timer, whether hints and take-backs
+// are allowed, and whether forced plays are made for the players.
 
 import { el } from "./dom.js";
 import { pick, presetTitle, t, tn } from "./i18n.js";
@@ -26,7 +27,7 @@ function valueText(o, v) {
   return choiceLabel(o, v);
 }
 
-// info: { preset, overrides, turn_seconds, hints, paced, deal_seconds, declare_seconds } (a
+// info: { preset, overrides, turn_seconds, hints, take_back, auto_play, paced, deal_seconds, declare_seconds } (a
 // room's state or GET /api/rooms/{id});
 // schema: the preset's option schema, or null while it loads (options then by name).
 export function rulesSummary(info, schema) {
@@ -43,7 +44,9 @@ export function rulesSummary(info, schema) {
       changed.length ? tn("changedRules", changed.length) : t("noChangedRules")),
     changed.length ? el("ul", { class: "changedrules" }, changed) : null,
     el("div", { class: "small", id: "tabletimer" }, `${t("timer")}: `, el("b", {}, timer),
-      " · ", t(info.hints === false ? "hintsOff" : "hintsOn")),
+      " · ", t(info.hints === false ? "hintsOff" : "hintsOn"),
+      " · ", el("span", { id: "tabletakeback" }, t(info.take_back ? "takeBackOn" : "takeBackOff")),
+      info.auto_play ? [" · ", el("span", { id: "tableautoplay" }, t("autoPlayOn"))] : null),
     info.paced ? el("div", { class: "small", id: "tablepace" },
       t("dealPaceLine", { n: info.deal_seconds }), " · ", t("declareLimit", { n: Math.round(info.declare_seconds) })) : null);
 }

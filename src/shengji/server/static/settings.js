@@ -1,13 +1,15 @@
-// Display settings kept per browser: four-colour suits, card size, where trumps sit in
-// the hand, and the turn sound. Applied as classes on <html>, so every page follows them.
+// Display settings kept per browser: four-colour suits, card size, card style, where
+// trumps sit in the hand, dark mode, reduced motion and the turn sound. Applied as classes
+// on <html>, so every page follows them.
 
 import { setSound, soundOn } from "./alert.js";
 import { el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "shengji:settings";
-const DEFAULTS = { fourColor: false, cardSize: "normal", trumpsRight: false };
+const DEFAULTS = { fourColor: false, cardSize: "normal", trumpsRight: false, dark: false, cardStyle: "classic", reducedMotion: false };
 const SIZES = ["small", "normal", "large"];
+const STYLES = ["classic", "bold", "plain"];
 const listeners = [];
 
 export function settings() {
@@ -26,6 +28,10 @@ export function applySettings() {
   c.toggle("cards-small", s.cardSize === "small");
   c.toggle("cards-large", s.cardSize === "large");
   c.toggle("trumps-right", !!s.trumpsRight);
+  c.toggle("dark", !!s.dark);
+  c.toggle("cards-bold", s.cardStyle === "bold");
+  c.toggle("cards-plain", s.cardStyle === "plain");
+  c.toggle("reduce-motion", !!s.reducedMotion);
 }
 
 function change(patch) {
@@ -60,12 +66,17 @@ export function openSettings() {
     el("option", { value: "left", selected: !s.trumpsRight }, t("trumpsLeft")),
     el("option", { value: "right", selected: s.trumpsRight }, t("trumpsRight")));
   order.addEventListener("change", () => change({ trumpsRight: order.value === "right" }));
+  const style = el("select", { id: "set-style" }, STYLES.map((v) => el("option", { value: v, selected: s.cardStyle === v }, t(`style_${v}`))));
+  style.addEventListener("change", () => change({ cardStyle: style.value }));
   overlay = el("div", { class: "overlay", id: "settingsoverlay", onclick: (e) => { if (e.target === overlay) closeSettings(); } });
   fill(overlay, el("div", { class: "dialog settings", role: "dialog", "aria-modal": "true", id: "settingsdialog" },
     el("h3", {}, t("settings")),
     check("set-four", !!s.fourColor, t("fourColor"), (v) => change({ fourColor: v })),
     el("label", { class: "field", for: "set-size" }, el("span", {}, t("cardSize")), size),
+    el("label", { class: "field", for: "set-style" }, el("span", {}, t("cardStyle")), style),
     el("label", { class: "field", for: "set-order" }, el("span", {}, t("handOrder")), order),
+    check("set-dark", !!s.dark, t("darkMode"), (v) => change({ dark: v })),
+    check("set-motion", !!s.reducedMotion, t("reducedMotion"), (v) => change({ reducedMotion: v })),
     check("set-sound", soundOn(), t("turnSound"), (v) => { setSound(v); change({}); }),
     el("p", { class: "muted small" }, t("settingsKept")),
     el("div", { class: "row end" }, el("button", { id: "closesettings", onclick: closeSettings }, t("close")))));

@@ -235,28 +235,43 @@ export function trickRows(trick, room, ctx, live = false, view = null) {
     trick.points ? ` ${tn("trickPoints", trick.points)}` : ""));
 }
 
-// The hand so far: declarations, then every trick (leader, winner, points, failed
-// throws) and the trick being played; review marks (the search bot's better plays) under
-// their trick.
-export function handLog(view, room, ctx, marks = []) {
-  const section = (n, trick, live) => {
+// The hand so far: declarations, then one row per trick (its number, the leader, every
+// play, the winner, its points, a failed throw), each opening to the trick's rows, the
+// throw explained and review marks (the search bot's better plays); the trick being
+// played last, open. open: the trick numbers opened (kept across redraws); onToggle(n, open).
+export function handLog(view, room, ctx, marks = [], open = new Set(), onToggle = null) {
+  const row = (n, trick, live) => {
     const failed = trick.plays.find((p) => p.attempted);
-    return el("section", { class: "logtrick", "data-trick": n },
-      el("h4", {}, t("reviewTrick", { n }), live ? el("small", { class: "muted" }, ` · ${t("inProgress")}`) : null),
-      trickRows(trick, room, ctx, live, view),
-      failed ? throwNote(failed, room, false) : null,
-      marks.filter((m) => m.trick === n).map((m) => el("div", { class: "logmark" },
-        el("small", {}, `${t("reviewBetter")}: `), cardRow(m.better, { size: "mini", ctx, markTrump: true }),
-        el("small", { class: "muted" }, ` ${pick(m.text)}`))));
+    const leader = trick.plays[0].seat;
+    const mine = marks.filter((m) => m.trick === n);
+    const win = live ? view.winning : trick.winner;
+    const summary = el("summary", { class: "logrow" },
+      el("span", { class: "lnum" }, String(n)),
+      el("span", { class: `lleader name ${teamClass(view, leader)}`, title: t("leads") }, seatName(room, leader)),
+      el("span", { class: "lplays" }, trick.plays.map((p) => el("span", { class: `lplay${p.seat === win ? " won" : ""}`, "data-seat": p.seat,
+        title: seatName(room, p.seat) }, cardRow(p.cards, { size: "mini", ctx, markTrump: true })))),
+      el("span", { class: "lwin" }, live ? el("small", { class: "muted" }, t("inProgress"))
+        : ["★ ", el("span", { class: `name ${teamClass(view, win)}` }, seatName(room, win))]),
+      el("span", { class: "lpts" }, trick.points ? `+${trick.points}` : ""),
+      failed || mine.length ? el("span", { class: "lflags" }, failed ? el("span", { class: "ptag fail" }, t("throwFailedTag")) : null,
+        mine.length ? el("span", { class: "ptag mark", title: t("reviewBetter") }, "✎") : null) : null);
+    const d = el("details", { class: "logtrick", "data-trick": n, open: live || open.has(n) ? true : null }, summary,
+      el("div", { class: "logbody" }, trickRows(trick, room, ctx, live, view),
+        failed ? throwNote(failed, room, false) : null,
+        mine.map((m) => el("div", { class: "logmark" },
+          el("small", {}, `${t("reviewBetter")}: `), cardRow(m.better, { size: "mini", ctx, markTrump: true }),
+          el("small", { class: "muted" }, ` ${pick(m.text)}`)))));
+    if (onToggle && !live) d.addEventListener("toggle", () => onToggle(n, d.open));
+    return d;
   };
-  const tricks = (view.tricks || []).map((tr, i) => section(i + 1, tr, false));
+  const tricks = (view.tricks || []).map((tr, i) => row(i + 1, tr, false));
   if (view.trick && view.trick.length) {
-    tricks.push(section(tricks.length + 1, { plays: view.trick, winner: view.winning, points: null }, true));
+    tricks.push(row(tricks.length + 1, { plays: view.trick, winner: view.winning, points: null }, true));
   }
   return el("div", { class: "handlog", id: "handlog" },
     el("h3", {}, t("handLogOf", { n: view.hand_number + 1 })),
     declarationsPanel(view, room) || el("p", { class: "muted" }, t("noDeclarations")),
-    tricks.length ? tricks : el("p", { class: "muted" }, t("noTrickYet")));
+    tricks.length ? [el("p", { class: "muted small" }, t("logKey")), el("div", { class: "logtricks" }, tricks)] : el("p", { class: "muted" }, t("noTrickYet")));
 }
 
 // opts: me (your seat: teams are "us" and "them"), review(hand) (a button per hand)
@@ -301,6 +316,8 @@ function friendsSheet(view, room, opts) {
   };
   return el("div", { class: "sheetbox" }, el("h3", {}, t("sheet")),
     el("table", { class: "sheet friends", id: "sheet" },
+      el("colgroup", {}, el("col", { class: "cnum" }), el("col", { class: "clevel" }), el("col", { class: "ctrump" }),
+        el("col", { class: "cpts" }), seats.map(() => el("col", { class: "cplayer" })), opts.review ? el("col", { class: "creview" }) : null),
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("level")), el("th", {}, t("trump")),
         el("th", { title: t("points") }, t("sheetPoints")),
         seats.map((s) => el("th", { class: "pcol", title: who(s) }, el("span", {}, head(s)))),
@@ -377,7 +394,7 @@ function friendsResult(view, room, r, me) {
   const parts = [el("span", {}, t("collectorsTook", { n: r.trick_points }))];
   if (r.kitty_multiplier) parts.push(el("span", {}, " + ", t("kittyTimes", { pts: r.kitty_points, mult: r.kitty_multiplier })));
   if (r.penalties) parts.push(el("span", {}, ` ${r.penalties > 0 ? "+" : ""}${r.penalties} ${t("penalty")}`));
-  parts.push(el("b", {}, ` = ${r.points}`));
+  if (r.kitty_multiplier || r.penalties) parts.push(el("b", {}, ` = ${r.points}`));
   const levels = [...Array(n).keys()].map((s) => el("span", { class: `plv ${r.banker_side.includes(s) ? "side0" : "side1"}${won.includes(s) && r.gain ? " up" : ""}`, "data-seat": s },
     s === me ? t("you") : seatName(room, s), " ", el("b", {}, (view.levels || [])[s] ?? "?"),
     won.includes(s) && r.gain ? el("small", {}, ` ▲${r.gain}`) : null));
@@ -389,7 +406,8 @@ function friendsResult(view, room, r, me) {
     view.kitty ? el("div", { class: "kitty-line" }, el("small", {}, t("kitty"),
       r.kitty_multiplier ? ` ×${r.kitty_multiplier}` : ""), cardRow(view.kitty, { size: "table", ctx, markTrump: true })) : null,
     el("p", { class: "plevels" }, el("small", {}, `${t("levels")}: `), levels),
-    el("p", { class: "muted small" }, t("nextBankerIs", { name: r.next_banker === me ? t("you") : seatName(room, r.next_banker) })));
+    view.phase === "match_over" ? null // the match is over: there is no next banker
+      : el("p", { class: "muted small", id: "nextbanker" }, t("nextBankerIs", { name: r.next_banker === me ? t("you") : seatName(room, r.next_banker) })));
 }
 
 // The engine's explanation names seats by number: put the players' names in.
