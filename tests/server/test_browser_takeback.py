@@ -66,6 +66,13 @@ def _unforced_lead(va: dict[str, Any], vb: dict[str, Any], suits: list[str]) -> 
     return None
 
 
+def _pick(page: Any, cards: list[str]) -> None:
+    """Select exactly ``cards`` (what was selected before is cleared first)."""
+    if page.locator("#clear").count():
+        page.click("#clear")
+    click_cards(page, cards)
+
+
 def _ann_leads(a: Any, b: Any) -> None:
     drive(
         [a, b],
@@ -100,21 +107,23 @@ def test_take_back_and_play_when_my_turn_comes(
         if not tried["queued"] and lead:
             s = lead[0]
             # 博 chooses a card of the suit Ann will lead, before his turn
-            click_cards(b, [sb[s][0]])
+            _pick(b, [sb[s][0]])
             b.click("#queue")
             assert "轮到你时自动出" in b.inner_text("#queuednote")
-            click_cards(a, [lead])
+            _pick(a, [lead])
             a.click("#play")
-            wait(
-                b,
-                "window.shengjiState.view.trick.some((p) => p.seat === 1"
-                f" && p.cards === '{sb[s][0]}')",
+            # played at once (the bots may have finished the trick since)
+            played = (
+                "((v) => [v.trick, ...v.tricks.slice(-1).map((t) => t.plays)].some((ps) =>"
+                f" ps.some((p) => p.seat === 1 && p.cards === '{sb[s][0]}')))"
+                "(window.shengjiState.view)"
             )
+            wait(b, played)
             tried["queued"] = True
         elif not tried["cleared"] and lead and other:
-            click_cards(b, [sb[other[0]][0]])  # not a legal follow of Ann's lead
+            _pick(b, [sb[other[0]][0]])  # not a legal follow of Ann's lead
             b.click("#queue")
-            click_cards(a, [lead])
+            _pick(a, [lead])
             a.click("#play")
             wait(b, "document.querySelector('#rule').dataset.code === 'MUST_FOLLOW_SUIT'")
             assert "选好的牌不能出" in b.inner_text("#rule")
@@ -136,7 +145,7 @@ def test_take_back_and_play_when_my_turn_comes(
     assert first
     hand = _view(a)["hand"]
     rev = state(a)["rev"]  # type: ignore[index]
-    click_cards(a, [first])
+    _pick(a, [first])
     a.click("#play")
     a.wait_for_selector("#takeback")
     shot(a, "takeback")
@@ -147,9 +156,10 @@ def test_take_back_and_play_when_my_turn_comes(
     assert "you took back" in a.inner_text("#chatlog")
     assert not a.locator("#takeback").count()
     # played again, then 博 plays: too late, said in words
-    click_cards(a, [first])
+    _pick(a, [first])
     a.click("#play")
-    drive([b], lambda: _view(b)["to_act"] != 1)
+    wait(b, f"window.shengjiState.rev > {rev + 2}")  # Ann's play again
+    drive([b], lambda: _view(b)["to_act"] != 1 and _view(a)["to_act"] != 1)
     a.evaluate("window.shengjiRoom.link.send({ type: 'take_back' })")
     wait(a, "document.querySelector('#rule').dataset.code === 'TAKE_BACK_TOO_LATE'")
     assert "Too late" in a.inner_text("#rule") or "too late" in a.inner_text("#rule")
