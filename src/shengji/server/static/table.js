@@ -367,7 +367,7 @@ export function handResult(view, room, me = null) {
   parts.push(el("b", {}, ` = ${r.points}`));
   return el("div", { class: "result", id: "handresult" },
     el("h3", {}, t("handOver", { n: r.number + 1 })),
-    el("p", { class: "explain" }, withNames(pick(r.explain), room)),
+    el("p", { class: "explain" }, withNames(view.phase === "match_over" ? lastHand(pick(r.explain)) : pick(r.explain), room)),
     r.kitty_multiplier || r.penalties ? el("p", { class: "breakdown" }, parts) : null,
     view.kitty ? el("div", { class: "kitty-line" }, el("small", {}, t("kitty"),
       r.kitty_multiplier ? ` ×${r.kitty_multiplier}` : ""), cardRow(view.kitty, { size: "table", ctx, markTrump: true })) : null,
@@ -408,6 +408,12 @@ function friendsResult(view, room, r, me) {
     el("p", { class: "plevels" }, el("small", {}, `${t("levels")}: `), levels),
     view.phase === "match_over" ? null // the match is over: there is no next banker
       : el("p", { class: "muted small", id: "nextbanker" }, t("nextBankerIs", { name: r.next_banker === me ? t("you") : seatName(room, r.next_banker) })));
+}
+
+// The match's last hand has no next hand (a match of so many hands ends with it): its
+// explanation names no next banker.
+function lastHand(text) {
+  return String(text || "").replace(/; next banker seat \d+/, "").replace(/; 下一局庄家: \d+号位/, "");
 }
 
 // The engine's explanation names seats by number: put the players' names in.
