@@ -11,8 +11,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from shengji.record import verify
+from shengji.server.app import create_app
 
 from .client import Client, hub_of, play_to_end, sync, wait_view
+from .conftest import FAST_CLIENTS
 
 TWO_PEOPLE = [None, None, "heuristic", "heuristic"]
 
@@ -23,7 +25,7 @@ def _actions(room: Any) -> list[Any]:
 
 
 def _room(http: TestClient, **body: Any) -> tuple[str, str]:
-    r = http.post("/api/rooms", json={"preset": "classic-1deck", "bots": TWO_PEOPLE, **body})
+    r = http.post("/api/rooms", json={"preset": "classic-1deck", "bots": TWO_PEOPLE} | body)
     assert r.status_code == 200, r.text
     return r.json()["id"], r.json()["host_key"]
 
@@ -119,3 +121,40 @@ def test_forced_plays_are_made_for_a_person_in_an_auto_play_room(http: TestClien
         record = _actions(hub_of(http).rooms[rid])
         people = sum(1 for seat, _ in record if seat in (0, 1))
         assert taken < people  # the last trick (one card each) was played for them
+
+
+def test_a_show_during_the_deal_is_taken_back_and_the_deal_goes_on(db_url: str) -> None:
+    """A person shows while the cards come and takes it back: the deal's rounds since are
+    dealt again without it, the record has no trace of it, and ``verify`` passes."""
+    app = create_app(db_url, bot_delay=0, deal_seconds=0.25, limits=FAST_CLIENTS)
+    with TestClient(app) as http:
+        for _ in range(8):  # tables until the person shows before any bot does
+            rid, key = _room(http, take_back=True, bots=[None, "random", "random", "random"])
+            with http.websocket_connect(f"/ws/{rid}") as w0:
+                a = Client(w0)
+                a.request({"type": "join", "name": "p0", "host_key": key})
+                a.request({"type": "ready"})
+                a.request({"type": "start"})
+                wait_view(a, lambda v, c=a: v["phase"] != "deal" or bool(c.latest.get("shows")))
+                shows = a.latest.get("shows") or []
+                if a.view["phase"] != "deal" or not shows or a.view["declarations"]:
+                    continue
+                if (
+                    a.request({"type": "act", "action": {"type": "declare", "cards": shows[0]}})[
+                        "type"
+                    ]
+                    != "ack"
+                ):
+                    continue
+                room = hub_of(http).rooms[rid]
+                reply = a.request({"type": "take_back"})
+                if reply["type"] != "ack":
+                    assert reply["code"] == "TAKE_BACK_TOO_LATE"  # a bot showed meanwhile
+                    continue
+                sync(a)
+                assert not a.view["declarations"]
+                assert all(seat is None or seat != 0 for seat, _ in _actions(room))
+                assert len(room.store.load_actions(rid)) == len(_actions(room))
+                play_to_end([a], until="hand_over")
+                return
+        raise AssertionError("no table let the person show and take it back")

@@ -318,8 +318,9 @@ function friendsSheet(view, room, opts) {
     el("table", { class: "sheet friends", id: "sheet" },
       el("colgroup", {}, el("col", { class: "cnum" }), el("col", { class: "clevel" }), el("col", { class: "ctrump" }),
         el("col", { class: "cpts" }), seats.map(() => el("col", { class: "cplayer" })), opts.review ? el("col", { class: "creview" }) : null),
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("level")), el("th", {}, t("trump")),
-        el("th", { title: t("points") }, t("sheetPoints")),
+      // short heads (their words in the title): six to eight player columns fit a phone
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", { title: t("level") }, t("levelShort")),
+        el("th", { title: t("trump") }, t("trumpShort")), el("th", { title: t("points") }, t("pointsShort")),
         seats.map((s) => el("th", { class: "pcol", title: who(s) }, el("span", {}, head(s)))),
         opts.review ? el("th", {}) : null)),
       el("tbody", {}, rows.map((r) => el("tr", {},
