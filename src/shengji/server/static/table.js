@@ -255,7 +255,8 @@ export function handLog(view, room, ctx, marks = [], open = new Set(), onToggle 
       el("span", { class: "lpts" }, trick.points ? `+${trick.points}` : ""),
       failed || mine.length ? el("span", { class: "lflags" }, failed ? el("span", { class: "ptag fail" }, t("throwFailedTag")) : null,
         mine.length ? el("span", { class: "ptag mark", title: t("reviewBetter") }, "✎") : null) : null);
-    const d = el("details", { class: "logtrick", "data-trick": n, open: live || open.has(n) ? true : null }, summary,
+    // open: the trick being played, those the reader opened, and those with review marks
+    const d = el("details", { class: "logtrick", "data-trick": n, open: live || open.has(n) || mine.length ? true : null }, summary,
       el("div", { class: "logbody" }, trickRows(trick, room, ctx, live, view),
         failed ? throwNote(failed, room, false) : null,
         mine.map((m) => el("div", { class: "logmark" },
