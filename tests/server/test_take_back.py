@@ -7,6 +7,7 @@ made with ``auto_play`` a person's only legal play is made for them."""
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -124,6 +125,11 @@ def test_forced_plays_are_made_for_a_person_in_an_auto_play_room(http: TestClien
         assert taken < people  # the last trick (one card each) was played for them
 
 
+def _shows_or_dealt(c: Client, view: dict[str, Any]) -> bool:
+    """The deal is over, or ``c`` may show now."""
+    return view["phase"] != "deal" or bool(c.latest.get("shows"))
+
+
 def test_a_show_during_the_deal_is_taken_back_and_the_deal_goes_on(db_url: str) -> None:
     """A person shows while the cards come and takes it back: the deal's rounds since are
     dealt again without it, the record has no trace of it, and ``verify`` passes. (Four
@@ -144,7 +150,7 @@ def test_a_show_during_the_deal_is_taken_back_and_the_deal_goes_on(db_url: str) 
                     c.request({"type": "ready"})
                 a = people[0]
                 a.request({"type": "start"})
-                wait_view(a, lambda v, c=a: v["phase"] != "deal" or bool(c.latest.get("shows")))
+                wait_view(a, functools.partial(_shows_or_dealt, a))
                 shows = a.latest.get("shows") or []
                 if a.view["phase"] != "deal" or not shows:
                     continue
