@@ -779,7 +779,6 @@ async function requestHint() {
     if (a.cards && ["play", "bury"].includes(a.type)) {
       R.selected = positionsOf(myHand(), a.cards);
       renderHand();
-      revealSelected();
     }
     if (a.type === "call" && a.calls) {
       R.calls = { hand: R.state.view.hand_number, slots: a.calls.split(/\s+/).map((c) => { const [card, ord] = c.split(":"); return { card, ord: Number(ord || 1) }; }) };
@@ -790,6 +789,7 @@ async function requestHint() {
   }
   renderActions();
   renderRule();
+  revealSelected(); // once the bar holds the reason (it may have grown over the hand)
 }
 
 // The selected cards brought on screen (a phone's hand may run below the fold, under the
