@@ -52,6 +52,7 @@ from .text import (
     Tracker,
     clock_text,
     declared_text,
+    explain_text,
     hint_text,
     is_throw,
     kitty_marks,
@@ -365,9 +366,10 @@ class CallDialog(ModalScreen[str | None]):
     suggestion filled in; under it the calls in words as typed. Enter calls, Esc closes
     (Enter on the table opens it again)."""
 
-    def __init__(self, state: dict[str, Any], lang: str) -> None:
+    def __init__(self, state: dict[str, Any], session: Session, lang: str) -> None:
         super().__init__()
         self.state = state
+        self.session = session
         self.lang = lang
         opts = options_of(state)
         self.need = opts.calls if opts else 1
@@ -385,9 +387,10 @@ class CallDialog(ModalScreen[str | None]):
             Static(t("dlg.call_intro", lang, n=self.need)),
             Input(value=self.suggested, id="call-input"),
             Static(self.reads(self.suggested), id="call-reads"),
+            Static("", id="dlg-note"),
             Static(t("dlg.call_keys", lang, cards=callable_), id="dlg-keys"),
             DialogClock(lang),
-            id="dialog",
+            id="call-dialog",
         )
 
     def reads(self, text: str) -> str:
@@ -395,10 +398,18 @@ class CallDialog(ModalScreen[str | None]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#call-reads", Static).update(self.reads(event.value))
+        self.query_one("#dlg-note", Static).update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.dismiss(event.value.strip().upper())
+        """Calls the server would refuse stay in the dialog, as typed, with the reason."""
+        calls = event.value.strip().upper()
+        if not calls:
+            return
+        refusal = self.session.check({"type": "call", "calls": calls})
+        if refusal is None:
+            self.dismiss(calls)
+        else:
+            self.query_one("#dlg-note", Static).update("✗ " + refusal.say(self.lang))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -416,6 +427,7 @@ class HelpDialog(ModalScreen[None]):
         yield Vertical(
             Static(t("help.title", self.lang), id="dlg-title"),
             Static(t("help.keys", self.lang), id="help-keys"),
+            Static(t("help.close", self.lang), id="dlg-keys"),
             id="dialog",
         )
 
@@ -487,7 +499,7 @@ class ScoreDialog(ModalScreen[bool]):
             trump = "NT" if r["trump"] == "NT" else SUIT_SYMBOLS.get(r["trump"], r["trump"])
             lines.append(
                 f"{r['number'] + 1:>2}. {who(self.state, r['banker'], lang)} "
-                f"{r['level']}{trump} · {r['explain'][lang]}"
+                f"{r['level']}{trump} · {explain_text(self.state, r, lang)}"
             )
         foot = t("sheet.end" if self.over or not self.can_continue else "sheet.next", lang)
         yield Vertical(
@@ -513,18 +525,19 @@ class TableApp(App[None]):
 
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 2; background: $boost; padding: 0 1; }
+    #status { height: auto; max-height: 4; background: $boost; padding: 0 1; }
     #table { height: 1fr; padding: 0 1; border: round $primary; }
     #hand { height: auto; min-height: 3; padding: 0 1; border: round $accent; }
     #message { height: auto; min-height: 1; max-height: 4; padding: 0 1; color: $warning; }
     #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%;
               border: thick $accent; background: $surface; padding: 0 1; }
     #sheet { height: auto; max-height: 14; }
-    #bury-dialog { width: 100%; height: auto; border: thick $accent; background: $surface;
-                   padding: 0 1; }
+    #bury-dialog, #call-dialog { width: 100%; height: auto; border: thick $accent;
+                   background: $surface; padding: 0 1; }
+    #call-input { height: 3; }
     DeclareDialog, ScoreDialog, HelpDialog, ConfirmQuit { align: center middle;
         background: $background 30%; }
-    BuryDialog { align: center bottom; background: $background 20%; }
+    BuryDialog, CallDialog { align: center bottom; background: $background 20%; }
     #dlg-title { text-style: bold; }
     #dlg-keys { color: $text-muted; }
     #dlg-hint, #dlg-note { color: $warning; height: auto; }
@@ -562,6 +575,7 @@ class TableApp(App[None]):
         self.last_rev: Any = -1
         self.dialog_rev: Any = -1
         self.hint_rev: Any = None  # the table's revision the hint shown is about
+        self.phase: str | None = None  # the phase at the last look: a message ends with it
         self.sheet_hand = -1
         #: The hand at the last look: its number, the cards dealt so far, the hand's cards.
         self.dealt_hand: tuple[Any, int, list[str]] = (None, 0, [])
@@ -709,6 +723,10 @@ class TableApp(App[None]):
             self.dealt_hand = (*now, list(self.cards))
             if self.hint_rev is not None and self.hint_rev != self.last_rev:
                 self.message, self.hint_rev = "", None
+            phase = (view or {}).get("phase")
+            if phase != self.phase and self.message_code not in LINK_CODES:
+                self.message, self.message_code = "", None  # about a moment that has passed
+            self.phase = phase
             self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
             room = state.get("room") or {}
             if room.get("now"):
@@ -790,7 +808,7 @@ class TableApp(App[None]):
             )
         elif mine and phase == "call" and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
-            self.push_screen(CallDialog(state, self.lang), self.called)
+            self.push_screen(CallDialog(state, self.session, self.lang), self.called)
         elif (
             phase in ("hand_over", "match_over")
             and self.sheet_hand != view["hand_number"]
@@ -822,7 +840,11 @@ class TableApp(App[None]):
         lang = self.lang
         color = not self.no_color
         me = my_seat(state) or 0
-        played = {p["seat"]: p for p in view.get("trick") or []}
+        trick = view.get("trick") or []
+        tricks = view.get("tricks") or []
+        # between two tricks the one just won stays in its seats (dim) until the next lead
+        done = tricks[-1] if not trick and tricks and view.get("phase") == "play" else None
+        played = {p["seat"]: p for p in (done["plays"] if done else trick)}
         n = len(view.get("hand_sizes") or []) or 4
         # four seats: partner, left, right, you; more: in play order after you, you last
         rels = (2, 3, 1, 0) if n == 4 else (*range(1, n), 0)
@@ -848,7 +870,11 @@ class TableApp(App[None]):
             title = titles[seat]
             row = Text(mark + title + " " * (pad - cell_len(title)))
             p = played.get(seat)
-            if p:
+            if p and done:
+                lead = "▶" if done["plays"][0]["seat"] == seat else ""
+                marks = lead + ("★" if done["winner"] == seat else "")
+                row.append(f"{marks:<2} " + card_label_list(p["cards"], lang), style="dim")
+            elif p:
                 marks = trick_marks(view, seat)
                 row.append(f"{marks:<2} ", style="bold yellow" if color else "bold")
                 row.append_text(_cards_styled(p["cards"], lang, color))
@@ -1055,6 +1081,10 @@ class TableApp(App[None]):
                 self.action_show()
             return
         if not my_turn(self.state) or view.get("phase") != "play":
+            return
+        if not self.selected:
+            self.message, self.message_code = t("sel.none", self.lang), None
+            self.render_state()
             return
         self.throw_note = ""
         self.message = self._say(self.session.act({"type": "play", "cards": self.chosen()}))

@@ -33,7 +33,14 @@ from .online import (
     server_levels,
     state_dir,
 )
-from .session import LocalSession, RemoteSession, Session, local_levels, seat_bots
+from .session import (
+    BOT_SECONDS,
+    LocalSession,
+    RemoteSession,
+    Session,
+    local_levels,
+    seat_bots,
+)
 
 
 def default_name() -> str:
@@ -84,16 +91,30 @@ def _open_seats(text: str | None) -> set[int]:
 def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session:
     """The session ``shengji play`` asked for (printing the invite link of a new room)."""
     overrides = _overrides(args)
-    if not args.connect:
+    if args.connect is None:
+        if args.spectate:
+            raise ShengjiError(
+                "--spectate watches a room: give its link with --connect",
+                code=Code.BAD_URL,
+                params={"spectate": True},
+            )
         opts = load_preset(args.preset, overrides or None)
+        if (args.seat or 0) >= opts.players:
+            raise ShengjiError(
+                f"this table has seats 0 to {opts.players - 1}",
+                code=Code.BAD_SEAT,
+                params={"seat": args.seat, "seats": opts.players},
+            )
         seed = args.seed if args.seed is not None else random.randrange(2**31)
         pace = getattr(args, "deal_seconds", None)
+        bot_pace = getattr(args, "bot_seconds", None)
         return LocalSession(
             opts,
             seed,
             seat=args.seat or 0,
             bots=args.bots,
             deal_seconds=DEAL_SECONDS if pace is None else pace,
+            bot_seconds=BOT_SECONDS if bot_pace is None else bot_pace,
         )
     target = parse_target(args.connect)
     retry = float(os.environ.get("SHENGJI_RETRY_SECONDS", "60"))
@@ -101,10 +122,13 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
     seat = args.seat
     store = TokenStore()
     name = args.name or default_name()
+    created = False
     if target.room is None:
         if args.spectate:
             raise ShengjiError(
-                "to watch a game, give its room link (http://HOST:PORT/room/ID)", code=Code.BAD_URL
+                "to watch a game, give its room link (http://HOST:PORT/room/ID)",
+                code=Code.BAD_URL,
+                params={"spectate": True},
             )
         players = load_preset(args.preset, overrides or None).players  # bad rules fail here
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
@@ -128,10 +152,10 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
             target, args.preset, overrides, bots, turn_seconds=turn, deal_seconds=pace
         )
         target = Target(target.base, str(data["id"]))
+        created = True
         host_key = data.get("host_key")
         store.put(room_key(target), {"host_key": host_key, "name": name, "made": made})
         stdout.write(t("cli.created", lang, url=target.link) + "\n")
-        stdout.write(t("cli.invite", lang, url=target.link) + "\n")
         stdout.flush()
     session, resumed = open_room(
         target,
@@ -142,10 +166,17 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         store=store,
         retry_seconds=retry,
     )
+    session.made = created
     if resumed:
         stdout.write(t("cli.resume", lang, url=target.link) + "\n")
         stdout.flush()
     return session
+
+
+def again_key(session: Session) -> str:
+    """What quitting an online table says: a seat is kept, a spectator may come back."""
+    seated = (session.state.get("you") or {}).get("seat") is not None
+    return "cli.again" if seated else "cli.again_watch"
 
 
 def _back_to_made(
@@ -182,7 +213,7 @@ def save_local(session: LocalSession, lang: str) -> list[str]:
         save_record(session.record(), path)
     except OSError:
         return lines
-    return [*lines, t("cli.record", lang, path=_short(path))]
+    return [*lines, t("cli.record", lang, path=_short(path), seat=session.seat)]
 
 
 def _short(path: Path) -> str:
@@ -201,6 +232,10 @@ def failure_line(e: ShengjiError, lang: str, where: str | None = None) -> str:
         text = t("cli.unreachable", lang, where=p["where"], why=why)
     elif e.code == "CONNECTION_LOST":
         text = t("cli.lost", lang, where=where or "?") + "; " + t("cli.again", lang)
+    elif e.code == "BAD_SEAT" and p.get("seat") is not None and p.get("seats"):
+        text = t("cli.bad_seat", lang, seat=p["seat"], last=int(p["seats"]) - 1)
+    elif e.code == "BAD_URL" and p.get("spectate"):
+        text = t("cli.spectate_link", lang)
     elif e.code == "BAD_URL" and p.get("url"):
         why = str(p.get("why", ""))
         if "port" in why:
@@ -230,7 +265,7 @@ def run_play(
     code: int | None = None
     out_lang = lang  # the app may switch language
     try:
-        if args.connect:
+        if args.connect is not None:
             with_target: Target | None = None
             try:
                 with_target = parse_target(args.connect)
@@ -253,7 +288,7 @@ def run_play(
         if app.return_code == 130:  # Ctrl-C in the app
             raise KeyboardInterrupt
         if session.online:
-            stdout.write(t("cli.again", out_lang) + "\n")
+            stdout.write(t(again_key(session), out_lang) + "\n")
         code = 0
         return code
     except ShengjiError as e:

@@ -61,7 +61,12 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
         if verb == "bots":
             return {"room": {"type": "bots", "args": rest.split()}}
         return {"room": {"type": "chat", "text": rest}} if rest else "help"
-    return "help"
+    return "unknown"
+
+
+def help_lines(online: bool, lang: str) -> list[str]:
+    """The commands (the room's only online)."""
+    return [t("plain.help", lang), *([t("plain.help_online", lang)] if online else [])]
 
 
 def action_line(action: dict[str, Any]) -> str:
@@ -164,8 +169,8 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
     offered: tuple[str, ...] = ()  # the shows last told during the deal
     held: str | None = None  # a line read during the deal that is not for the deal
     attempt = 0
-    out(t("plain.help", lang))
-    if session.link:
+    out(*help_lines(session.online, lang))
+    if session.link and not getattr(session, "made", False):  # made: the link was told
         out(t("lobby.link", lang, url=session.link))
     while True:
         session.poll()
@@ -215,15 +220,17 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
         if not line:
             return 0
         cmd = parse_line(line, state)
-        if dealing and not (cmd in ("look", "help", "hint", "quit") or _is_show(cmd)):
+        if dealing and not (cmd in ("look", "help", "hint", "quit", "unknown") or _is_show(cmd)):
             held = line  # a command for later (a script's next turn): kept for it
             continue
         if cmd == "quit":
             if session.online:
-                out(t("cli.again", lang))
+                out(t("cli.again" if my_seat(state) is not None else "cli.again_watch", lang))
             return 0
-        if cmd == "help":
-            out(t("plain.help", lang))
+        if cmd == "unknown":
+            out(t("plain.unknown", lang, word=line.split()[0]), *help_lines(session.online, lang))
+        elif cmd == "help":
+            out(*help_lines(session.online, lang))
         elif cmd == "look":
             out(*describe(state, lang))
         elif cmd == "hint":

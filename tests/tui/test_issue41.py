@@ -1,0 +1,535 @@
+"""Issue 41: a mistyped host key locks nobody out, 找朋友 at 80 columns (levels, the status
+lines, the call dialog), every preset named, seats named one way (by name or by place,
+never by number), the smaller rough edges, and the bots' plays kept in sight; snapshots
+of six- and eight-seat 找朋友 tables at 80x24 while burying, calling and playing."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import io
+import json
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+from shengji.autoplay import choose_action
+from shengji.cli import build_parser, main
+from shengji.errors import ShengjiError
+from shengji.i18n import error_text, t
+from shengji.presets import load_preset, preset_names
+from shengji.server.launch import ServerProcess
+from shengji.tui import plain as plain_mode
+from shengji.tui.app import BuryDialog, CallDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.main import failure_line, run_play
+from shengji.tui.online import TokenStore, parse_target
+from shengji.tui.plain import parse_line, run_plain
+from shengji.tui.session import LocalSession, Refusal
+from shengji.tui.text import Tracker, hint_text, levels_line, lobby_lines, status_lines, who
+
+from .test_app import FakeSession, until
+
+DATA = Path(__file__).parent / "data"
+
+
+def _top(app: TableApp) -> Screen[Any]:
+    return app.screen
+
+
+def _friends(players: int, moment: str) -> dict[str, Any]:
+    """A 找朋友 table of ``players`` seats (Mei, 大伟 and at eight bob are people, the
+    others bots), frozen at the person's burial, call, or turn in a trick (``moment``)."""
+    tables = json.loads((DATA / f"friends_{players}.json").read_text(encoding="utf-8"))
+    return copy.deepcopy(tables[moment])
+
+
+# -- 1. a mistyped host key, a seat past the table -----------------------------------------
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'i41.db'}")
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+class Quitter(io.StringIO):
+    """Standard input that types ``lines``, then quits (the session is kept)."""
+
+    def __init__(self, lines: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.session: Any = None
+        self.lines = list(lines)
+
+    def readline(self, *_: object) -> str:  # type: ignore[override]  # typeshed: StringIO.readline contradicts _IOBase.readline
+        return (self.lines.pop(0) if self.lines else "quit") + "\n"
+
+
+def _play(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, user: Quitter | None = None
+) -> tuple[int, str, str, Any]:
+    """``shengji play --plain ARGV`` in this process: exit status, output, errors and the
+    session it played."""
+    user = user or Quitter()
+    real = plain_mode.run_plain
+
+    def spy(session: Any, lang: str, stdin: Any, stdout: Any) -> int:
+        user.session = session
+        return real(session, lang, stdin, stdout)
+
+    monkeypatch.setattr(plain_mode, "run_plain", spy)
+    args: argparse.Namespace = build_parser().parse_args(["play", "--plain", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = run_play(args, stdin=user, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue(), user.session
+
+
+def _api_room(server: ServerProcess) -> tuple[str, str]:
+    """A room made over the HTTP API (three bots): its link and its host key."""
+    body = {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+    req = urllib.request.Request(
+        f"{server.url}/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    data = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    return f"{server.url}/room/{data['id']}", data["host_key"]
+
+
+def test_a_mistyped_host_key_is_not_kept_and_a_started_room_says_so(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    link, host_key = _api_room(server)
+    code, _, err, _ = _play(["--connect", link, "--host-key", "WRONG", "--lang", "en"], monkeypatch)
+    assert code == 2 and err.endswith("[BAD_HOST_KEY]\n")
+    assert (TokenStore().get(link) or {}).get("host_key") is None  # only a key taken is kept
+    code, out, err, session = _play(["--connect", link, "--lang", "en"], monkeypatch)
+    assert code == 0, err
+    assert session.seat == 0 and not session.host
+    # a key kept by an older client, refused now: dropped, and the seat taken anyway
+    other = tmp_path / "other"
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(other))
+    TokenStore().put(link, {"host_key": "WRONG"})
+    code, _, err, session = _play(["--connect", link, "--lang", "en"], monkeypatch)
+    assert code == 0, err
+    assert session.seat == 1 and (TokenStore().get(link) or {}).get("host_key") is None
+    # the right key, then the match started: a seat asked for is told the match started
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "host"))
+    argv = ["--connect", link, "--host-key", host_key, "--lang", "en"]
+    code, _, err, session = _play(argv, monkeypatch, Quitter(("bots", "start")))
+    assert code == 0, err
+    assert session.host and session.state["room"]["status"] == "playing"
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "late"))
+    code, _, err, _ = _play(["--connect", link, "--seat", "7", "--lang", "en"], monkeypatch)
+    assert code == 2 and err.endswith("[ROOM_STARTED]\n"), err
+    assert "the match has started" in err
+
+
+def test_a_seat_past_the_table_names_the_seats_it_has(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    link, _ = _api_room(server)
+    code, _, err, _ = _play(["--connect", link, "--seat", "7", "--lang", "en"], monkeypatch)
+    assert code == 2 and err == "error: --seat 7: this table has seats 0 to 3 [BAD_SEAT]\n"
+    code, _, err, _ = _play(["--seat", "7", "--preset", "classic-1deck"], monkeypatch)
+    assert code == 2 and err.endswith("this table has seats 0 to 3 [BAD_SEAT]\n")
+
+
+# -- 2. 找朋友 at 80 columns ----------------------------------------------------------------------
+
+
+def test_levels_are_told_once_each_and_fit() -> None:
+    state = _friends(8, "play")
+    assert levels_line(state, "en") == "levels: all at 2"
+    assert levels_line(state, "zh") == "级: 都打2"
+    state["view"]["levels"] = ["3", "2", "2", "2", "2", "4", "2", "2"]
+    assert levels_line(state, "en") == "levels: you 3 · 大伟 4 · the others 2"
+    for players in (6, 8):
+        for moment in ("bury", "call", "play"):
+            for lang in ("en", "zh"):
+                for line in status_lines(_friends(players, moment), lang):
+                    assert cell_len(line) <= 78, (players, moment, lang, line)
+
+
+async def _settle(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.pause()
+
+
+def test_at_80x24_the_status_lines_stay_whole_while_burying_and_calling() -> None:
+    for players in (6, 8):
+        app = TableApp(FakeSession(_friends(players, "bury")), lang="en")
+
+        async def bury(app: TableApp = app) -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(_top(app), BuryDialog))
+                await _settle(pilot)
+                status = str(app.w_status.renderable).split("\n")
+                assert len(status) == 2 and status[1].startswith("friends: ")
+                assert app.w_status.size.height == 2  # nothing wrapped, nothing pushed off
+                assert "levels: all at 2" in status[1]
+
+        asyncio.run(bury())
+
+
+def test_the_call_dialog_sits_under_the_status_and_keeps_a_refused_call() -> None:
+    state = _friends(8, "call")
+    session = FakeSession(state)
+    refused = Refusal("ILLEGAL_CALL", "", {"reason": "syntax"})
+    checked: list[dict[str, Any]] = []
+
+    def check(action: dict[str, Any]) -> Refusal | None:
+        checked.append(action)
+        return refused if "HELL" in action["calls"] else None
+
+    session.check = check  # type: ignore[method-assign]
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(_top(app), CallDialog))
+            await _settle(pilot)
+            dialog = _top(app)
+            box = dialog.query_one("#call-dialog")
+            assert box.region.width == 80 and box.region.y >= app.w_status.size.height
+            assert box.region.bottom == 24  # at the foot: the status lines stay in sight
+            field = dialog.query_one("#call-input", Input)
+            field.value = "HELL"
+            await pilot.press("enter")
+            await _settle(pilot)
+            assert _top(app) is dialog and field.value == "HELL"  # what was typed stays
+            note = str(dialog.query_one("#dlg-note", Static).renderable)
+            assert note.startswith("✗ a friend call is a card and an ordinal")
+            assert app.message == "" and session.sent == []  # nothing under the table
+            field.value = "SA:1 HA:1"
+            await pilot.press("enter")
+            await _settle(pilot)
+            assert session.sent == [{"type": "call", "calls": "SA:1 HA:1"}]
+
+    asyncio.run(run())
+
+
+# -- 3. every preset has a name ----------------------------------------------------------------
+
+
+def test_every_preset_is_named_in_both_languages() -> None:
+    for name in preset_names():
+        for lang in ("en", "zh"):
+            assert t(f"preset.{name}", lang) != f"preset.{name}", name
+    state = _friends(6, "play")
+    state["view"] = None
+    title = lobby_lines(state, "en", None)[0]
+    assert "preset." not in title and "找朋友" in title
+    assert "preset." not in lobby_lines(state, "zh", None)[0]
+
+
+# -- 4. seats named one way ----------------------------------------------------------------------
+
+
+def test_seats_are_named_by_name_or_place_never_by_number() -> None:
+    six = _friends(6, "play")
+    assert [who(six, s, "en") for s in range(6)] == [
+        "you",
+        "right",
+        "Mei",
+        "opposite",
+        "大伟",
+        "left",
+    ]
+    for s in (2, 4):
+        six["room"]["seats"][s] = {"kind": "bot", "bot": "heuristic"}
+    assert [who(six, s, "en") for s in range(6)] == [
+        "you",
+        "right",
+        "2nd right",
+        "opposite",
+        "2nd left",
+        "left",
+    ]
+    assert [who(six, s, "zh") for s in range(6)] == ["你", "下家", "下二家", "对家", "上二家", "上家"]
+    eight = _friends(8, "play")
+    for s in range(1, 8):
+        eight["room"]["seats"][s] = {"kind": "bot", "bot": "heuristic"}
+    assert [who(eight, s, "en") for s in range(1, 8)] == [
+        "right",
+        "2nd right",
+        "3rd right",
+        "opposite",
+        "3rd left",
+        "2nd left",
+        "left",
+    ]
+    for lang in ("en", "zh"):
+        text = " ".join(status_lines(eight, lang))
+        assert "seat" not in text and "号位" not in text
+
+
+def _hand_over() -> LocalSession:
+    """A six-seat local match played by the heuristic to the end of its first hand."""
+    session = LocalSession(
+        load_preset("zhaopengyou", {"players": 6}), seed=3, seat=0, deal_seconds=0
+    )
+    for _ in range(5000):
+        st = session.state
+        if st["view"]["phase"] == "hand_over":
+            return session
+        if st["view"]["to_act"] == 0:
+            assert session.act(choose_action(st)) is None
+        else:
+            session.poll()
+    raise AssertionError("the hand never ended")
+
+
+def test_the_score_sheet_names_the_next_banker_as_the_table_does() -> None:
+    session = _hand_over()
+    state = session.state
+    row = state["view"]["score_sheet"][-1]
+    nxt = who(state, row["next_banker"], "en")
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(_top(app), ScoreDialog))
+            rows = str(_top(app).query_one("#sheet-rows", Static).renderable)
+            assert f"next banker {nxt}" in rows and "seat" not in rows
+            log = " ".join(app.logs["zh"])
+            assert f"下一局庄家: {who(state, row['next_banker'], 'zh')}" in log
+            assert "号位" not in log
+
+    asyncio.run(run())
+
+
+def test_replay_names_seats_from_yours_with_suit_symbols(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from shengji.record import save_record
+
+    session = _hand_over()
+    path = tmp_path / "m.json"
+    save_record(session.record(), path)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert main(["replay", str(path), "--seat", "0", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert " | " not in out and any(suit in out for suit in "♠♥♣♦")
+    assert "seat " not in out.replace("seats", "")
+    assert "banker you" in out or "banker right" in out or "banker left" in out
+    assert main(["replay", str(path), "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "第1局" in out and " | " not in out
+
+
+# -- 5. smaller things -------------------------------------------------------------------------
+
+
+def test_no_trump_is_said_once() -> None:
+    state = _friends(6, "play")
+    state["view"]["trump"] = "NT"
+    line = status_lines(state, "en")[0]
+    assert "no trump" in line and "trump no trump" not in line
+    assert "主 无主" not in status_lines(state, "zh")[0]
+
+
+def test_coins_and_the_search_figures_are_explained() -> None:
+    params = {"attempted": "SA SK", "played": "SK", "blocked_by": 1, "stake": True, "who": "you"}
+    assert "stake in coins" in str(error_text("THROW_FAILED", params, "", "en"))
+    why = "search: ♠3 ♠4; worth +0.32 ± 0.10 levels over the rule of thumb's burial"
+    text = hint_text(({"type": "bury", "cards": "S3 S4"}, why), False, "en")
+    assert "levels a hand gained on average" in text
+    assert "平均每局多升的级数" in hint_text(({"type": "bury", "cards": "S3"}, "+0.32 ± 0.10 级"), False, "zh")
+
+
+def test_a_bot_bankers_burial_is_told() -> None:
+    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
+    tracker = Tracker("en")
+    told: list[str] = []
+    for _ in range(5000):
+        st = session.state
+        told += tracker.update(st)
+        if st["view"]["phase"] == "play":
+            break
+        if st["view"]["to_act"] == 0:
+            assert session.act(choose_action(st)) is None
+        else:
+            session.poll()
+    banker = session.state["view"]["banker"]
+    assert banker != 0
+    assert f"{who(session.state, banker, 'en')} buried the kitty" in told
+
+
+def test_help_says_how_to_close_it_and_enter_with_nothing_selected_says_what_to_do() -> None:
+    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
+    for _ in range(5000):
+        if session.state["view"]["phase"] == "play" and session.state["view"]["to_act"] == 0:
+            break
+        st = session.state
+        if st["view"]["to_act"] == 0:
+            assert session.act(choose_action(st)) is None
+        else:
+            session.poll()
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            await pilot.press("h")
+            await until(pilot, lambda: isinstance(_top(app), HelpDialog))
+            keys = str(_top(app).query_one("#dlg-keys", Static).renderable)
+            assert keys == "h, Esc or Enter closes this help"
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(_top(app), HelpDialog))
+            await pilot.press("space", "escape", "enter")
+            await _settle(pilot)
+            assert app.message.startswith("nothing selected: space")
+            assert not app.message.startswith("✗")
+
+    asyncio.run(run())
+
+
+def test_an_error_goes_when_the_phase_moves_on() -> None:
+    state = _friends(6, "call")
+    session = FakeSession(state)
+    app = TableApp(session, lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(_top(app), CallDialog))
+            app.message, app.message_code = "✗ “HELL” is not a card", "BAD_CARD"
+            app.render_state()
+            played = _friends(6, "play")
+            session.state = played
+            await until(pilot, lambda: not isinstance(_top(app), CallDialog))
+            await _settle(pilot)
+            assert "HELL" not in app.message and "HELL" not in str(app.w_message.renderable)
+
+    asyncio.run(run())
+
+
+def test_command_line_slips_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err, _ = _play(["--set", "players=9", "--preset", "zhaopengyou"], monkeypatch)
+    assert code == 2 and "players" in err and "4 to 8" in err and "9" in err
+    code, _, err, _ = _play(["--connect", "http://[::1", "--lang", "en"], monkeypatch)
+    assert code == 2 and "port" not in err and err.endswith("[BAD_URL]\n")
+    code, _, err, _ = _play(["--connect", "", "--lang", "en"], monkeypatch)
+    assert code == 2 and err.endswith("[BAD_URL]\n")
+    code, _, err, _ = _play(["--spectate", "--lang", "en"], monkeypatch)
+    assert code == 2 and "--spectate" in err and err.endswith("[BAD_URL]\n")
+    with pytest.raises(ShengjiError):
+        parse_target("http://[::1")
+
+
+def test_a_spectator_who_quits_is_not_told_a_seat_is_kept(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    link, host_key = _api_room(server)
+    argv = ["--connect", link, "--host-key", host_key, "--lang", "en"]
+    assert _play(argv, monkeypatch, Quitter(("start",)))[0] == 0
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "watcher"))
+    code, out, err, _ = _play(["--connect", link, "--spectate", "--lang", "en"], monkeypatch)
+    assert code == 0, err
+    assert "your seat is kept" not in out and "run the same command again to watch" in out
+
+
+def test_plain_mode_names_an_unknown_command_and_keeps_room_commands_online() -> None:
+    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
+    assert parse_line("hello there", session.state) == "unknown"
+    out = io.StringIO()
+    run_plain(session, "en", io.StringIO("hello\nquit\n"), out)
+    text = out.getvalue()
+    assert "unknown command: hello" in text
+    assert "ready" not in text and "start" not in text and "say TEXT" not in text
+    assert "call CARD:N" in text
+
+
+def test_the_invite_link_is_printed_once(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
+    argv = ["--connect", server.url, "--preset", "classic-1deck", "--lang", "en"]
+    code, out, err, session = _play(argv, monkeypatch)
+    assert code == 0, err
+    assert out.count(session.link) == 1
+    assert "online also: say TEXT" in out
+
+
+# -- 6. the bots' plays stay in sight ------------------------------------------------------------
+
+
+def test_the_bots_play_one_at_a_time_and_a_won_trick_stays_on_the_table() -> None:
+    session = LocalSession(
+        load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0, bot_seconds=30
+    )
+    for _ in range(5000):  # (no play yet: nothing paces the deal, the burial)
+        view = session.state["view"]
+        if view["phase"] == "play" and view["to_act"] == 0:
+            break
+        if view["to_act"] == 0:
+            assert session.act(choose_action(session.state)) is None
+        else:
+            session.poll()
+    before = len(session.state["view"]["trick"])
+    assert session.act(choose_action(session.state)) is None
+    plays = len(session.state["view"]["trick"]) or 4
+    assert plays == before + 1 or session.state["view"]["tricks"]  # ours, and nobody else yet
+    rev = session.state["rev"]
+    assert not session.poll() and session.state["rev"] == rev  # 30 s: the bots wait
+    session.next_bot = 0.0
+    assert session.poll() and session.state["rev"] == rev + 1  # one bot, then a wait again
+    app = TableApp(session, lang="en")
+    while session.state["view"]["trick"] or session.state["view"]["to_act"] == 0:
+        session.next_bot = 0.0
+        session.poll()
+        if session.state["view"]["to_act"] == 0 and session.state["view"]["trick"]:
+            assert session.act(choose_action(session.state)) is None
+    won = session.state["view"]["tricks"][-1]
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot)
+            rows = [r.plain for r in app.seat_rows(session.state["view"])]
+            winner = who(session.state, won["winner"], "en")
+            assert any(winner in r and "★" in r for r in rows)
+            assert sum(1 for r in rows if "▶" in r) == 1
+
+    asyncio.run(run())
+
+
+def test_bot_seconds_is_a_setting() -> None:
+    args = build_parser().parse_args(["play", "--bot-seconds", "1.5"])
+    assert args.bot_seconds == 1.5
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--bot-seconds", "9"])
+
+
+# -- snapshots: 找朋友 at 80x24 ------------------------------------------------------------------
+
+
+def _snap_app(players: int, moment: str, lang: str) -> TableApp:
+    return TableApp(FakeSession(_friends(players, moment)), lang=lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("moment", ["bury", "call", "play"])
+@pytest.mark.parametrize("players", [6, 8])
+def test_snapshot_friends_80x24(
+    snap_compare: Callable[..., bool], players: int, moment: str, lang: str
+) -> None:
+    app = _snap_app(players, moment, lang)
+
+    async def settle(pilot: Pilot[None]) -> None:
+        if moment != "play":
+            dialog = BuryDialog if moment == "bury" else CallDialog
+            await until(pilot, lambda: isinstance(_top(app), dialog))
+        await _settle(pilot)
+
+    assert snap_compare(app, run_before=settle, terminal_size=(80, 24))
