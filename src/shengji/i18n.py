@@ -388,9 +388,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "; 罚分: 闲家减{n}分",
     },
     "err.detail.throw.stake": {
-        "en": "; penalty: the thrower's team pays half the hand's stake in coins (the "
-        "wager each hand is played for, counted on the score sheet)",
-        "zh": "; 罚: 甩牌方赔一半底金 (每局下注的金币, 记在记分表上)",
+        "en": "; penalty: the thrower's team pays half the stake (the coins each hand is "
+        "played for)",
+        "zh": "; 罚: 甩牌方赔一半底金 (每局下注的金币)",
     },
     "err.detail.option.range": {
         "en": "option {option} takes {low} to {high}, not {value}",
@@ -723,7 +723,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "unknown command: {word}",
         "zh": "没有这个命令: {word}",
     },
-    "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
+    "plain.you": {"en": "your hand: {cards}", "zh": "你的手牌: {cards}"},
     "plain.trick": {
         "en": "this trick: {plays} · {points} so far (▶ led, ★ winning)",
         "zh": "本轮: {plays} · 已有{points} (▶首家, ★最大)",

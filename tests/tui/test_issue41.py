@@ -10,6 +10,7 @@ import asyncio
 import copy
 import io
 import json
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -341,7 +342,7 @@ def test_no_trump_is_said_once() -> None:
 
 def test_coins_and_the_search_figures_are_explained() -> None:
     params = {"attempted": "SA SK", "played": "SK", "blocked_by": 1, "stake": True, "who": "you"}
-    assert "stake in coins" in str(error_text("THROW_FAILED", params, "", "en"))
+    assert "(the coins each hand is played for)" in str(error_text("THROW_FAILED", params, "", "en"))
     why = "search: ♠3 ♠4; worth +0.32 ± 0.10 levels over the rule of thumb's burial"
     text = hint_text(({"type": "bury", "cards": "S3 S4"}, why), False, "en")
     assert "levels a hand gained on average" in text
@@ -533,3 +534,25 @@ def test_snapshot_friends_80x24(
         await _settle(pilot)
 
     assert snap_compare(app, run_before=settle, terminal_size=(80, 24))
+
+
+def test_the_score_sheet_counts_down_to_the_next_hand_every_second() -> None:
+    session = _hand_over()
+    state = copy.deepcopy(session.state)
+    state["room"]["deadlines"] = [time.time() + 30] + [None] * 5
+    app = TableApp(FakeSession(state), lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(_top(app), ScoreDialog))
+            clock = _top(app).query_one(".dlg-clock", Static)
+
+            def shown() -> str:
+                return str(clock.renderable)
+
+            await until(pilot, lambda: shown().startswith("the next hand starts in "))
+            first = shown()
+            await until(pilot, lambda: shown() != first)  # ticks while the sheet is up
+            assert shown().startswith("the next hand starts in ")
+
+    asyncio.run(run())

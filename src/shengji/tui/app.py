@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -462,7 +462,8 @@ class ConfirmQuit(ModalScreen[bool]):
 
 
 class ScoreDialog(ModalScreen[bool]):
-    """The score sheet (scrolls); after a hand n goes on to the next one."""
+    """The score sheet (scrolls); after a hand n goes on to the next one, and the
+    countdown to it (the table's own clock line is behind the dialog) goes on in it."""
 
     def __init__(self, state: dict[str, Any], lang: str, can_continue: bool) -> None:
         super().__init__()
@@ -506,6 +507,7 @@ class ScoreDialog(ModalScreen[bool]):
             Static(title, id="dlg-title"),
             VerticalScroll(Static("\n".join(lines), id="sheet-rows"), id="sheet"),
             Static(foot, id="dlg-keys"),
+            DialogClock(lang),  # the countdown to the next hand, each second
             id="dialog",
         )
 
@@ -851,16 +853,16 @@ class TableApp(App[None]):
         order = [(me + rel) % n for rel in rels]
         levels = view.get("levels") or []
         friends = "calls" in view
+        common = Counter(str(lv) for lv in levels).most_common(1)[0][0] if levels else None
         titles = {}
         for seat in order:
             flags = "".join(" · " + t(k, lang) for k in seat_flags(state, seat))
-            if friends:  # 找朋友: the side as known now, and each player's level
+            if friends:  # 找朋友: the side as known now, and a level not the common one
                 side = side_word(state, seat, lang)
-                flags += (
-                    (f" · {side}" if side else "")
-                    + " · "
-                    + t("status.level", lang, level=levels[seat] if seat < len(levels) else "?")
-                )
+                flags += f" · {side}" if side else ""
+                level = str(levels[seat]) if seat < len(levels) else common
+                if level != common:
+                    flags += " · " + t("status.level", lang, level=level)
             left = count_cards(view["hand_sizes"][seat], lang)
             titles[seat] = f"{seat_title(state, seat, lang)}{flags} ({left})"
         pad = max(cell_len(x) for x in titles.values()) + 2

@@ -88,8 +88,12 @@ def _open_seats(text: str | None) -> set[int]:
     return seats
 
 
-def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session:
-    """The session ``shengji play`` asked for (printing the invite link of a new room)."""
+def open_session(
+    args: argparse.Namespace, lang: str, stdout: TextIO, watched: bool = True
+) -> Session:
+    """The session ``shengji play`` asked for (printing the invite link of a new room);
+    ``watched``: a person follows the table (the bots' plays are paced unless
+    ``--bot-seconds`` says otherwise; a script's are not)."""
     overrides = _overrides(args)
     if args.connect is None:
         if args.spectate:
@@ -114,7 +118,7 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
             seat=args.seat or 0,
             bots=args.bots,
             deal_seconds=DEAL_SECONDS if pace is None else pace,
-            bot_seconds=BOT_SECONDS if bot_pace is None else bot_pace,
+            bot_seconds=(BOT_SECONDS if watched else 0.0) if bot_pace is None else bot_pace,
         )
     target = parse_target(args.connect)
     retry = float(os.environ.get("SHENGJI_RETRY_SECONDS", "60"))
@@ -171,6 +175,13 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
         stdout.write(t("cli.resume", lang, url=target.link) + "\n")
         stdout.flush()
     return session
+
+
+def _tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def again_key(session: Session) -> str:
@@ -272,7 +283,7 @@ def run_play(
             except ShengjiError:
                 with_target = None
             where = with_target.where if with_target else None
-        session = open_session(args, lang, stdout)
+        session = open_session(args, lang, stdout, watched=not args.plain or _tty(stdin))
         if args.plain:
             from .plain import run_plain
 

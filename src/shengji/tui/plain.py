@@ -266,7 +266,7 @@ def _turn_lines(state: dict[str, Any], lang: str) -> list[str]:
         lines.append(status_lines(state, lang)[1])
     me = my_seat(state)
     if me is not None and view.get("hand"):
-        lines.append(t("plain.you", lang, seat=me, cards=cards_label(view["hand"], lang)))
+        lines.append(t("plain.you", lang, cards=cards_label(view["hand"], lang)))
     lines.append(prompt(state, lang))
     return lines
 

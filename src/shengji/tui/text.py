@@ -646,7 +646,7 @@ def describe(state: dict[str, Any], lang: str) -> list[str]:
         lines.append(explain_text(state, view["score_sheet"][-1], lang))
     me = my_seat(state)
     if me is not None:
-        lines.append(t("plain.you", lang, seat=me, cards=pretty(view.get("hand", ""), lang)))
+        lines.append(t("plain.you", lang, cards=pretty(view.get("hand", ""), lang)))
     lines.append(prompt(state, lang))
     return lines
 
