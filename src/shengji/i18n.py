@@ -946,8 +946,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.scroll": {"en": "scroll", "zh": "翻看"},
     # the command line
     "cli.created": {
-        "en": "room created: {url} (the invite link: send it to friends, or open it in a "
-        "browser)",
+        "en": "room created: {url} (the invite link: send it to friends, or open it in a browser)",
         "zh": "房间已建好: {url} (邀请链接: 发给朋友, 或在浏览器里打开)",
     },
     "cli.spectate_link": {

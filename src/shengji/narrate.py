@@ -58,6 +58,7 @@ def _event_line(st: GameState, ev: Event, lang: str, w: Words) -> str | None:
 
     def cards(key: str, lang: str) -> str:
         return w.cards(str(ev[key]), lang)
+
     if t == "declare":
         verb, zhv = ("counter-declares", "反主") if ev["counter"] else ("shows", "亮主")
         seat = ev["seat"]
@@ -132,8 +133,7 @@ def _event_line(st: GameState, ev: Event, lang: str, w: Words) -> str | None:
             winner = str(ev["winner"])
         else:
             plays = "  ".join(
-                f"{w.name(p.seat, one)} {w.cards(format_cards(p.cards), one)}"
-                for p in last.plays
+                f"{w.name(p.seat, one)} {w.cards(format_cards(p.cards), one)}" for p in last.plays
             )
             winner = w.name(ev["winner"], one)
         gain = ""
@@ -236,6 +236,7 @@ def narrate(rec: dict[str, Any], lang: str = "both", words: Words | None = None)
                 lines.append(indent + line)
         if st.phase == "play" and st.hand_number not in started:
             started.add(st.hand_number)
+            assert st.banker is not None and st.trump is not None  # (play has both)
             lines.append(
                 "  "
                 + _say(

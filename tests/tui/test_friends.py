@@ -61,7 +61,14 @@ def test_six_seats_have_places_names_and_levels() -> None:
         "2nd left",
         "left",
     ]
-    assert [who(st, s, "zh") for s in range(6)] == ["你", "下家", "下二家", "对家", "上二家", "上家"]
+    assert [who(st, s, "zh") for s in range(6)] == [
+        "你",
+        "下家",
+        "下二家",
+        "对家",
+        "上二家",
+        "上家",
+    ]
     assert seat_title(st, 1, "en").startswith("→ right · ")
     assert seat_title(st, 3, "en").startswith("↑ opposite · ")
     assert seat_title(st, 5, "en").startswith("← left · ")

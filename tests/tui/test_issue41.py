@@ -10,6 +10,7 @@ import asyncio
 import copy
 import io
 import json
+import os
 import re
 import time
 import urllib.request
@@ -31,11 +32,19 @@ from shengji.presets import load_preset, preset_names
 from shengji.server.launch import ServerProcess
 from shengji.tui import plain as plain_mode
 from shengji.tui.app import BuryDialog, CallDialog, HelpDialog, ScoreDialog, TableApp
-from shengji.tui.main import failure_line, run_play
-from shengji.tui.online import TokenStore, parse_target
+from shengji.tui.main import run_play
+from shengji.tui.online import TokenStore, open_room, parse_target
 from shengji.tui.plain import parse_line, run_plain
 from shengji.tui.session import LocalSession, Refusal
-from shengji.tui.text import Tracker, hint_text, levels_line, lobby_lines, status_lines, who
+from shengji.tui.text import (
+    Tracker,
+    hint_text,
+    levels_line,
+    lobby_lines,
+    status_lines,
+    who,
+    wrap_items,
+)
 
 from .test_app import FakeSession, until
 
@@ -96,9 +105,11 @@ def _play(
     return code, out.getvalue(), err.getvalue(), user.session
 
 
-def _api_room(server: ServerProcess) -> tuple[str, str]:
-    """A room made over the HTTP API (three bots): its link and its host key."""
-    body = {"preset": "classic-1deck", "bots": [None, "heuristic", "heuristic", "heuristic"]}
+def _api_room(server: ServerProcess, people: int = 1) -> tuple[str, str]:
+    """A room made over the HTTP API (bots after the first ``people`` seats): its link and
+    its host key."""
+    bots = [None] * people + ["heuristic"] * (4 - people)
+    body = {"preset": "classic-1deck", "bots": bots}
     req = urllib.request.Request(
         f"{server.url}/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
     )
@@ -110,20 +121,23 @@ def test_a_mistyped_host_key_is_not_kept_and_a_started_room_says_so(
     server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "state"))
-    link, host_key = _api_room(server)
+    link, _ = _api_room(server, people=2)
     code, _, err, _ = _play(["--connect", link, "--host-key", "WRONG", "--lang", "en"], monkeypatch)
     assert code == 2 and err.endswith("[BAD_HOST_KEY]\n")
     assert (TokenStore().get(link) or {}).get("host_key") is None  # only a key taken is kept
-    code, out, err, session = _play(["--connect", link, "--lang", "en"], monkeypatch)
-    assert code == 0, err
-    assert session.seat == 0 and not session.host
+    session, _ = open_room(parse_target(link), name="ann")  # what `play --connect` does
+    try:
+        assert session.seat == 0 and not session.host
+    finally:
+        session.close()
     # a key kept by an older client, refused now: dropped, and the seat taken anyway
-    other = tmp_path / "other"
-    monkeypatch.setenv("SHENGJI_STATE_DIR", str(other))
+    monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "other"))
     TokenStore().put(link, {"host_key": "WRONG"})
-    code, _, err, session = _play(["--connect", link, "--lang", "en"], monkeypatch)
-    assert code == 0, err
-    assert session.seat == 1 and (TokenStore().get(link) or {}).get("host_key") is None
+    session, _ = open_room(parse_target(link), name="bo")
+    try:
+        assert session.seat == 1 and (TokenStore().get(link) or {}).get("host_key") is None
+    finally:
+        session.close()
     # the host starts another room: a seat asked for there is told the match started
     link, host_key = _api_room(server)
     monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "host"))
@@ -160,8 +174,10 @@ def test_levels_are_told_once_each_and_fit() -> None:
     for players in (6, 8):
         for moment in ("bury", "call", "play"):
             for lang in ("en", "zh"):
-                for line in status_lines(_friends(players, moment), lang):
-                    assert cell_len(line) <= 78, (players, moment, lang, line)
+                lines = status_lines(_friends(players, moment), lang)
+                rows = [row for line in lines for row in wrap_items(line, 78)]
+                assert all(cell_len(row) <= 78 for row in rows), rows
+                assert len(rows) <= 3 and ("levels: " in rows[-1] or "级: " in rows[-1]), rows
 
 
 async def _settle(pilot: Pilot[None]) -> None:
@@ -178,9 +194,9 @@ def test_at_80x24_the_status_lines_stay_whole_while_burying_and_calling() -> Non
                 await until(pilot, lambda: isinstance(_top(app), BuryDialog))
                 await _settle(pilot)
                 status = str(app.w_status.renderable).split("\n")
-                assert len(status) == 2 and status[1].startswith("friends: ")
-                assert app.w_status.size.height == 2  # nothing wrapped, nothing pushed off
-                assert "levels: all at 2" in status[1]
+                assert status[0].startswith("burying the kitty · hand 1 · ")
+                assert status[1].startswith("friends: ") and status[-1].endswith("all at 2")
+                assert app.w_status.size.height == len(status) <= 3  # each row whole
 
         asyncio.run(bury())
 
@@ -259,7 +275,8 @@ def test_seats_are_named_by_name_or_place_never_by_number() -> None:
         "2nd left",
         "left",
     ]
-    assert [who(six, s, "zh") for s in range(6)] == ["你", "下家", "下二家", "对家", "上二家", "上家"]
+    zh = ["你", "下家", "下二家", "对家", "上二家", "上家"]
+    assert [who(six, s, "zh") for s in range(6)] == zh
     eight = _friends(8, "play")
     for s in range(1, 8):
         eight["room"]["seats"][s] = {"kind": "bot", "bot": "heuristic"}
@@ -345,11 +362,13 @@ def test_no_trump_is_said_once() -> None:
 
 def test_coins_and_the_search_figures_are_explained() -> None:
     params = {"attempted": "SA SK", "played": "SK", "blocked_by": 1, "stake": True, "who": "you"}
-    assert "(the coins each hand is played for)" in str(error_text("THROW_FAILED", params, "", "en"))
+    stake = str(error_text("THROW_FAILED", params, "", "en"))
+    assert "(the coins each hand is played for)" in stake
     why = "search: ♠3 ♠4; worth +0.32 ± 0.10 levels over the rule of thumb's burial"
     text = hint_text(({"type": "bury", "cards": "S3 S4"}, why), False, "en")
     assert "levels a hand gained on average" in text
-    assert "平均每局多升的级数" in hint_text(({"type": "bury", "cards": "S3"}, "+0.32 ± 0.10 级"), False, "zh")
+    zh = hint_text(({"type": "bury", "cards": "S3"}, "+0.32 ± 0.10 级"), False, "zh")
+    assert "平均每局多升的级数" in zh
 
 
 def test_a_bot_bankers_burial_is_told() -> None:
@@ -422,7 +441,7 @@ def test_command_line_slips_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     code, _, err, _ = _play(["--set", "players=9", "--preset", "zhaopengyou"], monkeypatch)
     assert code == 2 and "players" in err and "4 to 8" in err and "9" in err
     code, _, err, _ = _play(["--connect", "http://[::1", "--lang", "en"], monkeypatch)
-    assert code == 2 and "port" not in err and err.endswith("[BAD_URL]\n")
+    assert code == 2 and "65535" not in err and err.endswith("[BAD_URL]\n")
     code, _, err, _ = _play(["--connect", "", "--lang", "en"], monkeypatch)
     assert code == 2 and err.endswith("[BAD_URL]\n")
     code, _, err, _ = _play(["--spectate", "--lang", "en"], monkeypatch)
@@ -439,9 +458,16 @@ def test_a_spectator_who_quits_is_not_told_a_seat_is_kept(
     argv = ["--connect", link, "--host-key", host_key, "--lang", "en"]
     assert _play(argv, monkeypatch, Quitter(("start",)))[0] == 0
     monkeypatch.setenv("SHENGJI_STATE_DIR", str(tmp_path / "watcher"))
-    code, out, err, _ = _play(["--connect", link, "--spectate", "--lang", "en"], monkeypatch)
-    assert code == 0, err
-    assert "your seat is kept" not in out and "run the same command again to watch" in out
+    read, write = os.pipe()  # a spectator's input is read when a line is there
+    os.write(write, b"quit\n")
+    os.close(write)
+    with open(read, encoding="utf-8") as typed:
+        argv = ["play", "--plain", "--connect", link, "--spectate", "--lang", "en"]
+        out, err = io.StringIO(), io.StringIO()
+        code = run_play(build_parser().parse_args(argv), stdin=typed, stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    said = out.getvalue()
+    assert "your seat is kept" not in said and "run the same command again to watch" in said
 
 
 def test_plain_mode_names_an_unknown_command_and_keeps_room_commands_online() -> None:

@@ -72,6 +72,7 @@ from .text import (
     trick_points,
     trump_flags,
     who,
+    wrap_items,
 )
 
 RED = {"H", "D"}
@@ -738,8 +739,9 @@ class TableApp(App[None]):
         throws = self.trackers[lang].throws
         if throws:
             self.throw_note = throws[-1]
-        s1, s2 = status_lines(state, lang)
-        self.w_status.update(f"{s1}\n{s2}")
+        width = max(20, self.w_status.content_size.width or 78)
+        rows = [row for line in status_lines(state, lang) for row in wrap_items(line, width)]
+        self.w_status.update("\n".join(rows))
         self.w_table.update(self.table_text(view))
         hand = self.w_hand
         me = my_seat(state)

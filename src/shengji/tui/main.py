@@ -30,6 +30,7 @@ from .online import (
     open_room,
     parse_target,
     room_key,
+    room_seats,
     server_levels,
     state_dir,
 )
@@ -161,15 +162,21 @@ def open_session(
         store.put(room_key(target), {"host_key": host_key, "name": name, "made": made})
         stdout.write(t("cli.created", lang, url=target.link) + "\n")
         stdout.flush()
-    session, resumed = open_room(
-        target,
-        name=name,
-        spectate=bool(args.spectate),
-        seat=seat,
-        host_key=host_key,
-        store=store,
-        retry_seconds=retry,
-    )
+    try:
+        session, resumed = open_room(
+            target,
+            name=name,
+            spectate=bool(args.spectate),
+            seat=seat,
+            host_key=host_key,
+            store=store,
+            retry_seconds=retry,
+        )
+    except ShengjiError as e:
+        seats = room_seats(target) if e.code == "BAD_SEAT" and seat is not None else None
+        if seats is None:
+            raise
+        raise ShengjiError(e.message, code=e.code, params={"seat": seat, "seats": seats}) from None
     session.made = created
     if resumed:
         stdout.write(t("cli.resume", lang, url=target.link) + "\n")

@@ -213,6 +213,16 @@ def server_levels(target: Target, timeout: float = 10.0) -> dict[str, str] | Non
     return levels
 
 
+def room_seats(target: Target, timeout: float = 10.0) -> int | None:
+    """``GET /api/rooms/{id}``: how many seats the room's table has (None if unknown)."""
+    try:
+        with urllib.request.urlopen(f"{target.base}/api/rooms/{target.room}", timeout=timeout) as r:
+            seats = json.loads(r.read()).get("seats")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return len(seats) if isinstance(seats, list) else None
+
+
 def create_room(
     target: Target,
     preset: str,

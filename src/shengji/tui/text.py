@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,7 +26,6 @@ from ..i18n import (
     count_points,
     error_text,
     t,
-    trump_label,
     trump_phrase,
 )
 from ..option_help import overrides_text
@@ -469,6 +469,31 @@ def status_lines(state: dict[str, Any], lang: str) -> tuple[str, str]:
         lb=levels[1 - first],
     )
     return " · ".join(parts), line2 + (" · " + online if online else "")
+
+
+def cells(text: str) -> int:
+    """Terminal cells a line takes (wide CJK characters take two).
+
+    >>> cells("级: 都打2")
+    9
+    """
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap_items(line: str, width: int) -> list[str]:
+    """A ``·``-separated line in rows of at most ``width`` cells, broken only between
+    items (an item longer than a row gets a row of its own).
+
+    >>> wrap_items("phase · hand 1 · level 2", 16)
+    ['phase · hand 1', 'level 2']
+    """
+    rows: list[str] = []
+    for item in line.split(" · "):
+        if rows and cells(rows[-1]) + 3 + cells(item) <= width:
+            rows[-1] += " · " + item
+        else:
+            rows.append(item)
+    return rows
 
 
 def _online_text(state: dict[str, Any], lang: str) -> str:
