@@ -861,9 +861,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "输入 {n} 个 牌:第几张, 例如 SA:2 是第2张♠A。",
     },
     "dlg.call_keys": {
-        "en": "Enter: call · ?: hint · callable: {cards}",
-        "zh": "回车: 叫 · ?: 提示 · 可以叫的牌: {cards}",
+        "en": "Enter: call · Esc: close · not callable: {cards}",
+        "zh": "回车: 叫 · Esc: 关闭 · 不能叫: {cards}",
     },
+    "dlg.call_hand": {"en": "your hand: {cards}", "zh": "你的手牌: {cards}"},
     "dlg.call_reads": {"en": "reads: {calls}", "zh": "即: {calls}"},
     # the score sheet
     "sheet.title": {"en": "Score sheet", "zh": "记分表"},

@@ -43,7 +43,7 @@ except ModuleNotFoundError as e:  # pragma: no cover - depends on what is instal
     raise missing_extra("shengji.tui.app", "tui", e) from e
 
 from ..autoplay import choose_action
-from ..cards import kitty_size
+from ..cards import ALL_CARDS, kitty_size
 from ..errors import ShengjiError
 from ..i18n import SUIT_SYMBOLS, calls_text, card_label, count_cards, count_points, t
 from ..phases import DECLARING_PHASES
@@ -382,14 +382,17 @@ class CallDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         lang = self.lang
-        callable_ = card_label_list(str(self.state.get("callable") or ""), lang)
+        callable_ = set(str(self.state.get("callable") or "").split())
+        barred = [c.text for c in ALL_CARDS if c.text not in callable_]  # level cards, jokers
+        hand = card_label_list(str((self.state.get("view") or {}).get("hand") or ""), lang)
         yield Vertical(
             Static(t("dlg.call", lang), id="dlg-title"),
             Static(t("dlg.call_intro", lang, n=self.need)),
             Input(value=self.suggested, id="call-input"),
             Static(self.reads(self.suggested), id="call-reads"),
             Static("", id="dlg-note"),
-            Static(t("dlg.call_keys", lang, cards=callable_), id="dlg-keys"),
+            Static(t("dlg.call_hand", lang, cards=hand)),
+            Static(t("dlg.call_keys", lang, cards=card_label_list(" ".join(barred), lang))),
             DialogClock(lang),
             id="call-dialog",
         )
