@@ -99,7 +99,7 @@ def test_the_plain_mode_calls_and_the_log_tells_calls_and_friends() -> None:
     assert "you call the 1st ♥A, the 2nd ♣A: whoever plays it becomes your friend" in lines
     st = session.state
     assert status_lines(st, "en")[1].startswith(
-        "friends: the 1st ♥A → not yet · the 2nd ♣A → not yet · levels: you 2"
+        "friends: the 1st ♥A → not yet · the 2nd ♣A → not yet · levels: all at 2"
     )
     told: list[str] = []
     for _ in range(2000):

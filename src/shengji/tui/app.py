@@ -45,7 +45,15 @@ except ModuleNotFoundError as e:  # pragma: no cover - depends on what is instal
 from ..autoplay import choose_action
 from ..cards import ALL_CARDS, kitty_size
 from ..errors import ShengjiError
-from ..i18n import SUIT_SYMBOLS, calls_text, card_label, count_cards, count_points, t
+from ..i18n import (
+    SUIT_SYMBOLS,
+    calls_text,
+    card_label,
+    count_cards,
+    count_points,
+    t,
+    trump_label,
+)
 from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
@@ -67,12 +75,11 @@ from .text import (
     seat_flags,
     seat_title,
     side_word,
-    status_lines,
+    status_rows,
     trick_marks,
     trick_points,
     trump_flags,
     who,
-    wrap_items,
 )
 
 RED = {"H", "D"}
@@ -501,7 +508,7 @@ class ScoreDialog(ModalScreen[bool]):
         )
         lines = []
         for r in self.rows:
-            trump = "NT" if r["trump"] == "NT" else SUIT_SYMBOLS.get(r["trump"], r["trump"])
+            trump = SUIT_SYMBOLS.get(r["trump"]) or " " + trump_label(r["trump"], lang)
             lines.append(
                 f"{r['number'] + 1:>2}. {who(self.state, r['banker'], lang)} "
                 f"{r['level']}{trump} · {explain_text(self.state, r, lang)}"
@@ -743,8 +750,7 @@ class TableApp(App[None]):
         if throws:
             self.throw_note = throws[-1]
         width = max(20, self.w_status.content_size.width or 78)
-        rows = [row for line in status_lines(state, lang) for row in wrap_items(line, width)]
-        self.w_status.update("\n".join(rows))
+        self.w_status.update("\n".join(status_rows(state, lang, width)))
         self.w_table.update(self.table_text(view))
         hand = self.w_hand
         me = my_seat(state)

@@ -74,14 +74,15 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return overrides
 
 
-def _open_seats(text: str | None) -> set[int]:
+def _open_seats(text: str | None, players: int = 4) -> set[int]:
+    """``--open``: the seats left for people, 0 to ``players`` - 1."""
     if not text:
         return set()
     seats = set()
     for part in text.replace(",", " ").split():
-        if not (part.isascii() and part.isdigit()) or not 0 <= int(part) <= 3:
+        if not (part.isascii() and part.isdigit()) or not 0 <= int(part) < players:
             raise ShengjiError(
-                f"--open takes seats 0..3 (e.g. --open 2), not {part!r}",
+                f"--open takes seats 0..{players - 1} (e.g. --open 2), not {part!r}",
                 code=Code.BAD_SEAT,
                 params={"seat": part},
             )
@@ -137,7 +138,7 @@ def open_session(
             )
         players = load_preset(args.preset, overrides or None).players  # bad rules fail here
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
-        open_seats = _open_seats(args.open)
+        open_seats = _open_seats(args.open, players)
         turn = float(getattr(args, "turn_seconds", 0.0) or 0.0)
         pace = getattr(args, "deal_seconds", None)
         made = made_signature(

@@ -496,6 +496,20 @@ def wrap_items(line: str, width: int) -> list[str]:
     return rows
 
 
+def status_rows(state: dict[str, Any], lang: str, width: int) -> list[str]:
+    """:func:`status_lines` in rows of at most ``width`` cells; at 找朋友 tables the calls
+    and the levels share the second line when it fits, else each starts a row."""
+    line1, line2 = status_lines(state, lang)
+    rows = wrap_items(line1, width)
+    if not (friends_on(state) and state.get("view")) or cells(line2) <= width:
+        return rows + wrap_items(line2, width)
+    online = _online_text(state, lang)
+    levels = levels_line(state, lang) + (f" · {online}" if online else "")
+    return rows + [
+        row for part in (calls_line(state, lang), levels) for row in wrap_items(part, width)
+    ]
+
+
 def _online_text(state: dict[str, Any], lang: str) -> str:
     room = state.get("room") or {}
     out = []
@@ -759,6 +773,7 @@ class Tracker:
             elif phase in _AFTER_BURIAL and not self.buried:  # buried between two looks
                 out.append(t("note.buried", lang, who=who(state, view.get("banker"), lang)))
                 self.buried = True
+            out += self._calls(state, view, made=True)  # the calls come before the plays
             if phase == "play" and self.phase != "play" and not view.get("tricks"):
                 mine = view.get("banker") == my_seat(state)
                 out.append(
@@ -769,7 +784,6 @@ class Tracker:
                         who=who(state, view.get("banker"), lang),
                     )
                 )
-            out += self._calls(state, view, made=True)  # the calls come before the plays
             out += self._plays(state, view)
             out += self._calls(state, view, made=False)  # friends found by those tricks
             if phase in ("hand_over", "match_over") and self.phase not in (
