@@ -98,7 +98,7 @@ def wants_input(state: dict[str, Any]) -> bool:
 def fill_bots(session: Session, args: Sequence[str] = ()) -> Refusal | None:
     """The host's ``bots [LEVEL] [SEAT]``: a bot of LEVEL (``easy``, ``normal`` (the
     default), ``strong`` or a bot's name) in every empty seat and every seat a bot holds,
-    or in seat SEAT only (0-3, as the lobby numbers them)."""
+    or in seat SEAT only (as the lobby numbers them, from 0)."""
     choice, seat = "normal", None
     for word in args:
         if word.isascii() and word.isdigit():
@@ -111,7 +111,13 @@ def fill_bots(session: Session, args: Sequence[str] = ()) -> Refusal | None:
         return Refusal.of(e)
     seats = (session.state.get("room") or {}).get("seats") or []
     if seat is not None and not 0 <= seat < len(seats):
-        return Refusal.of(ShengjiError(f"no seat {seat}: 0-3", code=Code.BAD_SEAT))
+        return Refusal.of(
+            ShengjiError(
+                f"this table has seats 0 to {len(seats) - 1}, not {seat}",
+                code=Code.BAD_SEAT,
+                params={"seat": seat},
+            )
+        )
     for i, s in enumerate(seats):
         if (seat is None and s.get("kind") in ("empty", "bot")) or i == seat:
             refusal = session.command({"type": "set_bot", "seat": i, "bot": bot})
