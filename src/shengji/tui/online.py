@@ -295,7 +295,7 @@ def open_room(
     given = host_key
     host_key = host_key or entry.get("host_key")
 
-    #: the host key the join being tried sends: kept only once the server takes it
+    # the host key the join being tried sends: kept only once the server takes it
     sent: dict[str, str | None] = {"host_key": host_key}
 
     def keep(token: str) -> None:
