@@ -332,6 +332,17 @@ def test_the_score_sheet_names_the_next_banker_as_the_table_does() -> None:
             assert "号位" not in log
 
     asyncio.run(run())
+    no_trump = copy.deepcopy(state)
+    no_trump["view"]["score_sheet"][-1]["trump"] = "NT"
+    sheet = TableApp(FakeSession(no_trump), lang="en")
+
+    async def words() -> None:
+        async with sheet.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(_top(sheet), ScoreDialog))
+            rows = str(_top(sheet).query_one("#sheet-rows", Static).renderable)
+            assert " 2 no trump · " in rows and "NT" not in rows
+
+    asyncio.run(words())
 
 
 def test_replay_names_seats_from_yours_with_suit_symbols(
@@ -392,6 +403,23 @@ def test_a_bot_bankers_burial_is_told() -> None:
     banker = session.state["view"]["banker"]
     assert banker != 0
     assert f"{who(session.state, banker, 'en')} buried the kitty" in told
+    # 找朋友: the burial, then the calls, then play begins
+    six = LocalSession(load_preset("zhaopengyou", {"players": 6}), seed=3, deal_seconds=0)
+    tracker, told = Tracker("en"), []
+    while six.state["view"]["phase"] != "play" or six.state["view"]["to_act"] != 0:
+        told += tracker.update(six.state)
+        if six.state["view"]["to_act"] == 0:
+            assert six.act(choose_action(six.state)) is None
+        else:
+            six.poll()
+    told += tracker.update(six.state)
+    assert told.index("2nd left buried the kitty") + 1 == next(
+        i for i, x in enumerate(told) if x.startswith("2nd left calls the 1st ")
+    )
+    assert (
+        told.index("play begins: trump ♠; the banker, 2nd left, leads")
+        == told.index("2nd left buried the kitty") + 2
+    )
 
 
 def test_help_says_how_to_close_it_and_enter_with_nothing_selected_says_what_to_do() -> None:
