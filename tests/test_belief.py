@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from helpers import C, build_deck, examples, run
 from shengji.actions import Bury, Continue, Play
 from shengji.bots.belief import KITTY, Belief
+from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot
-from shengji.cards import Card, deck
+from shengji.cards import Card, deck, points
 from shengji.game import GameState, apply, new_match
 from shengji.kernel import from_table, play_out
 from shengji.presets import load_preset
@@ -76,6 +77,8 @@ def test_sampled_deals_respect_what_the_seat_knows(
         deal = belief.sample(random.Random(sample_seed))
         assert deal is not None
         assert belief.consistent(deal)
+        buried = Belief(view, burial_prior=True)
+        assert buried.consistent(buried.sample(random.Random(sample_seed)) or {})
         for holder, cards in deal.items():
             # never a card of a suit the holder has shown void in, nor a banned card
             assert not any(ctx.suit_of[c.index] in belief.void[holder] for c in cards)
@@ -188,3 +191,38 @@ def test_soft_facts_fit_sensible_players_and_weigh_deals() -> None:
                     assert belief.likelihood(other) <= w
             gs, _ = apply(gs, seat, bots[seat].act(view))
     assert facts > 0
+
+
+def test_a_burial_prior_samples_kitties_as_a_banker_buries() -> None:
+    """From a defender's view at the first lead (heuristic bankers, who bury short side
+    suits and keep trumps and points), kitties sampled with the burial prior hold far
+    fewer trumps and points than kitties dealt like another hand, nearer the truth."""
+    plain_t = prior_t = true_t = 0.0
+    plain_p = prior_p = true_p = 0.0
+    for seed in range(6):
+        gs = new_match(load_preset("shuangsheng"), seed)
+        bots = [HeuristicBot(s, seed) for s in range(4)]
+        while gs.phase != "play":
+            seat = gs.to_act
+            assert seat is not None
+            gs, _ = apply(gs, seat, bots[seat].act(seat_view(gs, seat)))
+        assert gs.banker is not None
+        defender = (gs.banker + 1) % 4
+        ctx = gs.ctx
+        true_t += sum(1 for c in gs.kitty if ctx.is_trump(c))
+        true_p += points(gs.kitty)
+        for prior in (False, True):
+            belief = Belief(seat_view(gs, defender), burial_prior=prior)
+            rng = random.Random(seed)
+            for _ in range(50):
+                deal = belief.sample(rng)
+                assert deal is not None and belief.consistent(deal)
+                kitty = deal[KITTY]
+                t, p = sum(1 for c in kitty if ctx.is_trump(c)), points(kitty)
+                if prior:
+                    prior_t, prior_p = prior_t + t / 50, prior_p + p / 50
+                else:
+                    plain_t, plain_p = plain_t + t / 50, plain_p + p / 50
+    assert prior_t < plain_t / 3 and prior_p < plain_p / 2
+    assert abs(prior_t - true_t) < abs(plain_t - true_t)
+    assert abs(prior_p - true_p) < abs(plain_p - true_p)

@@ -13,15 +13,16 @@ import pytest
 from shengji.actions import Call, Continue, Play, action_from_json, action_to_json
 from shengji.bots.heuristic import HeuristicBot, choose_calls
 from shengji.bots.random_bot import RandomBot, random_action
-from shengji.cards import deck, parse_card, points
+from shengji.cards import Card, deck, parse_card, points
 from shengji.errors import OptionError, ShengjiError
+from shengji.follow import legal_follows
 from shengji.friends import CallError, FriendCall, callable_cards, parse_calls
 from shengji.game import GameState, apply, new_match
 from shengji.options import RuleOptions
 from shengji.players import run_match
 from shengji.presets import load_preset
 from shengji.record import Recorder, RecordError, replay, verify
-from shengji.simulate import Settings, run_jobs, summarise
+from shengji.simulate import Settings, deal_seed, format_summary, run_jobs, summarise
 from shengji.views import observe, seat_view
 
 SIZES = (4, 5, 6, 7, 8)
@@ -289,3 +290,66 @@ def test_simulate_reports_per_player_figures() -> None:
     assert a.levels_per_hand is not None and b.levels_per_hand is not None
     assert 0.0 <= a.level_rate <= 1.0 and abs(a.level_rate + b.level_rate - 1.0) < 1e-9
     assert points(deck(1)) == 100
+
+
+def _needless_answer(st: GameState, seat: int, play: tuple[Card, ...]) -> bool:
+    """``play`` by ``seat``, already on the banker's side, answers a call nobody has
+    answered yet, while a copy it does not hold could still answer it and it had a legal
+    play without the called card."""
+    if not st.is_banker_side(seat):
+        return False
+    played = Counter(c for t in st.tricks for p in t.plays for c in p.cards)
+    played.update(c for p in st.trick for c in p.cards)
+    hand = st.hands[seat]
+    for called in st.calls:
+        card, ordinal = called.call.card, called.call.ordinal
+        n = played[card]
+        if called.seat is not None or not n < ordinal <= n + play.count(card):
+            continue
+        buried = st.kitty.count(card) if seat == st.banker else 0
+        if st.options.decks - n - hand.count(card) - buried == 0:
+            continue  # every copy left is its own: the call is its, whenever it plays
+        if not st.trick:
+            return any(c != card for c in hand)
+        assert st.lead is not None
+        return any(card not in f for f in legal_follows(st.ctx, st.lead, hand))
+    return False
+
+
+def test_a_friend_on_the_banker_side_does_not_answer_another_call_when_it_need_not() -> None:
+    """Heuristic self-play at six seats (two calls): a seat already on the banker's side
+    never plays a called copy that answers the other call while it had a play without
+    it (the side would end 2 against 4)."""
+    opts = _opts(6)
+    chances = 0
+    for seed in range(6):
+        st = new_match(opts, seed)
+        bots = [HeuristicBot(s, seed) for s in range(6)]
+        while st.phase != "hand_over":
+            seat = st.to_act
+            assert seat is not None
+            action = bots[seat].act(seat_view(st, seat))
+            if isinstance(action, Play) and st.is_banker_side(seat):
+                chances += any(c.seat is None and c.call.card in st.hands[seat] for c in st.calls)
+                assert not _needless_answer(st, seat, action.cards), (seed, seat, action)
+            st, _ = apply(st, seat, action)
+    assert chances >= 5  # the rule was put to the test
+
+
+def test_simulate_counts_the_hands_whose_banker_side_ended_full() -> None:
+    """The share of hands whose banker's side ended with the banker and a friend per call
+    (the figure of docs/bots.md), as the games themselves end."""
+    opts = _opts(6)
+    s = Settings(opts, ("heuristic", "heuristic"), hands=4, seed=2)
+    summary = summarise(s, run_jobs(s))
+    full = 0
+    for i in range(4):
+        seed = deal_seed(2, i)
+        st, _ = run_match(
+            opts, seed, [HeuristicBot(p, seed) for p in range(6)], stop_after_hand=True
+        )
+        full += len(st.results[-1].banker_side) == 1 + opts.calls
+    assert summary.full_sides == (full, 4)
+    assert summary.to_json()["full_sides"] == {"full": full, "hands": 4}
+    text = format_summary(summary)
+    assert f"banker's side at full strength: {full} of 4 hands" in text

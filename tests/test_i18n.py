@@ -162,7 +162,9 @@ def test_throw_failed_text() -> None:
     zh = error_text("THROW_FAILED", {**params, "who": "你", "blocker": "下家"}, "", "zh")
     assert zh.startswith("你甩牌 ♥Q ♥5 失败: 下家管得住 ♥5") and "闲家加10分" in zh
     stake = error_text("THROW_FAILED", {**params, "penalty": 0, "stake": True}, "", "en")
-    assert stake.endswith("the thrower's team pays coins")
+    assert stake.endswith(
+        "the thrower's team pays half the stake (the coins each hand is played for)"
+    )
 
 
 def test_turn_and_phase_errors() -> None:

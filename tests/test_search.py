@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 from shengji.actions import Action, Bury, Declare, Pass, Play
+from shengji.bots import search
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot, random_action
 from shengji.bots.registry import by_difficulty, make_player
@@ -38,14 +40,32 @@ from shengji.views import SeatView, seat_view
         ("100ms", Budget(seconds=0.1)),
         ("1.5s", Budget(seconds=1.5)),
         ("2000it", Budget(rollouts=2000)),
-        (None, Budget(seconds=0.2)),
+        ("1000it/400ms", Budget(seconds=0.4, rollouts=1000)),
+        (" 300it / 1.5s ", Budget(seconds=1.5, rollouts=300)),
+        (None, Budget(seconds=0.4, rollouts=1000)),
     ],
 )
 def test_budgets(text: str | None, budget: Budget) -> None:
     assert Budget.parse(text) == budget
 
 
-@pytest.mark.parametrize("text", ["fast", "0ms", "10 minutes", "-5it", "100ms:gpu"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fast",
+        "0ms",
+        "10 minutes",
+        "-5it",
+        "100ms:gpu",
+        "1000it/",
+        "/400ms",
+        "400ms/1000it",
+        "1000it/500it",
+        "0it/400ms",
+        "1000it/0ms",
+        "1000it/400ms/1s",
+    ],
+)
 def test_bad_budgets(text: str) -> None:
     with pytest.raises(ShengjiError) as e:
         make_player(f"search:{text}", 0, 0)
@@ -55,6 +75,8 @@ def test_bad_budgets(text: str) -> None:
 def test_registered_as_the_strong_bot() -> None:
     kind = by_difficulty("strong")
     assert kind.name == "search"
+    default = make_player("search", 2, 7)
+    assert isinstance(default, SearchBot) and default.budget == Budget(0.4, 1000)
     bot = make_player("search:100ms", 2, 7)
     assert isinstance(bot, SearchBot) and bot.budget == Budget(seconds=0.1)
     assert isinstance(bot.rollout, KernelRollout)
@@ -106,6 +128,42 @@ def test_a_seed_and_a_rollout_budget_give_the_same_choice(plays: int) -> None:
     # a one-unit lead or follow is among the legal actions; a throw is checked by apply
     assert action in list(legal_actions(st, view.seat)) or len(action.cards) > 1
     apply(st, view.seat, action)
+
+
+class _Clock:
+    """A clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_rollout_budget_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``1000it/400ms``: the rollouts, unless the cap comes first; each decision tells
+    the rollouts and deals it got and whether the cap stopped it (a clock that moves
+    62.5 ms a reading stands for a busy machine)."""
+    st, view = _play_view(6, 5)
+    assert view.seat is not None
+    idle = SearchBot(view.seat, 11, Budget(rollouts=300))
+    idle_action = idle.act(view)
+    assert idle.effort is not None and not idle.effort.capped
+    assert idle.effort.deals == idle.evaluations[0].n
+    assert 300 - len(idle.evaluations) < idle.effort.rollouts <= 300
+    roomy = SearchBot(view.seat, 11, Budget.parse("300it/60s"))
+    assert roomy.act(view) == idle_action and roomy.effort == idle.effort
+    monkeypatch.setattr(search, "time", SimpleNamespace(perf_counter=_Clock(1 / 16)))
+    busy = SearchBot(view.seat, 11, Budget.parse("300it/500ms"))
+    busy.act(view)
+    assert busy.effort == (8 * len(busy.evaluations), 8, True)  # read after each deal
+    assert busy.effort.rollouts < idle.effort.rollouts
+    st = new_match(load_preset("shuangsheng"), 6)
+    assert st.to_act is not None
+    busy.act(seat_view(st, st.to_act))  # declaring: the rule of thumb, not searched
+    assert busy.effort is None
 
 
 def test_hand_value_is_zero_sum_between_the_teams() -> None:
@@ -282,7 +340,9 @@ def test_search_options_parse() -> None:
     assert knobs("search:300it:random:noprune:careful") == (False, False, MIN_GAIN, MARGIN_SE)
     steady, plain = make_player("search:300it:steady", 0, 0), make_player("search", 0, 0)
     assert isinstance(steady, SearchBot) and steady.steady
-    assert isinstance(plain, SearchBot) and not plain.steady
+    assert isinstance(plain, SearchBot) and not plain.steady and not plain.burial_prior
+    prior = make_player("search:1000it/400ms:buryprior", 0, 0)
+    assert isinstance(prior, SearchBot) and prior.burial_prior
     for spec in ("search:300it:kernel", "search:300it:tail"):
         bot = make_player(spec, 0, 0)
         assert isinstance(bot, SearchBot) and isinstance(bot.rollout, KernelRollout)

@@ -19,6 +19,8 @@ from shengji.simulate import (
     Settings,
     check_ray_address,
     format_summary,
+    job_from_json,
+    job_to_json,
     read_run,
     run_jobs,
     seat_bots,
@@ -108,6 +110,29 @@ def test_cli_writes_json_plot_and_records(tmp_path: Path, capsys) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(list(recs.glob("*.json"))) == 6
     assert main(["verify", str(next(recs.glob("*.json")))]) == 0
+
+
+def test_searched_decisions_report_their_rollouts_and_deals(tmp_path: Path, capsys) -> None:
+    """The rollouts and sampled deals each searched decision got, p10 / p50 per team,
+    with the decisions the wall-clock cap stopped: printed, in ``--json``, and kept per
+    deal so that a stopped run continues with them."""
+    out = tmp_path / "s.json"
+    args = ["simulate", "--preset", "classic-1deck", "--hands", "2", "--quiet"]
+    assert main([*args, "--players", "search:40it/60s,heuristic", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    line = next(x for x in text.splitlines() if x.startswith("search A per decision"))
+    assert line.endswith("decisions stopped by the wall-clock cap") and "search B" not in text
+    figures = read_run(str(out))["search"]
+    a = figures["A"]
+    assert list(figures) == ["A"] and a["decisions"] > 0 and a["capped"] == 0
+    assert 0 < a["rollouts"]["p10"] <= a["rollouts"]["p50"] <= 40
+    assert 0 < a["deals"]["p10"] <= a["deals"]["p50"] <= a["rollouts"]["p50"]
+    assert f"{a['rollouts']['p10']} / {a['rollouts']['p50']} rollouts" in line
+    jobs = [json.loads(x)["job"] for x in out.read_text().splitlines() if x.startswith('{"job"')]
+    efforts = [e for j in jobs for e in j["efforts"][0]]
+    assert len(efforts) == a["decisions"] and not any(j["efforts"][1] for j in jobs)
+    for j in jobs:
+        assert job_to_json(job_from_json(j)) == j
 
 
 def test_cli_rejects_bad_arguments(capsys) -> None:

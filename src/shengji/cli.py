@@ -170,10 +170,24 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .narrate import narrate
+    from .narrate import Words, narrate, seat_number
     from .record import load_record
+    from .tui.main import choose_lang
+    from .tui.text import seat_words
 
-    for line in narrate(load_record(args.record), args.lang):
+    rec = load_record(args.record)
+    lang = args.lang if args.lang == "both" else choose_lang(args.lang)
+    rules = rec.get("rules") or {}
+    players = int(rules.get("players", 4))
+    if args.seat is not None and not 0 <= args.seat < players:
+        print(f"--seat: this match has seats 0 to {players - 1}", file=sys.stderr)
+        return 2
+    name = (
+        seat_number
+        if args.seat is None
+        else seat_words(players, bool(rules.get("friends")), args.seat)
+    )
+    for line in narrate(rec, lang, Words(name, symbols=True)):
         print(line)
     return 0
 
@@ -490,6 +504,17 @@ def _deal_seconds(text: str) -> float:
     return value
 
 
+def _bot_seconds(text: str) -> float:
+    """The bots' pace for ``play --bot-seconds``: 0 to 5 seconds a play."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 5:
+        raise argparse.ArgumentTypeError("the bots' pace is 0 to 5 seconds a play")
+    return value
+
+
 class _Formatter(argparse.HelpFormatter):
     """argparse's help layout, the terminal's width read as ``shutil.get_terminal_size``
     does, without importing shutil (and its compression modules): argparse makes a
@@ -575,7 +600,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_demo)
     p = command("replay", "print a match record hand by hand, trick by trick")
     p.add_argument("record", help="record file (JSON)")
-    p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
+    p.add_argument(
+        "--lang", choices=["en", "zh", "both"], help="language (default: from the locale)"
+    )
+    p.add_argument(
+        "--seat",
+        type=int,
+        help="name the seats from this one's place (you, right, left...), as the terminal does",
+    )
     p.set_defaults(func=_cmd_replay)
     p = command("verify", "re-play a record and check every action and result")
     p.add_argument("record", help="record file (JSON)")
@@ -697,6 +729,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         metavar="S",
         help="seconds between two rounds of the deal, which never waits (default 0.3; "
         "a new room on a server: 0.1 to 2)",
+    )
+    p.add_argument(
+        "--bot-seconds",
+        type=_bot_seconds,
+        default=None,
+        metavar="S",
+        help="against bots: seconds each play stays in sight before a bot plays the next, "
+        "twice that after a trick (default 0.6; 0: at once)",
     )
     p.add_argument(
         "--new-room",

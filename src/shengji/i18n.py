@@ -403,8 +403,21 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "; 罚分: 闲家减{n}分",
     },
     "err.detail.throw.stake": {
-        "en": "; penalty: the thrower's team pays coins",
-        "zh": "; 罚: 甩牌方赔底金",
+        "en": "; penalty: the thrower's team pays half the stake (the coins each hand is "
+        "played for)",
+        "zh": "; 罚: 甩牌方赔一半底金 (每局下注的金币)",
+    },
+    "err.detail.option.range": {
+        "en": "option {option} takes {low} to {high}, not {value}",
+        "zh": "选项 {option} 可取 {low} 到 {high}, 不能是 {value}",
+    },
+    "err.detail.option.least": {
+        "en": "option {option} takes {low} or more, not {value}",
+        "zh": "选项 {option} 至少是 {low}, 不能是 {value}",
+    },
+    "err.detail.option": {
+        "en": "option {option} cannot be {value}",
+        "zh": "选项 {option} 不能是 {value}",
     },
     "err.detail.turn": {"en": "it is {who}'s turn, not yours", "zh": "现在轮到{who}, 不是你"},
     "err.detail.turn.nobody": {"en": "nobody is to act now", "zh": "现在谁也不用出牌"},
@@ -553,6 +566,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "rel.1": {"en": "right", "zh": "下家"},
     "rel.2": {"en": "partner", "zh": "对家"},
     "rel.3": {"en": "left", "zh": "上家"},
+    "rel.opposite": {"en": "opposite", "zh": "对家"},
+    "rel.right_n": {"en": "{nth} right", "zh": "下{nth}家"},
+    "rel.left_n": {"en": "{nth} left", "zh": "上{nth}家"},
     "seat.n": {"en": "seat {n}", "zh": "{n}号位"},
     "state.head": {
         "en": "{rules} · hand {hand} · {phase} · level {level} · trump {trump} · banker {banker}",
@@ -585,6 +601,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "count.point.one": {"en": "{n} point", "zh": "{n}分"},
     "count.point.many": {"en": "{n} points", "zh": "{n}分"},
     "trump.nt": {"en": "no trump", "zh": "无主"},
+    "trump.is": {"en": "trump {trump}", "zh": "主 {trump}"},
     "trump.unknown": {"en": "?", "zh": "?"},
     "preset.shuangsheng": {"en": "Shuangsheng (双升)", "zh": "双升"},
     "preset.shuangsheng-super": {"en": "Super Shuangsheng (超级双升)", "zh": "超级双升"},
@@ -593,6 +610,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "preset.classic-3deck": {"en": "Classic, 3 decks (经典升级)", "zh": "经典升级 (3副)"},
     "preset.shuangkou": {"en": "Shuangkou (双抠)", "zh": "双抠"},
     "preset.tuolaji": {"en": "Tuolaji (拖拉机)", "zh": "拖拉机"},
+    "preset.tuolaji-4deck": {"en": "Tuolaji, 4 decks (拖拉机)", "zh": "拖拉机 (4副)"},
+    "preset.botzone": {"en": "Botzone Shuangsheng (双升)", "zh": "Botzone 双升"},
+    "preset.zhaopengyou": {"en": "Finding friends (找朋友), 4–8", "zh": "找朋友 (4–8 人)"},
     "phase.lobby": {"en": "waiting to start", "zh": "等待开始"},
     "phase.deal": {"en": "dealing", "zh": "发牌"},
     "phase.before_kitty": {"en": "declaring", "zh": "亮主"},
@@ -605,7 +625,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
     # -- the table ----------------------------------------------------------------------------
     "status.hand": {"en": "hand {n}", "zh": "第{n}局"},
     "status.level": {"en": "level {level}", "zh": "打{level}"},
-    "status.trump": {"en": "trump {trump}", "zh": "主 {trump}"},
     "status.banker": {"en": "banker {who}", "zh": "庄家 {who}"},
     "status.points": {"en": "collectors {points}", "zh": "闲家 {points}分"},
     "status.levels": {"en": "levels: {a} {la} · {b} {lb}", "zh": "级: {a} {la} · {b} {lb}"},
@@ -706,12 +725,20 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "plain.help": {
         "en": "commands: play CARDS · bury CARDS · show CARDS (or its number; any time "
-        "during the deal) · pass · next · hint · look · say TEXT · ready · start · "
-        "bots [LEVEL] [SEAT] · quit (cards like S10 HJ BJ)",
-        "zh": "命令: play 牌 · bury 牌 · show 牌 (或序号; 发牌时随时可亮) · pass · next · "
-        "hint · look · say 话 · ready · start · bots [难度] [座位号] · quit (牌写作 S10 HJ BJ)",
+        "during the deal) · call CARD:N (找朋友, the banker) · pass · next · hint · look · "
+        "help · quit (cards like S10 HJ BJ)",
+        "zh": "命令: play 牌 · bury 牌 · show 牌 (或序号; 发牌时随时可亮) · call 牌:次序 "
+        "(找朋友, 庄家) · pass · next · hint · look · help · quit (牌写作 S10 HJ BJ)",
     },
-    "plain.you": {"en": "your hand (seat {seat}): {cards}", "zh": "你的手牌 ({seat}号位): {cards}"},
+    "plain.help_online": {
+        "en": "online also: say TEXT · ready · unready · start · bots [LEVEL] [SEAT] (the host)",
+        "zh": "联网时还有: say 话 · ready · unready · start · bots [难度] [座位号] (房主)",
+    },
+    "plain.unknown": {
+        "en": "unknown command: {word}",
+        "zh": "没有这个命令: {word}",
+    },
+    "plain.you": {"en": "your hand: {cards}", "zh": "你的手牌: {cards}"},
     "plain.trick": {
         "en": "this trick: {plays} · {points} so far (▶ led, ★ winning)",
         "zh": "本轮: {plays} · 已有{points} (▶首家, ★最大)",
@@ -719,6 +746,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "refused": {"en": "refused: {text}", "zh": "不行: {text}"},
     # the selection
     "sel.legal": {"en": "✓ legal", "zh": "✓ 可以出"},
+    "sel.none": {
+        "en": "nothing selected: space (or a click) selects the cards to play",
+        "zh": "还没选牌: 按空格 (或点牌) 选要出的牌",
+    },
     "sel.show": {"en": "✓ you may show these: Enter", "zh": "✓ 可以亮: 按回车"},
     "sel.throw": {
         "en": "throw: may fail (if another hand can beat one of its units)",
@@ -727,6 +758,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "sel.count": {"en": "{n}/{need} chosen", "zh": "已选 {n}/{need} 张"},
     # hints
     "hint.text": {"en": "hint: {action} · {why}", "zh": "提示: {action} · {why}"},
+    "hint.gain": {
+        "en": " (levels a hand gained on average; ± how far that average may be off)",
+        "zh": " (平均每局多升的级数; ± 后是这个平均值的误差)",
+    },
     "hint.local_only": {
         "en": "this server gives no hints",
         "zh": "这个服务器不提供提示",
@@ -752,32 +787,32 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "note.hand_banker": {"en": ", banker {who}", "zh": ", 庄家 {who}"},
     "note.declare": {
-        "en": "{who} declares {cards}: trump {trump}",
-        "zh": "{who}亮主 {cards}: 主 {trump}",
+        "en": "{who} declares {cards}: {trump}",
+        "zh": "{who}亮主 {cards}: {trump}",
     },
     "note.counter": {
-        "en": "{who} counter-declares {cards}: trump {trump}",
-        "zh": "{who}反主 {cards}: 主 {trump}",
+        "en": "{who} counter-declares {cards}: {trump}",
+        "zh": "{who}反主 {cards}: {trump}",
     },
     "note.reinforce": {"en": "{who} reinforces with {cards}", "zh": "{who}上保险 {cards}"},
     "note.declare.you": {
-        "en": "you declare {cards}: trump {trump}",
-        "zh": "你亮主 {cards}: 主 {trump}",
+        "en": "you declare {cards}: {trump}",
+        "zh": "你亮主 {cards}: {trump}",
     },
     "note.counter.you": {
-        "en": "you counter-declare {cards}: trump {trump}",
-        "zh": "你反主 {cards}: 主 {trump}",
+        "en": "you counter-declare {cards}: {trump}",
+        "zh": "你反主 {cards}: {trump}",
     },
     "note.reinforce.you": {"en": "you reinforce with {cards}", "zh": "你上保险 {cards}"},
     "note.chat.you": {"en": "you say: {text}", "zh": "你说: {text}"},
     "note.buried": {"en": "{who} buried the kitty", "zh": "{who}扣好了底"},
     "note.play_begins": {
-        "en": "play begins: trump {trump}; the banker, {who}, leads",
-        "zh": "开始出牌: 主 {trump}, 庄家{who}先出",
+        "en": "play begins: {trump}; the banker, {who}, leads",
+        "zh": "开始出牌: {trump}, 庄家{who}先出",
     },
     "note.play_begins.you": {
-        "en": "play begins: trump {trump}; you are the banker and lead",
-        "zh": "开始出牌: 主 {trump}, 你是庄家, 你先出",
+        "en": "play begins: {trump}; you are the banker and lead",
+        "zh": "开始出牌: {trump}, 你是庄家, 你先出",
     },
     "keyname.space": {"en": "space", "zh": "空格"},
     "note.play": {"en": "{who}: {cards}", "zh": "{who}: {cards}"},
@@ -801,6 +836,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "calls.open": {"en": "not yet", "zh": "还没出"},
     "calls.line": {"en": "friends: {list}", "zh": "找朋友: {list}"},
     "levels.players": {"en": "levels: {list}", "zh": "级: {list}"},
+    "levels.all": {"en": "all at {level}", "zh": "都打{level}"},
+    "levels.others": {"en": "the others {level}", "zh": "其余 {level}"},
     "prompt.call": {
         "en": "your turn: call your friends (Enter opens the call, ?: hint)",
         "zh": "轮到你叫朋友 (回车叫朋友, ?: 提示)",
@@ -839,9 +876,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "输入 {n} 个 牌:第几张, 例如 SA:2 是第2张♠A。",
     },
     "dlg.call_keys": {
-        "en": "Enter: call · ?: hint · callable: {cards}",
-        "zh": "回车: 叫 · ?: 提示 · 可以叫的牌: {cards}",
+        "en": "Enter: call · Esc: close · not callable: {cards}",
+        "zh": "回车: 叫 · Esc: 关闭 · 不能叫: {cards}",
     },
+    "dlg.call_hand": {"en": "your hand: {cards}", "zh": "你的手牌: {cards}"},
     "dlg.call_reads": {"en": "reads: {calls}", "zh": "即: {calls}"},
     # the score sheet
     "sheet.title": {"en": "Score sheet", "zh": "记分表"},
@@ -923,10 +961,21 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.sheet": {"en": "score sheet", "zh": "记分表"},
     "key.scroll": {"en": "scroll", "zh": "翻看"},
     # the command line
-    "cli.created": {"en": "room created: {url}", "zh": "房间已建好: {url}"},
-    "cli.invite": {
-        "en": "invite link (send it to friends, or open it in a browser): {url}",
-        "zh": "邀请链接 (发给朋友, 或在浏览器里打开): {url}",
+    "cli.created": {
+        "en": "room created: {url} (the invite link: send it to friends, or open it in a browser)",
+        "zh": "房间已建好: {url} (邀请链接: 发给朋友, 或在浏览器里打开)",
+    },
+    "cli.spectate_link": {
+        "en": "--spectate watches a room: give its link, --connect http://HOST:PORT/room/ID",
+        "zh": "--spectate 是观战: 请给出房间链接, --connect http://主机:端口/room/ID",
+    },
+    "cli.bad_seat": {
+        "en": "--seat {seat}: this table has seats 0 to {last}",
+        "zh": "--seat {seat}: 这张桌的座位是 0 到 {last}",
+    },
+    "cli.again_watch": {
+        "en": "run the same command again to watch again",
+        "zh": "再运行同一命令即可继续观战",
     },
     "cli.resume": {"en": "taking back your seat in {url}", "zh": "回到你在 {url} 的座位"},
     "cli.error": {"en": "error: {text}", "zh": "错误: {text}"},
@@ -965,8 +1014,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "种子 {seed}: shengji play {args} 会发同样的牌",
     },
     "cli.record": {
-        "en": "record saved: {path} (shengji replay {path})",
-        "zh": "对局记录已保存: {path} (shengji replay {path})",
+        "en": "record saved: {path} (shengji replay {path} --seat {seat})",
+        "zh": "对局记录已保存: {path} (shengji replay {path} --seat {seat})",
     },
     # why a connection failed (connect errors' params["reason"])
     "os.refused": {"en": "connection refused", "zh": "连接被拒绝"},
@@ -1003,6 +1052,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "key.help": {"en": "help", "zh": "帮助"},
     "key.lang": {"en": "中文", "zh": "English"},
     "help.title": {"en": "Keys", "zh": "按键"},
+    "help.close": {"en": "h, Esc or Enter closes this help", "zh": "按 h、Esc 或回车关闭帮助"},
     "help.keys": {
         "en": "← →          move along your hand (or click a card)\n"
         "space        select / unselect (or click a card) · Esc: clear all\n"
@@ -1139,6 +1189,13 @@ def trump_label(trump: str | None, lang: str) -> str:
     return SUIT_SYMBOLS.get(trump, trump)
 
 
+def trump_phrase(trump: str | None, lang: str) -> str:
+    """The trump in a sentence: ``trump ♠`` (``主 ♠``), or ``no trump`` (``无主``)."""
+    if trump == "NT":
+        return t("trump.nt", lang)
+    return t("trump.is", lang, trump=trump_label(trump, lang))
+
+
 def suit_name(suit: str, lang: str, n: int = 2) -> str:
     """An effective suit (``S``..``D`` or ``trump``) as a noun: ``♠ cards``/``1 ♠ card``
     style in English (``trumps``), the word in Chinese (``黑桃``, ``主牌``)."""
@@ -1196,6 +1253,12 @@ def _shapes(required: Any, lang: str) -> tuple[str, int]:
 def _detail(code: str, p: Mapping[str, Any], lang: str) -> str | None:
     """The detailed text from params, or None when they are not enough."""
     zh = lang == "zh"
+    if code == "BAD_OPTION_VALUE" and "option" in p:
+        if p.get("high") is not None:
+            return t("err.detail.option.range", lang, **p)
+        if p.get("low") is not None:
+            return t("err.detail.option.least", lang, **p)
+        return t("err.detail.option", lang, **p)
     if code == "BAD_BOT_SPEC" and "seats" in p:
         return t("err.detail.bots_per_seat", lang, got=p["seats"])
     if code == "ILLEGAL_CALL" and p.get("reason") in CALL_REASONS:

@@ -563,10 +563,14 @@ class Knee:
         for m in self.steps:
             offered = m.rooms * self.offered_per_room
             p99 = m.percentile(0.99)
+            f = m.figures()
+            cpu = f["server_cpu_ms_per_action"]
             out.append(
                 f"{m.rooms} rooms: {m.actions_per_s:.1f} actions/s of {offered:.1f} offered "
                 f"({m.actions_per_s / offered:.0%}), p99 "
-                f"{'-' if p99 is None else f'{p99:.1f} ms'}, errors {m.errors}"
+                f"{'-' if p99 is None else f'{p99:.1f} ms'}, CPU per action: server "
+                f"{'-' if cpu is None else f'{cpu:.2f} ms'}, generator "
+                f"{f['generator_cpu_ms_per_action']:.2f} ms, errors {m.errors}"
             )
         out.append(f"knee: {self.knee} rooms ({self.why})" if self.knee else f"knee: {self.why}")
         return out

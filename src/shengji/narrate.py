@@ -3,13 +3,16 @@ and ``shengji demo``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
 from .cards import format_cards, rank_text
 from .friends import call_label, parse_calls
 from .game import Event, GameState
+from .i18n import cards_label, trump_label
 from .record import replay
 
 
@@ -17,19 +20,58 @@ def _say(en: str, zh: str, lang: str) -> str:
     return en if lang == "en" else zh if lang == "zh" else f"{en} | {zh}"
 
 
-def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
+def seat_number(seat: int, lang: str) -> str:
+    """A seat by its number: ``seat 3`` (``3号位``)."""
+    return f"{seat}号位" if lang == "zh" else f"seat {seat}"
+
+
+@dataclass(frozen=True)
+class Words:
+    """How a narration names seats (``name(seat, lang)``, by number unless told) and
+    writes cards and trumps (the notation, ``S10``, or suit symbols, ``♠10``)."""
+
+    name: Callable[[int, str], str] = seat_number
+    symbols: bool = False
+
+    def cards(self, text: str, lang: str) -> str:
+        """Cards in this narration's writing."""
+        return cards_label(text, lang) if self.symbols else text
+
+    def trump(self, trump: str, lang: str) -> str:
+        """A trump (``S``, ``NT``) in this narration's writing."""
+        return trump_label(trump, lang) if self.symbols else trump
+
+    def whose(self, seat: int) -> str:
+        """A seat's (English possessive): ``seat 1's``, ``your``."""
+        name = self.name(seat, "en")
+        return "your" if name == "you" else f"{name}'s"
+
+
+def _event_line(st: GameState, ev: Event, lang: str, w: Words) -> str | None:
     t = ev["type"]
+
+    def en(seat: int) -> str:
+        return w.name(seat, "en")
+
+    def zh(seat: int) -> str:
+        return w.name(seat, "zh")
+
+    def cards(key: str, lang: str) -> str:
+        return w.cards(str(ev[key]), lang)
+
     if t == "declare":
-        verb, zh = ("counter-declares", "反主") if ev["counter"] else ("shows", "亮主")
+        verb, zhv = ("counter-declares", "反主") if ev["counter"] else ("shows", "亮主")
+        seat = ev["seat"]
         return _say(
-            f"seat {ev['seat']} {verb} {ev['cards']} → trump {ev['trump']}",
-            f"{ev['seat']}号位{zh} {ev['cards']} → 主 {ev['trump']}",
+            f"{en(seat)} {verb} {cards('cards', 'en')} → trump {w.trump(ev['trump'], 'en')}",
+            f"{zh(seat)}{zhv} {cards('cards', 'zh')} → 主 {w.trump(ev['trump'], 'zh')}",
             lang,
         )
     if t == "kitty_card":
         return _say(
-            f"nobody declared; kitty card {ev['card']} sets trump {ev['trump']}",
-            f"无人亮主, 翻底牌 {ev['card']} 定主 {ev['trump']}",
+            f"nobody declared; kitty card {cards('card', 'en')} sets trump "
+            f"{w.trump(ev['trump'], 'en')}",
+            f"无人亮主, 翻底牌 {cards('card', 'zh')} 定主 {w.trump(ev['trump'], 'zh')}",
             lang,
         )
     if t == "no_declaration":
@@ -37,35 +79,37 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
     if t == "redeal" and "weak" in ev:
         seat = ev["weak"]
         return _say(
-            f"seat {seat}'s hand has no trump above the threshold: redeal",
-            f"{seat}号位的牌没有够大的主: 重新发牌",
+            f"{w.whose(seat)} hand has no trump above the threshold: redeal",
+            f"{zh(seat)}的牌没有够大的主: 重新发牌",
             lang,
         )
     if t == "redeal":
         return _say("nobody declared: redeal", "无人亮主: 重新发牌", lang)
     if t == "bury":
-        return _say(f"seat {ev['seat']} buries the kitty", f"{ev['seat']}号位扣底", lang)
+        return _say(f"{en(ev['seat'])} buries the kitty", f"{zh(ev['seat'])}扣底", lang)
     if t == "call":
         calls = parse_calls(ev["calls"])
         return _say(
-            f"seat {ev['seat']} calls friends: {', '.join(call_label(c, 'en') for c in calls)}",
-            f"{ev['seat']}号位叫朋友: {'、'.join(call_label(c, 'zh') for c in calls)}",
+            f"{en(ev['seat'])} calls friends: {', '.join(call_label(c, 'en') for c in calls)}",
+            f"{zh(ev['seat'])}叫朋友: {'、'.join(call_label(c, 'zh') for c in calls)}",
             lang,
         )
     if t == "friend":
         (call,) = parse_calls(ev["call"])
-        side = ", ".join(str(s) for s in ev["banker_side"])
+        seat = ev["seat"]
         if ev["joined"]:
+            side_en = ", ".join(en(s) for s in ev["banker_side"])
+            side_zh = "、".join(zh(s) for s in ev["banker_side"])
             return _say(
-                f"seat {ev['seat']} played {call_label(call, 'en')}: a friend, joins the "
-                f"banker's side (seats {side})",
-                f"{ev['seat']}号位出了{call_label(call, 'zh')}: 是朋友, 加入庄家方 ({side}号位)",
+                f"{en(seat)} played {call_label(call, 'en')}: a friend, joins the "
+                f"banker's side ({side_en})",
+                f"{zh(seat)}出了{call_label(call, 'zh')}: 是朋友, 加入庄家方 ({side_zh})",
                 lang,
             )
         return _say(
-            f"seat {ev['seat']} played {call_label(call, 'en')}, already on the banker's side: "
+            f"{en(seat)} played {call_label(call, 'en')}, already on the banker's side: "
             "no friend found by this call",
-            f"{ev['seat']}号位出了{call_label(call, 'zh')}, 本来就在庄家方: 这个朋友落空",
+            f"{zh(seat)}出了{call_label(call, 'zh')}, 本来就在庄家方: 这个朋友落空",
             lang,
         )
     if t == "throw_failed":
@@ -73,16 +117,25 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
         cost_zh = "罚半个底金" if ev["stake"] else f"罚 {ev['penalty']}"
         if not ev["stake"] and not ev["penalty"]:
             cost_en = cost_zh = ""
+        seat, by = ev["seat"], ev["blocked_by"]
         return _say(
-            f"seat {ev['seat']}'s throw {ev['attempted']} fails (seat {ev['blocked_by']} "
-            f"beats it): plays {ev['played']}" + (f", {cost_en}" if cost_en else ""),
-            f"{ev['seat']}号位甩牌 {ev['attempted']} 失败 ({ev['blocked_by']}号位管住): "
-            f"出 {ev['played']}" + (f", {cost_zh}" if cost_zh else ""),
+            f"{w.whose(seat)} throw {cards('attempted', 'en')} fails ({en(by)} "
+            f"beats it): plays {cards('played', 'en')}" + (f", {cost_en}" if cost_en else ""),
+            f"{zh(seat)}甩牌 {cards('attempted', 'zh')} 失败 ({zh(by)}管住): "
+            f"出 {cards('played', 'zh')}" + (f", {cost_zh}" if cost_zh else ""),
             lang,
         )
     if t == "trick":
         last = st.tricks[-1]
-        plays = "  ".join(f"{p.seat}:{format_cards(p.cards)}" for p in last.plays)
+        one = "zh" if lang == "zh" else "en"
+        if w.name is seat_number:
+            plays = "  ".join(f"{p.seat}:{format_cards(p.cards)}" for p in last.plays)
+            winner = str(ev["winner"])
+        else:
+            plays = "  ".join(
+                f"{w.name(p.seat, one)} {w.cards(format_cards(p.cards), one)}" for p in last.plays
+            )
+            winner = w.name(ev["winner"], one)
         gain = ""
         if ev["points"]:
             side = (
@@ -91,42 +144,61 @@ def _event_line(st: GameState, ev: Event, lang: str) -> str | None:
                 else _say("banker side", "庄家方", lang)
             )
             gain = f" ({side} {ev['points']})"
-        return f"{len(st.tricks):>2}. {plays} → {ev['winner']}{gain}"
+        return f"{len(st.tricks):>2}. {plays} → {winner}{gain}"
     if t == "hand_over":
         if ev["kitty_multiplier"]:
             kitty = _say(
-                f"kitty {ev['kitty']}: collectors win the last trick, ×{ev['kitty_multiplier']}",
-                f"底牌 {ev['kitty']}: 闲家扣底 ×{ev['kitty_multiplier']}",
+                f"kitty {cards('kitty', 'en')}: collectors win the last trick, "
+                f"×{ev['kitty_multiplier']}",
+                f"底牌 {cards('kitty', 'zh')}: 闲家扣底 ×{ev['kitty_multiplier']}",
                 lang,
             )
         else:
             kitty = _say(
-                f"kitty {ev['kitty']}: kept by the banker side",
-                f"底牌 {ev['kitty']}: 庄家方保底",
+                f"kitty {cards('kitty', 'en')}: kept by the banker side",
+                f"底牌 {cards('kitty', 'zh')}: 庄家方保底",
                 lang,
             )
         parts = [kitty]
         if lang in ("en", "both"):
-            parts.append(ev["explain"]["en"])
+            parts.append(_named(ev["explain"]["en"], "en", w, st.options.players))
         if lang in ("zh", "both"):
-            parts.append(ev["explain"]["zh"])
+            parts.append(_named(ev["explain"]["zh"], "zh", w, st.options.players))
         return "\n  ".join(parts)
     if t == "match_over":
-        w = ev["winner"]
-        if w is None:
+        win = ev["winner"]
+        if win is None:
             return _say("Match over: a draw.", "比赛结束: 平局。", lang)
         if st.options.friends:
-            return _say(f"Match over: seat {w} wins.", f"比赛结束: {w}号位获胜。", lang)
+            return _say(f"Match over: {en(win)} wins.", f"比赛结束: {zh(win)}获胜。", lang)
         return _say(
-            f"Match over: team {w} (seats {w} and {w + 2}) wins.",
-            f"比赛结束: {w}队 ({w}号位和{w + 2}号位) 获胜。",
+            f"Match over: team {win} ({en(win)} and {en(win + 2)}) wins.",
+            f"比赛结束: {win}队 ({zh(win)}和{zh(win + 2)}) 获胜。",
             lang,
         )
     return None
 
 
-def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
-    """Lines describing a record hand by hand and trick by trick (``en``, ``zh``, ``both``)."""
+_SEAT_IN = {"en": re.compile(r"\bseat (\d+)"), "zh": re.compile(r"(\d+)号位")}
+
+
+def _named(text: str, lang: str, w: Words, seats: int) -> str:
+    """A hand's explanation (which names seats by number) with seats named as ``w`` does."""
+    if w.name is seat_number:
+        return text
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return w.name(seat, lang) if seat < seats else m.group(0)
+
+    return _SEAT_IN[lang].sub(name, text)
+
+
+def narrate(rec: dict[str, Any], lang: str = "both", words: Words | None = None) -> Iterator[str]:
+    """Lines describing a record hand by hand and trick by trick (``en``, ``zh``, ``both``);
+    ``words``: how seats are named and cards written (by default seat numbers and the
+    notation)."""
+    w = words or Words()
     rules = rec.get("rules")
     friends = isinstance(rules, dict) and bool(rules.get("friends"))
     if friends:
@@ -158,17 +230,20 @@ def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
                 lines.append("")
                 lines.append(_say(f"Hand {n}", f"第{n}局", lang))
                 continue
-            line = _event_line(st, ev, lang)
+            line = _event_line(st, ev, lang, w)
             if line:
                 indent = "" if ev["type"] == "match_over" else "  "
                 lines.append(indent + line)
         if st.phase == "play" and st.hand_number not in started:
             started.add(st.hand_number)
+            assert st.banker is not None and st.trump is not None  # (play has both)
             lines.append(
                 "  "
                 + _say(
-                    f"banker seat {st.banker}, level {rank_text(st.level)}, trump {st.trump}",
-                    f"庄家 {st.banker}号位, 打{rank_text(st.level)}, 主 {st.trump}",
+                    f"banker {w.name(st.banker, 'en')}, level {rank_text(st.level)}, "
+                    f"trump {w.trump(st.trump, 'en')}",
+                    f"庄家 {w.name(st.banker, 'zh')}, 打{rank_text(st.level)}, "
+                    f"主 {w.trump(st.trump, 'zh')}",
                     lang,
                 )
             )
@@ -178,8 +253,8 @@ def narrate(rec: dict[str, Any], lang: str = "both") -> Iterator[str]:
     if final.options.friends:
         lines.append(
             _say(
-                "Levels: " + ", ".join(f"seat {s} at {v}" for s, v in enumerate(lv)),
-                "级别: " + ", ".join(f"{s}号位打{v}" for s, v in enumerate(lv)),
+                "Levels: " + ", ".join(f"{w.name(s, 'en')} at {v}" for s, v in enumerate(lv)),
+                "级别: " + ", ".join(f"{w.name(s, 'zh')}打{v}" for s, v in enumerate(lv)),
                 lang,
             )
         )

@@ -224,8 +224,12 @@ def _check_together(o: RuleOptions) -> None:
         )
 
 
-def _bad(name: str, what: str, value: Any) -> OptionError:
-    return OptionError(f"option {name!r} must be {what}, not {value!r}", code=Code.BAD_OPTION_VALUE)
+def _bad(name: str, what: str, value: Any, **params: Any) -> OptionError:
+    return OptionError(
+        f"option {name!r} must be {what}, not {value!r}",
+        code=Code.BAD_OPTION_VALUE,
+        params={"option": name, "value": str(value), **params},
+    )
 
 
 def _bool(name: str, v: Any) -> bool:
@@ -247,7 +251,7 @@ def _int(name: str, v: Any, lo: int, hi: int | None) -> int:
             raise _bad(name, "an integer", v) from None
     if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise _bad(name, f"an integer {rng}", v)
+        raise _bad(name, f"an integer {rng}", v, low=lo, high=hi)
     return int(v)
 
 

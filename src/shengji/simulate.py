@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import Code, ShengjiError
 from .seats import FIXED_TEAMS
-from .stats import paired_ratio_diff, ratio_ci
+from .stats import paired_ratio_diff, percentile, ratio_ci
 
 if TYPE_CHECKING:  # the rest is imported where it is used: random players need none of it
     from .actions import Action
@@ -76,6 +76,11 @@ class Job:
     mirrored: bool
 
 
+#: (rollouts, sampled deals, stopped by the cap) of one searched decision
+#: (:class:`shengji.bots.search.Effort`).
+Effort = tuple[int, int, bool]
+
+
 class JobResult(NamedTuple):
     """The hands one job played, and whether A won the match (matches only)."""
 
@@ -90,17 +95,24 @@ class JobResult(NamedTuple):
     #: process, measured where the system tells it: ``/proc`` on Linux), or empty where
     #: it could not be measured.
     cpu: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    #: Per team, what each searched decision got: (rollouts, sampled deals, whether the
+    #: wall-clock cap stopped it), from a bot that tells it (``effort``: the search bot).
+    efforts: tuple[tuple[Effort, ...], tuple[Effort, ...]] = ((), ())
 
 
 class _Timed:
     """A player whose decisions are timed: wall time (the bot's own work only) and CPU
     time (this thread's for an in-process bot, the program's for an ``exec:`` bot, which
-    tells it as ``last_cpu``: None when it cannot be measured)."""
+    tells it as ``last_cpu``: None when it cannot be measured); a searched decision's
+    effort is kept too (a bot's ``effort``, when not None)."""
 
-    def __init__(self, player: Player, times: list[float], cpu: list[float]) -> None:
+    def __init__(
+        self, player: Player, times: list[float], cpu: list[float], efforts: list[Effort]
+    ) -> None:
         self.player = player
         self.times = times
         self.cpu = cpu
+        self.efforts = efforts
         self.external = hasattr(player, "last_cpu")
 
     def act(self, view: SeatView) -> Action:
@@ -114,6 +126,9 @@ class _Timed:
             spent: float | None = getattr(self.player, "last_cpu", None)
             if spent is not None:
                 self.cpu.append(spent)
+        effort = getattr(self.player, "effort", None)
+        if effort is not None:
+            self.efforts.append((int(effort[0]), int(effort[1]), bool(effort[2])))
         return action
 
 
@@ -203,8 +218,10 @@ def run_job(settings: Settings, job: Job) -> JobResult:
     is_a = a_seats(settings.options, job)
     times: tuple[list[float], list[float]] = ([], [])
     cpu: tuple[list[float], list[float]] = ([], [])
+    efforts: tuple[list[Effort], list[Effort]] = ([], [])
+    teams = [0 if a else 1 for a in is_a]
     timed = [
-        _Timed(p, times[0 if is_a[seat] else 1], cpu[0 if is_a[seat] else 1])
+        _Timed(p, times[teams[seat]], cpu[teams[seat]], efforts[teams[seat]])
         for seat, p in enumerate(players)
     ]
     seen = _Seen(new_match(settings.options, seed))
@@ -280,6 +297,7 @@ def run_job(settings: Settings, job: Job) -> JobResult:
         forfeit,
         (tuple(times[0]), tuple(times[1])),
         (tuple(cpu[0]), tuple(cpu[1])),
+        (tuple(efforts[0]), tuple(efforts[1])),
     )
 
 
@@ -628,8 +646,15 @@ class Summary:
     #: own: an ``exec:`` program's process where the system tells it; a team whose
     #: decisions were not measured is left out).
     decision_cpu_ms: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: Per team whose bot searched (``effort``): its searched decisions, how many the
+    #: wall-clock cap stopped, and the rollouts and sampled deals a decision got, p10 and
+    #: p50 (:func:`shengji.bots.search.effort_figures`).
+    search: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: 找朋友: the seats at the table (figures are per player); 0 for fixed partnerships.
     players_at_table: int = 0
+    #: 找朋友: the hands whose banker's side ended with all its seats (the banker and a
+    #: friend per call), and the hands played out (forfeits left out).
+    full_sides: tuple[int, int] = (0, 0)
     #: The rule options played (:meth:`RuleOptions.to_dict`): a paired comparison needs
     #: the same ones.
     rules: dict[str, Any] = field(default_factory=dict)
@@ -661,8 +686,14 @@ class Summary:
             "decision_ms": {
                 team: {"p50": p50, "p99": p99} for team, (p50, p99) in self.decision_ms.items()
             },
+            "search": self.search,
             "rules": self.rules,
             "deals": self.deals,
+            **(
+                {"full_sides": {"full": self.full_sides[0], "hands": self.full_sides[1]}}
+                if self.players_at_table
+                else {}
+            ),
         }
 
 
@@ -695,6 +726,7 @@ def summarise(settings: Settings, results: Sequence[JobResult]) -> Summary:
     )
     if settings.options.friends:
         _per_player(settings, units, summary)
+        summary.full_sides = full_sides(results, 1 + settings.options.calls)
         return summary
     for team_is_a, bot in ((True, settings.players[0]), (False, settings.players[1])):
         wins, n_hands, lv, lv_all, pts, n_coll = [], [], [], [], [], []
@@ -776,23 +808,33 @@ def _per_player(settings: Settings, units: list[list[JobResult]], summary: Summa
         summary.teams.append(fig)
 
 
+def full_sides(results: Sequence[JobResult], seats: int) -> tuple[int, int]:
+    """找朋友: how many hands' banker's side ended with ``seats`` seats (the banker and a
+    friend per call: no call answered by a seat already on the side, none left in the
+    kitty), of the hands played out."""
+    sides = [
+        sum(1 for collected in h.seat_collected if not collected)
+        for r in results
+        for h in r.hands
+        if h.seat_collected and not h.forfeit
+    ]
+    return sum(1 for n in sides if n == seats), len(sides)
+
+
 def _decision_times(summary: Summary, results: Sequence[JobResult], team_is_a: bool) -> None:
-    """The team's decision times (wall and CPU, median and 99th percentile, in ms)."""
+    """The team's decision times (wall and CPU, median and 99th percentile, in ms), and
+    what its searched decisions got."""
     team = 0 if team_is_a else 1
     name = "A" if team_is_a else "B"
     for attr, into in (("times", summary.decision_ms), ("cpu", summary.decision_cpu_ms)):
         values = sorted(t for r in results for t in getattr(r, attr)[team])
         if values:
             into[name] = (1e3 * percentile(values, 0.5), 1e3 * percentile(values, 0.99))
+    efforts = [e for r in results for e in r.efforts[team]]
+    if efforts:
+        from .bots.search import effort_figures
 
-
-def percentile(ordered: Sequence[float], q: float) -> float:
-    """The ``q`` quantile of sorted values (nearest rank).
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile([1.0, 2.0, 3.0, 4.0], 0.99)
-    (2.0, 4.0)
-    """
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+        summary.search[name] = effort_figures(efforts)
 
 
 def _clip(est: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -870,12 +912,20 @@ def format_summary(summary: Summary) -> str:
 
 
 def _timing_lines(summary: Summary) -> list[str]:
-    """The decision times, wall and CPU, p50 / p99 per team."""
+    """The decision times, wall and CPU, p50 / p99 per team; the rollouts and deals of
+    searched decisions, p10 / p50."""
     lines = []
     for what, times in (("time", summary.decision_ms), ("CPU time", summary.decision_cpu_ms)):
         timed = [f"{team} {p50:.2f} / {p99:.2f} ms" for team, (p50, p99) in times.items()]
         if timed:
             lines.append(f"decision {what} p50 / p99: {', '.join(timed)}")
+    for team, f in summary.search.items():
+        r, d = f["rollouts"], f["deals"]
+        lines.append(
+            f"search {team} per decision p10 / p50: {r['p10']} / {r['p50']} rollouts, "
+            f"{d['p10']} / {d['p50']} sampled deals; {f['capped']} of {f['decisions']} "
+            "decisions stopped by the wall-clock cap"
+        )
     return lines
 
 
@@ -895,6 +945,11 @@ def _format_per_player(summary: Summary, pct: Callable[..., str], w: int) -> str
             f"{pct(t.level_rate, t.level_rate_ci):26} {per:5.2f} [{ci[0]:5.2f}, {ci[1]:5.2f}]"
         )
     lines.append("95% confidence intervals in brackets (ratio estimator over independent deals).")
+    full, played = summary.full_sides
+    if played:
+        lines.append(
+            f"banker's side at full strength: {full} of {played} hands ({100 * full / played:.1f}%)"
+        )
     lines += _timing_lines(summary)
     lines += [f.text() for f in summary.forfeits]
     return "\n".join(lines)
@@ -1134,6 +1189,7 @@ def job_to_json(res: JobResult) -> dict[str, Any]:
         "forfeit": None if res.forfeit is None else _fields(res.forfeit),
         "times": [list(res.times[0]), list(res.times[1])],
         "cpu": [list(res.cpu[0]), list(res.cpu[1])],
+        "efforts": [[list(e) for e in res.efforts[0]], [list(e) for e in res.efforts[1]]],
     }
 
 
@@ -1143,6 +1199,7 @@ def job_from_json(data: dict[str, Any]) -> JobResult:
     hands = tuple(HandFacts(**_tuples(h)) for h in data["hands"])
     forfeit = None if data["forfeit"] is None else Forfeit(**data["forfeit"])
     times, cpu = data["times"], data["cpu"]
+    efforts = data.get("efforts", [[], []])  # runs written before efforts were kept
     return JobResult(
         job,
         hands,
@@ -1151,7 +1208,12 @@ def job_from_json(data: dict[str, Any]) -> JobResult:
         forfeit,
         (tuple(times[0]), tuple(times[1])),
         (tuple(cpu[0]), tuple(cpu[1])),
+        (_efforts(efforts[0]), _efforts(efforts[1])),
     )
+
+
+def _efforts(data: list[list[Any]]) -> tuple[Effort, ...]:
+    return tuple((int(r), int(d), bool(c)) for r, d, c in data)
 
 
 def _tuples(data: dict[str, Any]) -> dict[str, Any]:

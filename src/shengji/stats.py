@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T", int, float)
 
 Z95 = 1.959963984540054
 
@@ -82,3 +85,12 @@ def paired_ratio_diff(
     mean = sum(zs) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in zs) / (n * (n - 1)))
     return (r - q, r - q - z * se, r - q + z * se)
+
+
+def percentile(ordered: Sequence[T], q: float) -> T:
+    """The ``q`` quantile of sorted values (nearest rank).
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile([1.0, 2.0, 3.0, 4.0], 0.99)
+    (2.0, 4.0)
+    """
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from shengji.bots import external, registry
 from shengji.server.app import create_app
 
-from .client import Client, sync
+from .client import Client, play_to_end, sync
 from .conftest import FAST_CLIENTS
 
 PLAIN_BOT = f"{sys.executable} -m shengji.cli bot --player random"
@@ -86,3 +86,23 @@ def test_every_listed_bot_can_be_seated_and_nothing_else(with_external: TestClie
         assert seated == [None, "search", "rando", "random"]
     unknown = with_external.post("/api/rooms", json={"bots": [None, "strong"]})
     assert unknown.status_code == 400 and unknown.json()["detail"]["code"] == "UNKNOWN_BOT"
+
+
+def test_a_room_tells_what_its_searching_bots_decisions_got(http: TestClient) -> None:
+    """``GET /api/rooms/{id}`` carries ``bot_search``: the searched decisions of the
+    room's bots, how many the wall-clock cap stopped, and the rollouts and sampled deals
+    a decision got (p10, p50) within the strong bot's default budget."""
+    made = http.post("/api/rooms", json={"bots": [None, "search", "heuristic", "heuristic"]})
+    rid, key = made.json()["id"], made.json()["host_key"]
+    assert http.get(f"/api/rooms/{rid}").json()["bot_search"] is None
+    with http.websocket_connect(f"/ws/{rid}") as ws:
+        c = Client(ws)
+        c.request({"type": "join", "name": "ann", "host_key": key})
+        c.request({"type": "ready"})
+        c.request({"type": "start"})
+        play_to_end([c], until="hand_over")
+    figures = http.get(f"/api/rooms/{rid}").json()["bot_search"]
+    assert figures["decisions"] >= 1 and 0 <= figures["capped"] <= figures["decisions"]
+    rollouts, deals = figures["rollouts"], figures["deals"]
+    assert 0 < rollouts["p10"] <= rollouts["p50"] <= 1000
+    assert 0 < deals["p10"] <= deals["p50"] <= rollouts["p50"]

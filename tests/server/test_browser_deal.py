@@ -95,7 +95,8 @@ def test_one_tap_on_the_show_bar_declares(
                 button = page.locator("#actions button.show").first
                 button.wait_for()
                 prompt = page.inner_text("#prompt")
-                assert ("whenever you like" if lang == "en" else "随时可以亮主") in prompt
+                if ("whenever you like" if lang == "en" else "随时可以亮主") not in prompt:
+                    continue  # drawn from an earlier round than the state read: look again
                 assert page.locator("#pass").count() == 0
                 shot(page, "deal-showbar")
                 cards = button.get_attribute("data-cards")

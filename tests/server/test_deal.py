@@ -242,8 +242,8 @@ def test_every_round_is_stored_and_a_room_stored_before_paced_deals_replays(
     with ExitStack() as stack:
         (me,) = _start(http, stack, rid, key)
         wait_view(me, lambda v: v["dealt"] >= 40 or v["phase"] != "deal")
-        room = hub_of(http).rooms[rid]
         again = Room.load(rid, Store(db_url))
+        room = hub_of(http).rooms[rid]  # read after the store: it has dealt at least as far
         assert again is not None and again.state is not None and room.state is not None
         assert again.state.dealt <= room.state.dealt and again.state.paced
         assert again.recorder is not None and again.recorder.actions[0][0] is None

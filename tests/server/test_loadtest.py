@@ -109,3 +109,43 @@ def test_nothing_listening_is_one_line_and_a_non_zero_exit(
     assert main(["loadtest", "--url", f"http://127.0.0.1:{port}", "--rooms", "1"]) != 0
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "UNREACHABLE" in err and str(port) in err
+
+
+def _measured(rooms: int, per_room: float, p99_ms: float) -> loadtest.Measured:
+    """Figures of a 10 s run at ``rooms`` rooms: ``per_room`` actions/s each, every
+    latency ``p99_ms``, 0.5 ms of server CPU per action."""
+    actions = int(rooms * per_room * 10)
+    stats = loadtest.Stats(latencies=[p99_ms / 1000] * 100)
+    stats.mix["play"] = actions
+    return loadtest.Measured(rooms, 4 * rooms, 10.0, stats, actions * 0.0005, actions * 0.001)
+
+
+@pytest.mark.parametrize(
+    ("runs", "knee", "why"),
+    [
+        ({10: (1.0, 5.0), 20: (1.0, 20.0), 40: (1.0, 150.0)}, 40, "p99 150 ms > 100 ms"),
+        ({10: (1.0, 5.0), 20: (0.8, 20.0)}, 20, "served 80% of the actions offered"),
+        ({10: (1.0, 5.0), 20: (0.95, 90.0)}, None, "none up to 20 rooms"),
+    ],
+)
+def test_the_knee_is_the_first_step_past_p99_or_short_of_served(
+    monkeypatch: pytest.MonkeyPatch,
+    runs: dict[int, tuple[float, float]],
+    knee: int | None,
+    why: str,
+) -> None:
+    done: list[int] = []
+
+    def fake(*, rooms: int, **kwargs: object) -> loadtest.Measured:
+        done.append(rooms)
+        return _measured(rooms, *runs[rooms])
+
+    monkeypatch.setattr(loadtest, "run_loadtest", fake)
+    k = loadtest.find_knee([*runs])
+    assert (k.knee, k.why) == (knee, why)
+    # the steps stop at the knee; each step's line gives its CPU per action
+    assert done == [r for r in runs if knee is None or r <= knee]
+    lines = k.lines()
+    assert len(lines) == len(done) + 1 and lines[-1].startswith("knee: ")
+    assert "CPU per action: server 0.50 ms, generator 1.00 ms" in lines[0]
+    assert k.figures()["knee"] == knee

@@ -193,7 +193,8 @@ def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
             await pilot.pause()
             assert app.throw_note == (
                 "your throw ♥Q ♥5 failed: right can beat ♥5, so only ♥5 was played; "
-                "penalty: the thrower's team pays coins"
+                "penalty: the thrower's team pays half the stake (the coins each hand is "
+                "played for)"
             )
             assert app.throw_note in str(app.w_message.renderable)
             table = str(app.w_table.renderable)
@@ -205,10 +206,10 @@ def test_failed_throw_is_told_and_a_throw_is_never_called_legal() -> None:
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert app.message == "hint: play ♠J ♠9 ♠9 · the only legal play"
-            await _select(app, ["SJ", "S9", "S9"], pilot.press)
+            assert app.chosen() == "SJ S9 S9"  # the hint selected them: Enter plays them
             await pilot.press("enter")
             await pilot.pause()
-            assert app.throw_note == ""
+            assert app.throw_note == "" and "♠J ♠9 ♠9" in str(app.w_table.renderable)
 
     asyncio.run(run())
 

@@ -66,16 +66,16 @@ def test_local_table_seats_bots_by_level_and_shows_it() -> None:
     assert sorted(session.players) == [0, 1, 3]
     state = session.state
     assert [seat_title(state, s, "en") for s in range(4)] == [
-        "↑ partner · random bot (easy) · seat 0",
-        "← left · search bot (strong) · seat 1",
-        "↓ you · seat 2",
-        "→ right · heuristic bot (normal) · seat 3",
+        "↑ partner · random bot (easy)",
+        "← left · search bot (strong)",
+        "↓ you",
+        "→ right · heuristic bot (normal)",
     ]
     assert [seat_title(state, s, "zh") for s in range(4)] == [
-        "↑ 对家 · 机器人(随机)·简单 · 0号位",
-        "← 上家 · 机器人(搜索)·强 · 1号位",
-        "↓ 你 · 2号位",
-        "→ 下家 · 机器人(智能)·普通 · 3号位",
+        "↑ 对家 · 机器人(随机)·简单",
+        "← 上家 · 机器人(搜索)·强",
+        "↓ 你",
+        "→ 下家 · 机器人(智能)·普通",
     ]
 
 

@@ -56,22 +56,26 @@ def test_six_seats_have_places_names_and_levels() -> None:
     assert [who(st, s, "en") for s in range(6)] == [
         "you",
         "right",
-        "seat 2",
-        "seat 3",
-        "seat 4",
+        "2nd right",
+        "opposite",
+        "2nd left",
         "left",
     ]
-    assert [who(st, s, "zh") for s in range(6)] == ["你", "下家", "2号位", "3号位", "4号位", "上家"]
+    assert [who(st, s, "zh") for s in range(6)] == [
+        "你",
+        "下家",
+        "下二家",
+        "对家",
+        "上二家",
+        "上家",
+    ]
     assert seat_title(st, 1, "en").startswith("→ right · ")
-    assert seat_title(st, 3, "en").startswith("↑ ") and "seat 3" in seat_title(st, 3, "en")
+    assert seat_title(st, 3, "en").startswith("↑ opposite · ")
     assert seat_title(st, 5, "en").startswith("← left · ")
     line1, line2 = status_lines(st, "en")
     assert "calling friends" in line1 and "banker you" in line1
-    assert line2 == (
-        "friends: the banker is calling · levels: you 2 · right 2 · seat 2 2 · seat 3 2"
-        " · seat 4 2 · left 2"
-    )
-    assert status_lines(st, "zh")[1].startswith("找朋友: 庄家正在叫 · 级: 你 2 · 下家 2")
+    assert line2 == "friends: the banker is calling · levels: all at 2"
+    assert status_lines(st, "zh")[1] == "找朋友: 庄家正在叫 · 级: 都打2"
     assert "team" not in " ".join(describe(st, "en"))
 
 
@@ -95,7 +99,7 @@ def test_the_plain_mode_calls_and_the_log_tells_calls_and_friends() -> None:
     assert "you call the 1st ♥A, the 2nd ♣A: whoever plays it becomes your friend" in lines
     st = session.state
     assert status_lines(st, "en")[1].startswith(
-        "friends: the 1st ♥A → not yet · the 2nd ♣A → not yet · levels: you 2"
+        "friends: the 1st ♥A → not yet · the 2nd ♣A → not yet · levels: all at 2"
     )
     told: list[str] = []
     for _ in range(2000):
@@ -159,5 +163,5 @@ def test_copy_state_keeps_views_apart() -> None:  # the session's state is not s
     st: dict[str, Any] = copy.deepcopy(session.state)
     st["view"]["calls"] = [{"call": "SA:2", "seat": 3}]
     st["view"]["sides"] = [0, None, None, 0, None, None]
-    assert "→ seat 3" in status_lines(st, "en")[1]
+    assert "→ opposite" in status_lines(st, "en")[1]
     assert session.state["view"]["calls"] == []

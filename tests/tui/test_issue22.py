@@ -237,7 +237,7 @@ def test_quitting_a_local_game_prints_the_seed_and_saves_the_record(
     out = capsys.readouterr().out
     assert "seed 11: shengji play --preset shuangsheng --bots easy --seed 11 deals the same" in out
     (path,) = (tmp_path / "games").glob("*-seed11.json")
-    assert f"record saved: {path} (shengji replay {path})" in out
+    assert f"record saved: {path} (shengji replay {path} --seat 0)" in out
     record = load_record(path)
     assert record["seed"] == 11 and len(record["actions"]) >= 2
     verify(record)
@@ -364,8 +364,8 @@ def test_away_and_offline_players_and_card_counts_are_marked() -> None:
     seats[1] = {"kind": "human", "name": "bo", "connected": True, "away": True, "ready": True}
     seats[3] = {"kind": "human", "name": "李雷", "connected": False, "away": False, "ready": True}
     for lang, words in (
-        ("en", ["bo · seat 1 · away (a bot plays) (11 cards)", "· offline (11 cards)"]),
-        ("zh", ["bo · 1号位 · 离开 (机器人代打) (11张牌)", "· 离线 (11张牌)"]),
+        ("en", ["right · bo · away (a bot plays) (11 cards)", "· offline (11 cards)"]),
+        ("zh", ["下家 · bo · 离开 (机器人代打) (11张牌)", "· 离线 (11张牌)"]),
     ):
         app = TableApp(FakeSession(copy.deepcopy(state)), lang=lang)
 

@@ -88,7 +88,7 @@ def test_failed_throw_is_told_with_the_unit_the_forced_play_and_the_penalty() ->
     assert "you declare ♦2: trump ♦" in text
     assert (
         "your throw ♥Q ♥5 failed: right can beat ♥5, so only ♥5 was played; "
-        "penalty: the thrower's team pays coins"
+        "penalty: the thrower's team pays half the stake (the coins each hand is played for)"
     ) in text
     assert "last trick: you ♥5 (throw ♥Q ♥5 failed)" in text
     # the only legal follow gets a reason (issue item 6), the wrong count is explained

@@ -67,10 +67,10 @@ def test_tracker_tells_declarations_counters_and_tricks() -> None:
     lines = tracker.update(state)
     assert "right declares ♥2: trump ♥" in lines
     assert "right reinforces with ♥2 ♥2" in lines
-    assert "you counter-declare BJ BJ: trump no trump" in lines
+    assert "you counter-declare BJ BJ: no trump" in lines
     assert tracker.update(state) == []  # nothing new, nothing said
     zh = Tracker("zh").update(state)
-    assert "下家亮主 ♥2: 主 ♥" in zh and "你反主 大王 大王: 主 无主" in zh
+    assert "下家亮主 ♥2: 主 ♥" in zh and "你反主 大王 大王: 无主" in zh
 
 
 def test_spectators_see_seats_not_relations() -> None:

@@ -32,6 +32,7 @@ from ..immutable import evolve
 from ..seats import FIXED_TEAMS
 from ..trump import TRUMP
 from ..views import SeatView
+from .heuristic import keep_value
 
 #: The holder number of the kitty in a sampled deal (after the last seat of any table).
 KITTY = 8
@@ -46,14 +47,19 @@ SOFT_FEED = 0.4
 SOFT_POINTS = 5
 
 _ATTEMPTS = 60
+#: With a burial prior (:meth:`Belief.buried`): the spread of the random doubt added to
+#: each card's keep value (a rank is 1, a point 1.6).
+BURY_NOISE = 6.0
 
 
 class Belief:
     """The certain facts a seat's view gives about the hidden cards."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, burial_prior: bool = False) -> None:
         assert view.seat is not None
         self.seat = seat = view.seat
+        #: Deal the kitty as a banker buries (:meth:`buried`), not like another hand.
+        self.burial_prior = burial_prior
         ctx = view.ctx
         self.view = view
         seats = len(view.hand_sizes)
@@ -102,6 +108,7 @@ class Belief:
                                 self.banned[s].add(c)
         for s, x, _ in pair_marks:
             self.no_pair[s].add(x)
+        self._played_by = played_by
         self.kitty: tuple[Card, ...] | None = _known_kitty(view)
         if self.kitty is not None:
             unseen.subtract(self.kitty)
@@ -262,7 +269,7 @@ class Belief:
         for _ in range(_ATTEMPTS):
             deal = self._try(rng)
             if deal is not None:
-                return deal
+                return self.buried(deal, rng) if self.burial_prior else deal
         return None
 
     @property
@@ -291,7 +298,51 @@ class Belief:
             take = cap - len(hands[h])
             hands[h].extend(cards[i : i + take])
             i += take
-        return hands
+        return self.buried(hands, rng) if self.burial_prior else hands
+
+    def buried(self, deal: dict[int, list[Card]], rng: random.Random) -> dict[int, list[Card]]:
+        """``deal`` with its kitty chosen again from the banker's sampled hand and kitty as
+        a banker buries (when both are sampled): the cards a burial keeps least
+        (:func:`~shengji.bots.heuristic.keep_value`: low side cards of short suits, not
+        trumps, pairs or points, over the banker's hand at the burial, the cards it
+        played since included), each with :data:`BURY_NOISE` of random doubt. Cards the
+        banker cannot hold go to the kitty, those it must hold stay; a split that breaks
+        a fact about the banker's hand leaves ``deal`` as it was."""
+        banker, k = self.view.declare.banker, self.capacity.get(KITTY, 0)
+        if not k or banker is None or banker not in self.capacity:
+            return deal
+        pool = [*deal[banker], *deal[KITTY]]
+        at_burial = Counter(pool) + self._played_by[banker]
+        ctx = self.view.ctx
+        lengths = Counter(ctx.suit_of[c.index] for c in at_burial.elements())
+        stay = Counter(self.forced[banker])
+        empty: Counter[Card] = Counter()
+        kitty = [c for c in pool if not self.allowed(banker, c, empty)]
+        if len(kitty) > k:
+            return deal
+        rest = Counter(pool)
+        rest.subtract(kitty)
+        noisy = sorted(
+            (keep_value(ctx, c, at_burial[c], lengths, k) + rng.gauss(0, BURY_NOISE), i, c)
+            for i, c in enumerate((+rest).elements())
+        )
+        hand: list[Card] = []
+        for _, _, c in noisy:
+            if stay[c] > 0:
+                stay[c] -= 1
+                hand.append(c)
+            elif len(kitty) < k:
+                kitty.append(c)
+            else:
+                hand.append(c)
+        held: Counter[Card] = Counter()
+        for c in hand:
+            if not self.allowed(banker, c, held):
+                return deal
+            held[c] += 1
+        if len(kitty) != k:
+            return deal
+        return {**deal, banker: hand, KITTY: kitty}
 
     def _prepare(self) -> None:
         """What every :meth:`_try` shares: the pool left once the forced cards are placed,

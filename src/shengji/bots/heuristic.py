@@ -13,7 +13,10 @@ many trumps the opponents hold, and the kitty's likely points.
   fewest copies of, each the first copy it does not hold, its longest suits first among
   equals (it can lead that suit to find the friend).
 - Sides: its partners are the seats known to be on its side; a seat whose side is not
-  known yet (an unfound friend) is treated as an opponent.
+  known yet (an unfound friend) is treated as an opponent. On the banker's side already
+  (the banker, a friend found), it does not play a called copy that would answer another
+  call, leaving the side a seat short, unless it must or the play gains more than a
+  friend is worth (:func:`friend_cost`).
 - Leading: boss tractors, pairs and singles first (a throw only when every unit of it is
   a boss), draws trumps with low trumps when it holds trump control (as many trumps as
   the opponents likely hold, few higher ones out), never leads a lone trump point card
@@ -135,6 +138,8 @@ class HeuristicBot:
         best_score, best = -1e9, hand[:1]
         best_boss = False
         throw = safe_throw(ctx, hand, know)
+        if throw is not None and know.needless_answers(throw):
+            throw = None
         if throw is not None and not endgame:
             self.scored.append((1e9, throw))
         control = know.trump_control(hand)
@@ -173,6 +178,7 @@ class HeuristicBot:
                 score += 15  # a big unit on the last trick multiplies the kitty
             if suit in know.find_suits and len(lead) == 1 and not boss and not pts:
                 score += 10  # the banker leads low into a called suit: the friend shows
+            score -= friend_cost(tricks_left) * know.needless_answers(lead)
             self.scored.append((score, lead))
             if score > best_score:
                 best_score, best, best_boss = score, lead, boss
@@ -234,6 +240,7 @@ class HeuristicBot:
                 score = pts * 0.3 - cost * 0.25
             else:
                 score = -pts * 2.0 - cost * 0.25
+            score -= friend_cost(len(hand)) * know.needless_answers(play)
             self.scored.append((score, play))
             if score > best_score:
                 best_score, best = score, play
@@ -473,6 +480,26 @@ class Knowledge:
         self._suit_unseen: dict[int, list[Card]] = {}
         for c in self.unseen_list:
             self._suit_unseen.setdefault(ctx.suit_of[c.index], []).append(c)
+        #: 找朋友: the calls not answered yet, with the copies of their card played so far.
+        self.open_calls = (
+            [(call, n) for call, n, by in call_progress(view) if by is None] if view.calls else []
+        )
+
+    def needless_answers(self, play: Sequence[Card]) -> int:
+        """找朋友: how many calls ``play`` would answer that the seat need not: a seat on
+        the banker's side already (the banker, a friend found) that plays a called copy
+        leaves the side a seat short, and so does a seat answering two calls at once. A
+        call that no copy but the seat's own can still answer (none unseen) is not
+        counted: it is the seat's whenever it plays."""
+        answered = 0
+        avoidable = 0
+        for call, played in self.open_calls:
+            copies = sum(1 for c in play if c == call.card)
+            if played < call.ordinal <= played + copies:
+                answered += 1
+                avoidable += self.unseen[call.card] > 0
+        extra = answered - (0 if self.my_side_banker else 1)
+        return min(max(extra, 0), avoidable)
 
     def opponent_void(self, suit: int) -> bool:
         """An opponent has shown void in ``suit`` (and trumps may remain to ruff)."""
@@ -566,6 +593,17 @@ class Knowledge:
         return True
 
 
+def friend_cost(cards_left: int) -> float:
+    """找朋友: what a friend is worth to the banker's side in the scores of plays (about
+    points), more with more tricks to play: a play that answers a call needlessly
+    (:meth:`Knowledge.needless_answers`) must gain that much more than the others.
+
+    >>> friend_cost(20), friend_cost(1)
+    (130, 35)
+    """
+    return 30 + 5 * cards_left
+
+
 def suit_count(ctx: TrumpContext, hand: Sequence[Card], suit: int) -> int:
     """Cards of an effective suit in ``hand``."""
     return sum(1 for c in hand if ctx.suit_of[c.index] == suit)
@@ -592,25 +630,25 @@ def trump_ratio(view: SeatView, trump: Suit | None) -> float:
 
 def choose_burial(view: SeatView) -> tuple[Card, ...]:
     """Pick the kitty: empty short side suits, keep trumps, aces, kings, pairs, points."""
-    ctx, hand, k = view.ctx, list(view.hand), view.options.kitty_size
+    ctx, hand, k = view.ctx, view.hand, view.options.kitty_size
     counts = Counter(hand)
-    by_suit: dict[int, list[Card]] = {}
-    for c in hand:
-        if ctx.suit_of[c.index] != TRUMP:
-            by_suit.setdefault(ctx.suit_of[c.index], []).append(c)
-
-    def keep_value(c: Card) -> float:
-        s = ctx.strength[c.index]
-        v = s * 1.0 + (25 if counts[c] >= 2 else 0) + c.points * 1.6
-        if ctx.suit_of[c.index] == TRUMP:
-            v += 100
-        suit_len = len(by_suit.get(ctx.suit_of[c.index], ()))
-        if ctx.suit_of[c.index] != TRUMP and suit_len <= k // 2:
-            v -= 8 - suit_len  # short suits go first: voids let us ruff
-        return v
-
-    ordered = sorted(hand, key=keep_value)
+    lengths = Counter(ctx.suit_of[c.index] for c in hand)
+    ordered = sorted(hand, key=lambda c: keep_value(ctx, c, counts[c], lengths, k))
     return tuple(ordered[:k])
+
+
+def keep_value(ctx: TrumpContext, c: Card, copies: int, lengths: Counter[int], k: int) -> float:
+    """How much a banker burying ``k`` cards wants to keep ``c`` (``copies`` of it in its
+    hand, ``lengths`` cards of each effective suit there): by rank, pairs and points,
+    trumps far above the rest, side suits short enough to empty below (voids let it
+    ruff)."""
+    x = ctx.suit_of[c.index]
+    v = ctx.strength[c.index] * 1.0 + (25 if copies >= 2 else 0) + c.points * 1.6
+    if x == TRUMP:
+        return v + 100
+    if lengths[x] <= k // 2:
+        v -= 8 - lengths[x]  # short suits go first: voids let us ruff
+    return v
 
 
 def safe_throw(ctx: TrumpContext, hand: Sequence[Card], know: Knowledge) -> tuple[Card, ...] | None:

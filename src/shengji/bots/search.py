@@ -20,8 +20,12 @@ searched the same way (:meth:`SearchBot.counter`: a counter takes the kitty and 
 again as the heuristic would). ``noburysearch`` buries and counters as the heuristic
 does. Declaring and reinforcing during the deal follow the heuristic bot.
 
-The budget is a wall-clock time (``search:100ms``, ``search:1s``) or a number of rollouts
-(``search:2000it``); with a rollout budget the bot is deterministic for a given seed.
+The budget is a wall-clock time (``search:100ms``, ``search:1s``), a number of rollouts
+(``search:2000it``), or both: rollouts with a wall-clock cap (``search:1000it/400ms``, the
+default, :data:`DEFAULT_BUDGET`), so that a busy machine makes a decision shorter of
+rollouts only when it would take longer than the cap. With a rollout budget the bot is
+deterministic for a given seed (with a cap, as long as the cap does not stop it). What
+each searched decision got is :attr:`SearchBot.effort`.
 
 Rollouts go through :class:`Rollout`: by default :class:`KernelRollout` with the kernel's
 ``light_move`` policy (:func:`light_play` on ints) on the compiled play-phase kernel;
@@ -36,9 +40,10 @@ these measured about 13 points of level rate over random rollouts with neither
 ``:endgame`` solves the last tricks of each sampled deal exactly
 (:mod:`shengji.bots.endgame`), ``:tail`` ends each random rollout with the solver,
 ``:infer`` weighs sampled deals by the soft facts of the other seats' plays
-(:meth:`~shengji.bots.belief.Belief.likelihood`), and ``:narrow`` searches 6 candidate
-plays instead of 10. At a 找朋友 table only the plays are searched; burials, counters and
-calls are the heuristic's.
+(:meth:`~shengji.bots.belief.Belief.likelihood`), ``:narrow`` searches 6 candidate
+plays instead of 10, and ``:buryprior`` samples the kitty as a banker buries
+(:meth:`~shengji.bots.belief.Belief.buried`) rather than like a fourth hand. At a 找朋友
+table only the plays are searched; burials, counters and calls are the heuristic's.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, Union, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union, cast
 
 from ..actions import Action, Bury, Declare, Pass, Play
 from ..cards import ALL_CARDS, Card, Suit
@@ -121,29 +126,80 @@ BOLD_GAIN = 0.02
 STEADY_GAIN = 0.15
 
 
+#: The search bot's budget when its spec names none: 1000 rollouts a decision, stopped at
+#: 400 ms of wall time on a machine too busy to play them all (docs/bots.md).
+DEFAULT_BUDGET = "1000it/400ms"
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long to search: ``seconds`` of wall time or a number of ``rollouts``."""
+    """How long to search: ``seconds`` of wall time, a number of ``rollouts``, or both
+    (the rollouts, stopped at the wall-clock cap ``seconds`` if they take longer)."""
 
     seconds: float | None = None
     rollouts: int | None = None
 
     @classmethod
     def parse(cls, text: str | None) -> Budget:
-        """``"100ms"``, ``"1.5s"`` or ``"2000it"`` (None: 200 ms)."""
+        """``"100ms"``, ``"1.5s"``, ``"2000it"`` or ``"1000it/400ms"`` (1000 rollouts,
+        400 ms at most); None: :data:`DEFAULT_BUDGET`.
+
+        >>> Budget.parse("1000it/400ms")
+        Budget(seconds=0.4, rollouts=1000)
+        """
         if text is None or not text.strip():
-            return cls(seconds=0.2)
-        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|it)\s*", text)
-        if m is None or float(m.group(1)) <= 0:
+            text = DEFAULT_BUDGET
+        m = re.fullmatch(r"\s*(?:(\d+)\s*it\s*/\s*)?(\d+(?:\.\d+)?)\s*(ms|s|it)\s*", text)
+        if (
+            m is None
+            or float(m.group(2)) <= 0
+            or (m.group(1) is not None and (m.group(3) == "it" or int(m.group(1)) <= 0))
+        ):
             raise ShengjiError(
-                f"bad search budget {text!r}: use e.g. 100ms, 1s or 2000it",
+                f"bad search budget {text!r}: use e.g. 100ms, 1s, 2000it or 1000it/400ms "
+                "(rollouts, then a wall-clock cap)",
                 code=Code.BAD_BOT_SPEC,
                 params={"bot": "search"},
             )
-        value, unit = float(m.group(1)), m.group(2)
+        value, unit = float(m.group(2)), m.group(3)
         if unit == "it":
             return cls(rollouts=max(1, int(value)))
-        return cls(seconds=value / 1000 if unit == "ms" else value)
+        seconds = value / 1000 if unit == "ms" else value
+        return cls(seconds=seconds, rollouts=int(m.group(1)) if m.group(1) else None)
+
+
+class Effort(NamedTuple):
+    """What one searched decision got: the rollouts played (candidates times deals, a
+    solved deal counted in rollouts as the budget counts it), the deals sampled, and
+    whether the wall-clock cap stopped it before its rollouts were played."""
+
+    rollouts: int
+    deals: int
+    capped: bool = False
+
+
+def effort_figures(efforts: Sequence[tuple[int, int, bool]]) -> dict[str, Any]:
+    """Searched decisions (:class:`Effort`) as JSON-ready figures: how many, how many the
+    wall-clock cap stopped, and the rollouts and sampled deals a decision got at the
+    10th and 50th percentiles (nearest rank).
+
+    >>> effort_figures([Effort(1000, 100), Effort(400, 40, True)])["rollouts"]
+    {'p10': 400, 'p50': 400}
+    """
+    from ..stats import percentile
+
+    rollouts = sorted(e[0] for e in efforts)
+    deals = sorted(e[1] for e in efforts)
+    return {
+        "decisions": len(efforts),
+        "capped": sum(1 for e in efforts if e[2]),
+        "rollouts": {"p10": percentile(rollouts, 0.1), "p50": percentile(rollouts, 0.5)}
+        if efforts
+        else None,
+        "deals": {"p10": percentile(deals, 0.1), "p50": percentile(deals, 0.5)}
+        if efforts
+        else None,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,8 +410,8 @@ class Evaluation:
 
 
 def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
-    """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``),
-    optionally followed by ``:``-separated flags.
+    """A search bot from its spec argument: a budget (``100ms``, ``1s``, ``2000it``,
+    ``1000it/400ms``: :meth:`Budget.parse`), optionally followed by ``:``-separated flags.
 
     By default (measured strongest, docs/bots.md) rollouts play the kernel's light policy,
     candidates clearly worse than the leader are dropped as deals come in (:func:`prune`)
@@ -370,7 +426,8 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     every hand holds at most :data:`ENDGAME_CARDS` cards); ``tail`` (random rollouts that
     end with the solver); ``infer`` (weigh sampled deals by the soft facts of the other
     seats' plays); ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
-    :data:`MAX_CANDIDATES`). The bot before 2026-11-27 is ``:random:noprune:careful``."""
+    :data:`MAX_CANDIDATES`); ``buryprior`` (sample the kitty as a banker buries,
+    :meth:`Belief.buried`). The bot before 2026-11-27 is ``:random:noprune:careful``."""
     text, *flags = (arg or "").split(":")
     known = (
         "random",
@@ -387,6 +444,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         "infer",
         "narrow",
         "tail",
+        "buryprior",
     )
     for flag in flags:
         if flag not in known:
@@ -428,6 +486,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         prune="noprune" not in given,
         bold=not given & {"careful", "steady"},
         steady="steady" in given,
+        burial_prior="buryprior" in given,
     )
 
 
@@ -453,6 +512,7 @@ class SearchBot:
         prune: bool = False,
         bold: bool = False,
         steady: bool = False,
+        burial_prior: bool = False,
     ) -> None:
         self.seat = seat
         if steady and bold:
@@ -474,6 +534,8 @@ class SearchBot:
         self.infer = infer
         #: Candidate plays searched per decision.
         self.max_candidates = max_candidates
+        #: Sample the kitty as a banker buries (:meth:`Belief.buried`), not like a hand.
+        self.burial_prior = burial_prior
         #: Kernel rollouts solve the last ``tail`` cards of every hand exactly (0: never).
         self.tail = tail
         self.seed = seed
@@ -485,12 +547,15 @@ class SearchBot:
         self.reason: tuple[str, str] = ("", "")
         #: The candidates of the last searched decision (plays or burials), best first.
         self.evaluations: list[Evaluation] = []
+        #: What the last decision's search got (None: the last decision was not searched).
+        self.effort: Effort | None = None
 
     def act(self, view: SeatView) -> Action:
         """Choose an action for the view's seat."""
         action = self.heuristic.act(view)
         self.reason = self.heuristic.reason
         self.evaluations = []
+        self.effort = None
         if view.options.friends and view.phase != "play":
             return action  # 找朋友: burial, 炒底 and calls as the heuristic; plays searched
         if view.phase == "bury" and isinstance(action, Bury) and self.bury_search:
@@ -755,7 +820,7 @@ class SearchBot:
         :data:`INFER_TRIES` times)."""
         assert view.seat is not None
         seat = view.seat
-        belief = Belief(view)
+        belief = Belief(view, self.burial_prior)
         sample = Belief.sample_free if free and belief.free else Belief.sample
         rng = random.Random(rng_key)
         budget = self.budget
@@ -768,6 +833,7 @@ class SearchBot:
         scores: dict[tuple[object, ...], Finished] = {}
         finals: dict[tuple[object, ...], float] = {}
         done = 0
+        capped = False
         active = list(range(len(cands)))
         check = PRUNE_FIRST if self.prune else math.inf
         while True:
@@ -777,6 +843,7 @@ class SearchBot:
             if limit is not None and done + len(active) > limit and done:
                 break
             if done and time.perf_counter() >= deadline:
+                capped = limit is not None
                 break
             deal = sample(belief, rng)
             if soft:
@@ -818,6 +885,7 @@ class SearchBot:
                     r = finished(st)
                 values[i].append(hand_value(r, seat))
             done += len(active)
+        self.effort = Effort(done, len(values[0]), capped)
         if not values[0]:
             return []
         out = []

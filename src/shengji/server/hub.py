@@ -256,8 +256,9 @@ class Hub:
     async def room_summary(self, room_id: str) -> dict[str, Any] | None:
         """What anyone holding a room's link may know before joining (None when there is
         no such room; :class:`RoomDamaged` when its row is damaged or was set aside): the
-        room list's entry plus the changed rule options, the turn timer, the deal's pace
-        and whether hints are allowed."""
+        room list's entry plus the changed rule options, the turn timer, the deal's pace,
+        whether hints are allowed, and what its searching bots' decisions got here
+        (:meth:`Room.search_figures`)."""
         row = None
         if room_id not in self.rooms:
             row = await asyncio.to_thread(self.store.load_room, room_id)
@@ -281,6 +282,7 @@ class Hub:
         summary["declare_seconds"] = settings.declare_seconds
         summary["take_back"] = settings.take_back
         summary["auto_play"] = settings.auto_play
+        summary["bot_search"] = room.search_figures() if room is not None else None
         return summary
 
     def _summary(self, room_id: str, row: RoomData | None) -> dict[str, Any] | None:

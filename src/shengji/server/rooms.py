@@ -24,6 +24,7 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -73,6 +74,8 @@ from .store import ActionWrite, GroupWriter, RoomData, Store, StoreConflict, Sto
 log = logging.getLogger("shengji.server")
 
 CHAT_TAIL = 50
+#: Searched bot decisions a room keeps the figures of (:meth:`Room.search_figures`).
+SEARCH_KEPT = 1000
 
 #: Refusals that say nothing about the room's state (the others may be a stale copy's).
 _NOT_THE_ROOMS = frozenset(
@@ -251,6 +254,9 @@ class Room:
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bots: dict[int, Player] = {}
+        #: What the last :data:`SEARCH_KEPT` searched bot decisions got in this process
+        #: (rollouts, sampled deals, whether the wall-clock cap stopped it).
+        self.searched: deque[tuple[int, int, bool]] = deque(maxlen=SEARCH_KEPT)
         self.driver: asyncio.Task[None] | None = None
         #: Deals a paced deal round by round (and makes the bots' shows).
         self.dealer: asyncio.Task[None] | None = None
@@ -1360,8 +1366,21 @@ class Room:
             action = await bot.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
         else:
             action = bot.act(seat_view(st, seat))
+            effort = getattr(bot, "effort", None)
+            if effort is not None:
+                self.searched.append((int(effort[0]), int(effort[1]), bool(effort[2])))
         await self._apply(seat, action)
         return action
+
+    def search_figures(self) -> dict[str, Any] | None:
+        """What the room's searching bots' decisions got lately (None: no searched
+        decision since the room was loaded): :func:`~shengji.bots.search.effort_figures`
+        over the last :data:`SEARCH_KEPT`."""
+        if not self.searched:
+            return None
+        from ..bots.search import effort_figures
+
+        return effort_figures(list(self.searched))
 
     def notice(self, code: str, params: dict[str, Any], to: Connection | None = None) -> None:
         """Tell everyone (or one connection) what the table did by itself: a ``notice``

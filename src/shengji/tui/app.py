@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -43,15 +43,24 @@ except ModuleNotFoundError as e:  # pragma: no cover - depends on what is instal
     raise missing_extra("shengji.tui.app", "tui", e) from e
 
 from ..autoplay import choose_action
-from ..cards import kitty_size
+from ..cards import ALL_CARDS, kitty_size
 from ..errors import ShengjiError
-from ..i18n import SUIT_SYMBOLS, calls_text, card_label, count_cards, count_points, t
+from ..i18n import (
+    SUIT_SYMBOLS,
+    calls_text,
+    card_label,
+    count_cards,
+    count_points,
+    t,
+    trump_label,
+)
 from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
     Tracker,
     clock_text,
     declared_text,
+    explain_text,
     hint_text,
     is_throw,
     kitty_marks,
@@ -66,7 +75,7 @@ from .text import (
     seat_flags,
     seat_title,
     side_word,
-    status_lines,
+    status_rows,
     trick_marks,
     trick_points,
     trump_flags,
@@ -365,9 +374,10 @@ class CallDialog(ModalScreen[str | None]):
     suggestion filled in; under it the calls in words as typed. Enter calls, Esc closes
     (Enter on the table opens it again)."""
 
-    def __init__(self, state: dict[str, Any], lang: str) -> None:
+    def __init__(self, state: dict[str, Any], session: Session, lang: str) -> None:
         super().__init__()
         self.state = state
+        self.session = session
         self.lang = lang
         opts = options_of(state)
         self.need = opts.calls if opts else 1
@@ -379,15 +389,19 @@ class CallDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         lang = self.lang
-        callable_ = card_label_list(str(self.state.get("callable") or ""), lang)
+        callable_ = set(str(self.state.get("callable") or "").split())
+        barred = [c.text for c in ALL_CARDS if c.text not in callable_]  # level cards, jokers
+        hand = card_label_list(str((self.state.get("view") or {}).get("hand") or ""), lang)
         yield Vertical(
             Static(t("dlg.call", lang), id="dlg-title"),
             Static(t("dlg.call_intro", lang, n=self.need)),
             Input(value=self.suggested, id="call-input"),
             Static(self.reads(self.suggested), id="call-reads"),
-            Static(t("dlg.call_keys", lang, cards=callable_), id="dlg-keys"),
+            Static("", id="dlg-note"),
+            Static(t("dlg.call_hand", lang, cards=hand)),
+            Static(t("dlg.call_keys", lang, cards=card_label_list(" ".join(barred), lang))),
             DialogClock(lang),
-            id="dialog",
+            id="call-dialog",
         )
 
     def reads(self, text: str) -> str:
@@ -395,10 +409,18 @@ class CallDialog(ModalScreen[str | None]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#call-reads", Static).update(self.reads(event.value))
+        self.query_one("#dlg-note", Static).update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.dismiss(event.value.strip().upper())
+        """Calls the server would refuse stay in the dialog, as typed, with the reason."""
+        calls = event.value.strip().upper()
+        if not calls:
+            return
+        refusal = self.session.check({"type": "call", "calls": calls})
+        if refusal is None:
+            self.dismiss(calls)
+        else:
+            self.query_one("#dlg-note", Static).update("✗ " + refusal.say(self.lang))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -416,6 +438,7 @@ class HelpDialog(ModalScreen[None]):
         yield Vertical(
             Static(t("help.title", self.lang), id="dlg-title"),
             Static(t("help.keys", self.lang), id="help-keys"),
+            Static(t("help.close", self.lang), id="dlg-keys"),
             id="dialog",
         )
 
@@ -450,7 +473,8 @@ class ConfirmQuit(ModalScreen[bool]):
 
 
 class ScoreDialog(ModalScreen[bool]):
-    """The score sheet (scrolls); after a hand n goes on to the next one."""
+    """The score sheet (scrolls); after a hand n goes on to the next one, and the
+    countdown to it (the table's own clock line is behind the dialog) goes on in it."""
 
     def __init__(self, state: dict[str, Any], lang: str, can_continue: bool) -> None:
         super().__init__()
@@ -484,16 +508,17 @@ class ScoreDialog(ModalScreen[bool]):
         )
         lines = []
         for r in self.rows:
-            trump = "NT" if r["trump"] == "NT" else SUIT_SYMBOLS.get(r["trump"], r["trump"])
+            trump = SUIT_SYMBOLS.get(r["trump"]) or " " + trump_label(r["trump"], lang)
             lines.append(
                 f"{r['number'] + 1:>2}. {who(self.state, r['banker'], lang)} "
-                f"{r['level']}{trump} · {r['explain'][lang]}"
+                f"{r['level']}{trump} · {explain_text(self.state, r, lang)}"
             )
         foot = t("sheet.end" if self.over or not self.can_continue else "sheet.next", lang)
         yield Vertical(
             Static(title, id="dlg-title"),
             VerticalScroll(Static("\n".join(lines), id="sheet-rows"), id="sheet"),
             Static(foot, id="dlg-keys"),
+            DialogClock(lang),  # the countdown to the next hand, each second
             id="dialog",
         )
 
@@ -513,18 +538,19 @@ class TableApp(App[None]):
 
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 2; background: $boost; padding: 0 1; }
+    #status { height: auto; max-height: 4; background: $boost; padding: 0 1; }
     #table { height: 1fr; padding: 0 1; border: round $primary; }
     #hand { height: auto; min-height: 3; padding: 0 1; border: round $accent; }
     #message { height: auto; min-height: 1; max-height: 4; padding: 0 1; color: $warning; }
     #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%;
               border: thick $accent; background: $surface; padding: 0 1; }
     #sheet { height: auto; max-height: 14; }
-    #bury-dialog { width: 100%; height: auto; border: thick $accent; background: $surface;
-                   padding: 0 1; }
+    #bury-dialog, #call-dialog { width: 100%; height: auto; border: thick $accent;
+                   background: $surface; padding: 0 1; }
+    #call-input { height: 3; }
     DeclareDialog, ScoreDialog, HelpDialog, ConfirmQuit { align: center middle;
         background: $background 30%; }
-    BuryDialog { align: center bottom; background: $background 20%; }
+    BuryDialog, CallDialog { align: center bottom; background: $background 20%; }
     #dlg-title { text-style: bold; }
     #dlg-keys { color: $text-muted; }
     #dlg-hint, #dlg-note { color: $warning; height: auto; }
@@ -562,6 +588,7 @@ class TableApp(App[None]):
         self.last_rev: Any = -1
         self.dialog_rev: Any = -1
         self.hint_rev: Any = None  # the table's revision the hint shown is about
+        self.phase: str | None = None  # the phase at the last look: a message ends with it
         self.sheet_hand = -1
         #: The hand at the last look: its number, the cards dealt so far, the hand's cards.
         self.dealt_hand: tuple[Any, int, list[str]] = (None, 0, [])
@@ -709,6 +736,10 @@ class TableApp(App[None]):
             self.dealt_hand = (*now, list(self.cards))
             if self.hint_rev is not None and self.hint_rev != self.last_rev:
                 self.message, self.hint_rev = "", None
+            phase = (view or {}).get("phase")
+            if phase != self.phase and self.message_code not in LINK_CODES:
+                self.message, self.message_code = "", None  # about a moment that has passed
+            self.phase = phase
             self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
             room = state.get("room") or {}
             if room.get("now"):
@@ -718,8 +749,8 @@ class TableApp(App[None]):
         throws = self.trackers[lang].throws
         if throws:
             self.throw_note = throws[-1]
-        s1, s2 = status_lines(state, lang)
-        self.w_status.update(f"{s1}\n{s2}")
+        width = max(20, self.w_status.content_size.width or 78)
+        self.w_status.update("\n".join(status_rows(state, lang, width)))
         self.w_table.update(self.table_text(view))
         hand = self.w_hand
         me = my_seat(state)
@@ -790,7 +821,7 @@ class TableApp(App[None]):
             )
         elif mine and phase == "call" and self.dialog_rev != state["rev"]:
             self.dialog_rev = state["rev"]
-            self.push_screen(CallDialog(state, self.lang), self.called)
+            self.push_screen(CallDialog(state, self.session, self.lang), self.called)
         elif (
             phase in ("hand_over", "match_over")
             and self.sheet_hand != view["hand_number"]
@@ -822,23 +853,27 @@ class TableApp(App[None]):
         lang = self.lang
         color = not self.no_color
         me = my_seat(state) or 0
-        played = {p["seat"]: p for p in view.get("trick") or []}
+        trick = view.get("trick") or []
+        tricks = view.get("tricks") or []
+        # between two tricks the one just won stays in its seats (dim) until the next lead
+        done = tricks[-1] if not trick and tricks and view.get("phase") == "play" else None
+        played = {p["seat"]: p for p in (done["plays"] if done else trick)}
         n = len(view.get("hand_sizes") or []) or 4
         # four seats: partner, left, right, you; more: in play order after you, you last
         rels = (2, 3, 1, 0) if n == 4 else (*range(1, n), 0)
         order = [(me + rel) % n for rel in rels]
         levels = view.get("levels") or []
         friends = "calls" in view
+        common = Counter(str(lv) for lv in levels).most_common(1)[0][0] if levels else None
         titles = {}
         for seat in order:
             flags = "".join(" · " + t(k, lang) for k in seat_flags(state, seat))
-            if friends:  # 找朋友: the side as known now, and each player's level
+            if friends:  # 找朋友: the side as known now, and a level not the common one
                 side = side_word(state, seat, lang)
-                flags += (
-                    (f" · {side}" if side else "")
-                    + " · "
-                    + t("status.level", lang, level=levels[seat] if seat < len(levels) else "?")
-                )
+                flags += f" · {side}" if side else ""
+                level = str(levels[seat]) if seat < len(levels) else common
+                if level != common:
+                    flags += " · " + t("status.level", lang, level=level)
             left = count_cards(view["hand_sizes"][seat], lang)
             titles[seat] = f"{seat_title(state, seat, lang)}{flags} ({left})"
         pad = max(cell_len(x) for x in titles.values()) + 2
@@ -848,7 +883,11 @@ class TableApp(App[None]):
             title = titles[seat]
             row = Text(mark + title + " " * (pad - cell_len(title)))
             p = played.get(seat)
-            if p:
+            if p and done:
+                lead = "▶" if done["plays"][0]["seat"] == seat else ""
+                marks = lead + ("★" if done["winner"] == seat else "")
+                row.append(f"{marks:<2} " + card_label_list(p["cards"], lang), style="dim")
+            elif p:
                 marks = trick_marks(view, seat)
                 row.append(f"{marks:<2} ", style="bold yellow" if color else "bold")
                 row.append_text(_cards_styled(p["cards"], lang, color))
@@ -1055,6 +1094,10 @@ class TableApp(App[None]):
                 self.action_show()
             return
         if not my_turn(self.state) or view.get("phase") != "play":
+            return
+        if not self.selected:
+            self.message, self.message_code = t("sel.none", self.lang), None
+            self.render_state()
             return
         self.throw_note = ""
         self.message = self._say(self.session.act({"type": "play", "cards": self.chosen()}))

@@ -30,10 +30,18 @@ from .online import (
     open_room,
     parse_target,
     room_key,
+    room_seats,
     server_levels,
     state_dir,
 )
-from .session import LocalSession, RemoteSession, Session, local_levels, seat_bots
+from .session import (
+    BOT_SECONDS,
+    LocalSession,
+    RemoteSession,
+    Session,
+    local_levels,
+    seat_bots,
+)
 
 
 def default_name() -> str:
@@ -66,14 +74,15 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return overrides
 
 
-def _open_seats(text: str | None) -> set[int]:
+def _open_seats(text: str | None, players: int = 4) -> set[int]:
+    """``--open``: the seats left for people, 0 to ``players`` - 1."""
     if not text:
         return set()
     seats = set()
     for part in text.replace(",", " ").split():
-        if not (part.isascii() and part.isdigit()) or not 0 <= int(part) <= 3:
+        if not (part.isascii() and part.isdigit()) or not 0 <= int(part) < players:
             raise ShengjiError(
-                f"--open takes seats 0..3 (e.g. --open 2), not {part!r}",
+                f"--open takes seats 0..{players - 1} (e.g. --open 2), not {part!r}",
                 code=Code.BAD_SEAT,
                 params={"seat": part},
             )
@@ -81,19 +90,37 @@ def _open_seats(text: str | None) -> set[int]:
     return seats
 
 
-def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session:
-    """The session ``shengji play`` asked for (printing the invite link of a new room)."""
+def open_session(
+    args: argparse.Namespace, lang: str, stdout: TextIO, watched: bool = True
+) -> Session:
+    """The session ``shengji play`` asked for (printing the invite link of a new room);
+    ``watched``: a person follows the table (the bots' plays are paced unless
+    ``--bot-seconds`` says otherwise; a script's are not)."""
     overrides = _overrides(args)
-    if not args.connect:
+    if args.connect is None:
+        if args.spectate:
+            raise ShengjiError(
+                "--spectate watches a room: give its link with --connect",
+                code=Code.BAD_URL,
+                params={"spectate": True},
+            )
         opts = load_preset(args.preset, overrides or None)
+        if (args.seat or 0) >= opts.players:
+            raise ShengjiError(
+                f"this table has seats 0 to {opts.players - 1}",
+                code=Code.BAD_SEAT,
+                params={"seat": args.seat, "seats": opts.players},
+            )
         seed = args.seed if args.seed is not None else random.randrange(2**31)
         pace = getattr(args, "deal_seconds", None)
+        bot_pace = getattr(args, "bot_seconds", None)
         return LocalSession(
             opts,
             seed,
             seat=args.seat or 0,
             bots=args.bots,
             deal_seconds=DEAL_SECONDS if pace is None else pace,
+            bot_seconds=(BOT_SECONDS if watched else 0.0) if bot_pace is None else bot_pace,
         )
     target = parse_target(args.connect)
     retry = float(os.environ.get("SHENGJI_RETRY_SECONDS", "60"))
@@ -101,14 +128,17 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
     seat = args.seat
     store = TokenStore()
     name = args.name or default_name()
+    created = False
     if target.room is None:
         if args.spectate:
             raise ShengjiError(
-                "to watch a game, give its room link (http://HOST:PORT/room/ID)", code=Code.BAD_URL
+                "to watch a game, give its room link (http://HOST:PORT/room/ID)",
+                code=Code.BAD_URL,
+                params={"spectate": True},
             )
         players = load_preset(args.preset, overrides or None).players  # bad rules fail here
         seat = args.seat or 0  # the maker sits here (not in a seat left open for friends)
-        open_seats = _open_seats(args.open)
+        open_seats = _open_seats(args.open, players)
         turn = float(getattr(args, "turn_seconds", 0.0) or 0.0)
         pace = getattr(args, "deal_seconds", None)
         made = made_signature(
@@ -128,24 +158,44 @@ def open_session(args: argparse.Namespace, lang: str, stdout: TextIO) -> Session
             target, args.preset, overrides, bots, turn_seconds=turn, deal_seconds=pace
         )
         target = Target(target.base, str(data["id"]))
+        created = True
         host_key = data.get("host_key")
         store.put(room_key(target), {"host_key": host_key, "name": name, "made": made})
         stdout.write(t("cli.created", lang, url=target.link) + "\n")
-        stdout.write(t("cli.invite", lang, url=target.link) + "\n")
         stdout.flush()
-    session, resumed = open_room(
-        target,
-        name=name,
-        spectate=bool(args.spectate),
-        seat=seat,
-        host_key=host_key,
-        store=store,
-        retry_seconds=retry,
-    )
+    try:
+        session, resumed = open_room(
+            target,
+            name=name,
+            spectate=bool(args.spectate),
+            seat=seat,
+            host_key=host_key,
+            store=store,
+            retry_seconds=retry,
+        )
+    except ShengjiError as e:
+        seats = room_seats(target) if e.code == "BAD_SEAT" and seat is not None else None
+        if seats is None:
+            raise
+        raise ShengjiError(e.message, code=e.code, params={"seat": seat, "seats": seats}) from None
+    session.made = created
     if resumed:
         stdout.write(t("cli.resume", lang, url=target.link) + "\n")
         stdout.flush()
     return session
+
+
+def _tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def again_key(session: Session) -> str:
+    """What quitting an online table says: a seat is kept, a spectator may come back."""
+    seated = (session.state.get("you") or {}).get("seat") is not None
+    return "cli.again" if seated else "cli.again_watch"
 
 
 def _back_to_made(
@@ -182,7 +232,7 @@ def save_local(session: LocalSession, lang: str) -> list[str]:
         save_record(session.record(), path)
     except OSError:
         return lines
-    return [*lines, t("cli.record", lang, path=_short(path))]
+    return [*lines, t("cli.record", lang, path=_short(path), seat=session.seat)]
 
 
 def _short(path: Path) -> str:
@@ -201,6 +251,10 @@ def failure_line(e: ShengjiError, lang: str, where: str | None = None) -> str:
         text = t("cli.unreachable", lang, where=p["where"], why=why)
     elif e.code == "CONNECTION_LOST":
         text = t("cli.lost", lang, where=where or "?") + "; " + t("cli.again", lang)
+    elif e.code == "BAD_SEAT" and p.get("seat") is not None and p.get("seats"):
+        text = t("cli.bad_seat", lang, seat=p["seat"], last=int(p["seats"]) - 1)
+    elif e.code == "BAD_URL" and p.get("spectate"):
+        text = t("cli.spectate_link", lang)
     elif e.code == "BAD_URL" and p.get("url"):
         why = str(p.get("why", ""))
         if "port" in why:
@@ -230,14 +284,14 @@ def run_play(
     code: int | None = None
     out_lang = lang  # the app may switch language
     try:
-        if args.connect:
+        if args.connect is not None:
             with_target: Target | None = None
             try:
                 with_target = parse_target(args.connect)
             except ShengjiError:
                 with_target = None
             where = with_target.where if with_target else None
-        session = open_session(args, lang, stdout)
+        session = open_session(args, lang, stdout, watched=not args.plain or _tty(stdin))
         if args.plain:
             from .plain import run_plain
 
@@ -253,7 +307,7 @@ def run_play(
         if app.return_code == 130:  # Ctrl-C in the app
             raise KeyboardInterrupt
         if session.online:
-            stdout.write(t("cli.again", out_lang) + "\n")
+            stdout.write(t(again_key(session), out_lang) + "\n")
         code = 0
         return code
     except ShengjiError as e:

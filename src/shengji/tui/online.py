@@ -70,8 +70,10 @@ def parse_target(url: str) -> Target:
     try:
         parts = urllib.parse.urlsplit(text)
         port = parts.port
-    except ValueError:
-        raise _bad_url(url, "the port must be a number from 1 to 65535") from None
+    except ValueError as e:
+        if "port" in str(e).lower():
+            raise _bad_url(url, "the port must be a number from 1 to 65535") from None
+        raise _bad_url(url, "not a link") from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https", "ws", "wss"):
         raise _bad_url(url, f"unknown scheme {scheme}")
@@ -211,6 +213,16 @@ def server_levels(target: Target, timeout: float = 10.0) -> dict[str, str] | Non
     return levels
 
 
+def room_seats(target: Target, timeout: float = 10.0) -> int | None:
+    """``GET /api/rooms/{id}``: how many seats the room's table has (None if unknown)."""
+    try:
+        with urllib.request.urlopen(f"{target.base}/api/rooms/{target.room}", timeout=timeout) as r:
+            seats = json.loads(r.read()).get("seats")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return len(seats) if isinstance(seats, list) else None
+
+
 def create_room(
     target: Target,
     preset: str,
@@ -283,8 +295,11 @@ def open_room(
     given = host_key
     host_key = host_key or entry.get("host_key")
 
+    # the host key the join being tried sends: kept only once the server takes it
+    sent: dict[str, str | None] = {"host_key": host_key}
+
     def keep(token: str) -> None:
-        store.put(key, {"token": token, "host_key": host_key, "name": name})
+        store.put(key, {"token": token, "name": name, **sent})
 
     common: dict[str, Any] = {"link": target.link, "retry_seconds": retry_seconds}
     if entry.get("token"):
@@ -305,10 +320,16 @@ def open_room(
                 break
             _first_state(session)
             return session, True
-    if host_key:
-        store.put(key, {"host_key": host_key, "name": name})
     join = {"name": name, "spectate": spectate, "seat": seat, "host_key": host_key}
-    session = RemoteSession(target.ws_url, join, on_token=keep, **common)
+    try:
+        session = RemoteSession(target.ws_url, join, on_token=keep, **common)
+    except ShengjiError as e:
+        if e.code != "BAD_HOST_KEY" or given or not entry.get("host_key"):
+            raise
+        # a kept key the server refuses (saved by an older client, or spent): drop it
+        store.put(key, {"host_key": None})
+        join["host_key"] = sent["host_key"] = None
+        session = RemoteSession(target.ws_url, join, on_token=keep, **common)
     _first_state(session)
     room = session.state.get("room") or {}
     if not spectate and session.seat is not None and room.get("status") == "lobby":

@@ -61,7 +61,12 @@ def parse_line(line: str, state: dict[str, Any]) -> dict[str, Any] | str:
         if verb == "bots":
             return {"room": {"type": "bots", "args": rest.split()}}
         return {"room": {"type": "chat", "text": rest}} if rest else "help"
-    return "help"
+    return "unknown"
+
+
+def help_lines(online: bool, lang: str) -> list[str]:
+    """The commands (the room's only online)."""
+    return [t("plain.help", lang), *([t("plain.help_online", lang)] if online else [])]
 
 
 def action_line(action: dict[str, Any]) -> str:
@@ -93,7 +98,7 @@ def wants_input(state: dict[str, Any]) -> bool:
 def fill_bots(session: Session, args: Sequence[str] = ()) -> Refusal | None:
     """The host's ``bots [LEVEL] [SEAT]``: a bot of LEVEL (``easy``, ``normal`` (the
     default), ``strong`` or a bot's name) in every empty seat and every seat a bot holds,
-    or in seat SEAT only (0-3, as the lobby numbers them)."""
+    or in seat SEAT only (as the lobby numbers them, from 0)."""
     choice, seat = "normal", None
     for word in args:
         if word.isascii() and word.isdigit():
@@ -106,7 +111,13 @@ def fill_bots(session: Session, args: Sequence[str] = ()) -> Refusal | None:
         return Refusal.of(e)
     seats = (session.state.get("room") or {}).get("seats") or []
     if seat is not None and not 0 <= seat < len(seats):
-        return Refusal.of(ShengjiError(f"no seat {seat}: 0-3", code=Code.BAD_SEAT))
+        return Refusal.of(
+            ShengjiError(
+                f"this table has seats 0 to {len(seats) - 1}, not {seat}",
+                code=Code.BAD_SEAT,
+                params={"seat": seat},
+            )
+        )
     for i, s in enumerate(seats):
         if (seat is None and s.get("kind") in ("empty", "bot")) or i == seat:
             refusal = session.command({"type": "set_bot", "seat": i, "bot": bot})
@@ -164,8 +175,8 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
     offered: tuple[str, ...] = ()  # the shows last told during the deal
     held: str | None = None  # a line read during the deal that is not for the deal
     attempt = 0
-    out(t("plain.help", lang))
-    if session.link:
+    out(*help_lines(session.online, lang))
+    if session.link and not getattr(session, "made", False):  # made: the link was told
         out(t("lobby.link", lang, url=session.link))
     while True:
         session.poll()
@@ -215,15 +226,17 @@ def run_plain(session: Session, lang: str, stdin: TextIO, stdout: TextIO) -> int
         if not line:
             return 0
         cmd = parse_line(line, state)
-        if dealing and not (cmd in ("look", "help", "hint", "quit") or _is_show(cmd)):
+        if dealing and not (cmd in ("look", "help", "hint", "quit", "unknown") or _is_show(cmd)):
             held = line  # a command for later (a script's next turn): kept for it
             continue
         if cmd == "quit":
             if session.online:
-                out(t("cli.again", lang))
+                out(t("cli.again" if my_seat(state) is not None else "cli.again_watch", lang))
             return 0
-        if cmd == "help":
-            out(t("plain.help", lang))
+        if cmd == "unknown":
+            out(t("plain.unknown", lang, word=line.split()[0]), *help_lines(session.online, lang))
+        elif cmd == "help":
+            out(*help_lines(session.online, lang))
         elif cmd == "look":
             out(*describe(state, lang))
         elif cmd == "hint":
@@ -259,7 +272,7 @@ def _turn_lines(state: dict[str, Any], lang: str) -> list[str]:
         lines.append(status_lines(state, lang)[1])
     me = my_seat(state)
     if me is not None and view.get("hand"):
-        lines.append(t("plain.you", lang, seat=me, cards=cards_label(view["hand"], lang)))
+        lines.append(t("plain.you", lang, cards=cards_label(view["hand"], lang)))
     lines.append(prompt(state, lang))
     return lines
 

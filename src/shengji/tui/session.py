@@ -109,6 +109,10 @@ class Session(Protocol):
         ...
 
 
+BOT_SECONDS = 0.6
+"""How long ``shengji play`` keeps each play in sight before a bot plays the next (the
+server's own pace between bots' moves)."""
+
 LEVELS = ("easy", "normal", "strong")
 """The difficulties ``shengji play --bots`` takes besides the registry's names."""
 
@@ -180,9 +184,15 @@ class LocalSession:
         bots: str = "heuristic",
         adviser: str | None = None,
         deal_seconds: float = DEAL_SECONDS,
+        bot_seconds: float = 0.0,
     ) -> None:
         """``adviser``: the bot spec behind :meth:`hint` (default :func:`hint_bot`);
-        ``deal_seconds``: between two rounds of the deal (0: a round at every poll)."""
+        ``deal_seconds``: between two rounds of the deal (0: a round at every poll);
+        ``bot_seconds``: how long each play stays in sight before a bot plays the next
+        (twice that after a trick ends; 0: the bots play at once)."""
+        self.bot_seconds = bot_seconds
+        #: When the next bot may play (``time.monotonic``), while plays are paced.
+        self.next_bot = 0.0
         self.bots = seat_bots(bots, seat, players=options.players)
         self.bots_spec = bots
         self.seed = seed
@@ -266,8 +276,15 @@ class LocalSession:
             self._apply(self.seat, action_from_json(action))
         except ShengjiError as e:
             return Refusal.of(e)
+        self._paced(time.monotonic())
         self.poll()
         return None
+
+    def _paced(self, now: float) -> None:
+        """After a play, the next bot's waits: the play stays in sight (a trick that ends
+        stays twice as long)."""
+        if self.st.phase == "play" and self.bot_seconds > 0:
+            self.next_bot = now + self.bot_seconds * (1 if self.st.trick else 2)
 
     def check(self, action: dict[str, Any]) -> Refusal | None:
         try:
@@ -296,7 +313,11 @@ class LocalSession:
                 continue
             seat = self.st.to_act
             assert seat is not None
+            now = time.monotonic()
+            if self.st.phase == "play" and now < self.next_bot:
+                break  # the last play is still in sight
             self._apply(seat, self.players[seat].act(seat_view(self.st, seat)))
+            self._paced(now)
             changed = True
         self._refresh()
         return changed
@@ -368,6 +389,8 @@ class RemoteSession:
     """
 
     online = True
+    #: Whether this client made the room (and has told its invite link).
+    made = False
 
     def __init__(
         self,
@@ -473,7 +496,11 @@ class RemoteSession:
             raise connect_error(where, e) from None
         if msg["type"] == "error":
             ws.close()
-            raise ShengjiError(msg.get("message") or msg["code"], code=msg["code"])
+            raise ShengjiError(
+                msg.get("message") or msg["code"],
+                code=msg["code"],
+                params=dict(msg.get("params") or {}),
+            )
         token = msg.get("token")
         if token:
             self.token = token

@@ -9,15 +9,25 @@ Shared by the plain mode and the Textual app; every word comes from
 from __future__ import annotations
 
 import functools
+import re
+import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..autoplay import choose_action
 from ..bots.registry import bot_kinds
 from ..cards import kitty_size, parse_card, parse_cards, points
 from ..errors import ShengjiError
-from ..i18n import call_text, calls_text, cards_label, count_points, error_text, t, trump_label
+from ..i18n import (
+    call_text,
+    calls_text,
+    cards_label,
+    count_points,
+    error_text,
+    t,
+    trump_phrase,
+)
 from ..option_help import overrides_text
 from ..options import RuleOptions
 from ..phases import DECLARING_PHASES
@@ -69,7 +79,9 @@ def friends_on(state: dict[str, Any]) -> bool:
 
 def rel_word(state: dict[str, Any], seat: int, me: int, lang: str) -> str:
     """Where ``seat`` sits from ``me``: ``right``/``partner``/``left`` at four seats; at
-    more, ``right`` (next in play order), ``left`` (just before you) or ``seat N``."""
+    找朋友 tables, in play order: ``right`` (next), ``2nd right``, ``3rd right``,
+    ``opposite`` (across an even table), ``3rd left``, ``2nd left``, ``left`` (just before
+    you)."""
     n = seat_count(state)
     rel = (seat - me) % n
     if n == 4 and not friends_on(state):
@@ -80,7 +92,28 @@ def rel_word(state: dict[str, Any], seat: int, me: int, lang: str) -> str:
         return t("rel.1", lang)
     if rel == n - 1:
         return t("rel.3", lang)
-    return t("seat.n", lang, n=seat)
+    if 2 * rel == n:
+        return t("rel.opposite", lang)
+    if rel < n / 2:
+        return t("rel.right_n", lang, k=rel, nth=_nth(rel, lang))
+    return t("rel.left_n", lang, k=n - rel, nth=_nth(n - rel, lang))
+
+
+def _nth(k: int, lang: str) -> str:
+    """``2nd``, ``3rd`` (二, 三)."""
+    if lang == "zh":
+        return "二三四五六七"[k - 2]
+    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def seat_words(players: int, friends: bool, me: int) -> Callable[[int, str], str]:
+    """Seats named from ``me``'s place, as the table names them: ``name(seat, lang)``
+    (for a match record, which has no names)."""
+    state = {
+        "room": {"seats": [{} for _ in range(players)], "options": {"friends": friends}},
+        "you": {"seat": me},
+    }
+    return lambda seat, lang: who(state, seat, lang)
 
 
 def seat_name(state: dict[str, Any], seat: int, lang: str) -> str:
@@ -124,7 +157,8 @@ def who(state: dict[str, Any], seat: int | None, lang: str) -> str:
 
 
 def seat_title(state: dict[str, Any], seat: int, lang: str) -> str:
-    """A seat on the table: ``→ right · heuristic bot · seat 1``."""
+    """A seat on the table: ``→ right · heuristic bot (normal)`` (a spectator, who sits
+    nowhere, sees ``seat 1``)."""
     me = my_seat(state)
     n = seat_count(state)
     rel = (seat - (me or 0)) % n
@@ -132,13 +166,14 @@ def seat_title(state: dict[str, Any], seat: int, lang: str) -> str:
         arrow = ARROWS[rel]
     else:  # play order goes counter-clockwise: after you on the right, before you left
         arrow = "↓" if rel == 0 else "→" if rel == 1 else "←" if rel == n - 1 else "↑"
-    parts = [arrow]
-    if me is not None and (n == 4 or rel in (0, 1, n - 1)):
+    parts = []
+    if me is not None:
         parts.append(rel_word(state, seat, me, lang))
     if seat != me:
         parts.append(seat_name(state, seat, lang))
-    parts.append(t("seat.n", lang, n=seat))
-    return " ".join(parts[:1]) + " " + " · ".join(parts[1:])
+    if me is None:
+        parts.append(t("seat.n", lang, n=seat))
+    return f"{arrow} " + " · ".join(parts)
 
 
 def side_word(state: dict[str, Any], seat: int, lang: str) -> str:
@@ -170,11 +205,36 @@ def calls_line(state: dict[str, Any], lang: str) -> str:
 
 
 def levels_line(state: dict[str, Any], lang: str) -> str:
-    """找朋友: every player's level (``levels: you 3 · right 2 · seat 3 2 …``)."""
+    """找朋友: every player's level, the most common one once (``levels: all at 2``,
+    ``levels: you 3 · bob 3 · the others 2``)."""
     view = state.get("view") or {}
-    levels = view.get("levels") or []
-    items = [f"{who(state, s, lang)} {lv}" for s, lv in enumerate(levels)]
+    levels = [str(lv) for lv in view.get("levels") or []]
+    if not levels:
+        return t("levels.players", lang, list="?")
+    common = Counter(levels).most_common(1)[0][0]
+    if all(lv == common for lv in levels):
+        return t("levels.players", lang, list=t("levels.all", lang, level=common))
+    items = [f"{who(state, s, lang)} {lv}" for s, lv in enumerate(levels) if lv != common]
+    items.append(t("levels.others", lang, level=common))
     return t("levels.players", lang, list=" · ".join(items))
+
+
+_SEAT_WORDS = {"en": re.compile(r"\bseat (\d+)"), "zh": re.compile(r"(\d+)号位")}
+
+
+def explain_text(state: dict[str, Any], row: dict[str, Any], lang: str) -> str:
+    """A score sheet row's explanation (``next banker seat 3``) with its seats named as
+    the table names them (``next banker right``)."""
+    text = str((row.get("explain") or {}).get(lang) or "")
+    if my_seat(state) is None:
+        return text
+    n = seat_count(state)
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        return who(state, seat, lang) if seat < n else m.group(0)
+
+    return _SEAT_WORDS["zh" if lang == "zh" else "en"].sub(name, text)
 
 
 def team_label(state: dict[str, Any], team: int, lang: str) -> str:
@@ -383,14 +443,16 @@ def status_lines(state: dict[str, Any], lang: str) -> tuple[str, str]:
         return line1, _online_text(state, lang)
     banker = view.get("banker")
     pts = int(view.get("collector_points") or 0) + int(view.get("penalties") or 0)
+    trump = view.get("trump")
     parts = [
         t(f"phase.{view['phase']}", lang),
         t("status.hand", lang, n=int(view.get("hand_number", 0)) + 1),
         t("status.level", lang, level=view["level"]),
-        t("status.trump", lang, trump=trump_label(view.get("trump"), lang)),
+        trump_phrase(trump, lang),
         t("status.banker", lang, who="?" if banker is None else who(state, banker, lang)),
-        t("status.points", lang, points=pts),
     ]
+    if view["phase"] in ("play", "hand_over", "match_over") or pts:
+        parts.append(t("status.points", lang, points=pts))
     online = _online_text(state, lang)
     if friends_on(state):
         line2 = calls_line(state, lang) + " · " + levels_line(state, lang)
@@ -407,6 +469,45 @@ def status_lines(state: dict[str, Any], lang: str) -> tuple[str, str]:
         lb=levels[1 - first],
     )
     return " · ".join(parts), line2 + (" · " + online if online else "")
+
+
+def cells(text: str) -> int:
+    """Terminal cells a line takes (wide CJK characters take two).
+
+    >>> cells("级: 都打2")
+    9
+    """
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap_items(line: str, width: int) -> list[str]:
+    """A ``·``-separated line in rows of at most ``width`` cells, broken only between
+    items (an item longer than a row gets a row of its own).
+
+    >>> wrap_items("phase · hand 1 · level 2", 16)
+    ['phase · hand 1', 'level 2']
+    """
+    rows: list[str] = []
+    for item in line.split(" · "):
+        if rows and cells(rows[-1]) + 3 + cells(item) <= width:
+            rows[-1] += " · " + item
+        else:
+            rows.append(item)
+    return rows
+
+
+def status_rows(state: dict[str, Any], lang: str, width: int) -> list[str]:
+    """:func:`status_lines` in rows of at most ``width`` cells; at 找朋友 tables the calls
+    and the levels share the second line when it fits, else each starts a row."""
+    line1, line2 = status_lines(state, lang)
+    rows = wrap_items(line1, width)
+    if not (friends_on(state) and state.get("view")) or cells(line2) <= width:
+        return rows + wrap_items(line2, width)
+    online = _online_text(state, lang)
+    levels = levels_line(state, lang) + (f" · {online}" if online else "")
+    return rows + [
+        row for part in (calls_line(state, lang), levels) for row in wrap_items(part, width)
+    ]
 
 
 def _online_text(state: dict[str, Any], lang: str) -> str:
@@ -581,10 +682,10 @@ def describe(state: dict[str, Any], lang: str) -> list[str]:
     if view.get("kitty"):
         lines.append(t("table.kitty", lang, cards=pretty(view["kitty"], lang)))
     if view["phase"] in ("hand_over", "match_over") and view.get("score_sheet"):
-        lines.append(view["score_sheet"][-1]["explain"][lang])
+        lines.append(explain_text(state, view["score_sheet"][-1], lang))
     me = my_seat(state)
     if me is not None:
-        lines.append(t("plain.you", lang, seat=me, cards=pretty(view.get("hand", ""), lang)))
+        lines.append(t("plain.you", lang, cards=pretty(view.get("hand", ""), lang)))
     lines.append(prompt(state, lang))
     return lines
 
@@ -606,7 +707,13 @@ def hint_text(hint: Any, online: bool, lang: str) -> str:
     if hasattr(hint, "say"):  # a Refusal
         return t("hint.refused", lang, text=hint.say(lang))
     action, why = hint
+    if "±" in why:  # the search's figures: what they count
+        why += t("hint.gain", lang)
     return t("hint.text", lang, action=action_text(action, lang), why=why or "—")
+
+
+#: The phases that come after the kitty is buried.
+_AFTER_BURIAL = ("call", "after_burial", "play", "hand_over", "match_over")
 
 
 class Tracker:
@@ -625,6 +732,8 @@ class Tracker:
         #: 找朋友: the calls told (made, and answered) in this hand.
         self.calls_told = False
         self.answered: set[int] = set()
+        #: Whether the hand's burial was told.
+        self.buried = False
         #: The failed throws seen by the last :meth:`update`, in words.
         self.throws: list[str] = []
 
@@ -640,6 +749,7 @@ class Tracker:
                 self.decls = self.plays = self.tricks = 0
                 self.calls_told = False
                 self.answered = set()
+                self.buried = view.get("phase") in _AFTER_BURIAL  # (joined after it)
                 banker = view.get("banker")
                 bank = (
                     t("note.hand_banker", lang, who=who(state, banker, lang))
@@ -659,17 +769,21 @@ class Tracker:
             phase = str(view.get("phase"))
             if self.phase == "bury" and phase != "bury" and self.to_act is not None:
                 out.append(t("note.buried", lang, who=who(state, self.to_act, lang)))
+                self.buried = True
+            elif phase in _AFTER_BURIAL and not self.buried:  # buried between two looks
+                out.append(t("note.buried", lang, who=who(state, view.get("banker"), lang)))
+                self.buried = True
+            out += self._calls(state, view, made=True)  # the calls come before the plays
             if phase == "play" and self.phase != "play" and not view.get("tricks"):
                 mine = view.get("banker") == my_seat(state)
                 out.append(
                     t(
                         "note.play_begins.you" if mine else "note.play_begins",
                         lang,
-                        trump=trump_label(view.get("trump"), lang),
+                        trump=trump_phrase(view.get("trump"), lang),
                         who=who(state, view.get("banker"), lang),
                     )
                 )
-            out += self._calls(state, view, made=True)  # the calls come before the plays
             out += self._plays(state, view)
             out += self._calls(state, view, made=False)  # friends found by those tricks
             if phase in ("hand_over", "match_over") and self.phase not in (
@@ -679,7 +793,7 @@ class Tracker:
                 if view.get("kitty"):
                     out.append(t("note.kitty", lang, cards=pretty(view["kitty"], lang)))
                 if view.get("score_sheet"):
-                    out.append(view["score_sheet"][-1]["explain"][lang])
+                    out.append(explain_text(state, view["score_sheet"][-1], lang))
             if phase == "match_over" and self.phase != "match_over":
                 out.append(t("sheet.over", lang, result=result_text(state, lang)))
             self.phase = phase
@@ -741,7 +855,7 @@ class Tracker:
             args = {
                 "who": who(state, d["seat"], lang),
                 "cards": pretty(d["cards"], lang),
-                "trump": trump_label(trump, lang),
+                "trump": trump_phrase(trump, lang),
             }
             key = "note.declare"
             if i > 0:
