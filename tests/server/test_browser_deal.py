@@ -74,9 +74,10 @@ def test_one_tap_on_the_show_bar_declares(
     lang: str,
     size: dict[str, int],
 ) -> None:
-    """Four people: whoever first holds a show taps it; the table says who declared."""
+    """Four people: whoever first holds a show taps it; the table says who declared. (A
+    round a second: the show is still legal after a busy machine's screenshots.)"""
     pages = [new_page(browser, lang, size) for _ in range(4)]
-    room = make_room(server, pages[0], preset="shuangsheng", bots=[])
+    room = make_room(server, pages[0], preset="shuangsheng", bots=[], deal_seconds=1.0)
     names = ["Ann", "Ben", "Cat", "Dan"] if lang == "en" else ["安", "本", "凯", "丹"]
     for page, name in zip(pages, names, strict=True):
         join(page, server.base, room, name)

@@ -39,7 +39,6 @@ from ..cards import Card, Suit, deck, points
 from ..follow import count_legal_follows, legal_follows, random_legal_follow
 from ..friends import FriendCall, callable_cards
 from ..game import TableFacts, legal_shows
-from ..i18n import SUIT_SYMBOLS, cards_label
 from ..leads import unit_leads
 from ..options import RuleOptions
 from ..seats import FIXED_TEAMS
@@ -286,6 +285,8 @@ def _lead_reason(
         return ("draw the opponents' trumps", "吊主, 清对方的主")
     if keeps_higher(ctx, hand, lead):
         return ("lead low and keep the higher cards of the suit", "出小牌, 留着这门的大牌")
+    from ..i18n import cards_label  # only a reason needs the words: a bot's turn does not
+
     en, zh = cards_label([c.text for c in lead], "en"), cards_label([c.text for c in lead], "zh")
     return (
         f"lead {en}, my highest in its suit: a higher card is still out, so it may lose",
@@ -351,6 +352,8 @@ def burial_reason(
         kept_en.append("points")
         kept_zh.append("分")
     if voided:
+        from ..i18n import SUIT_SYMBOLS  # only a reason needs the words
+
         syms = [SUIT_SYMBOLS["SHCD"[s]] for s in voided]
         en = f"bury every {' and '.join(syms)} to make {'voids' if len(syms) > 1 else 'a void'}"
         zh = f"扣光{''.join(syms)}做绝门"
