@@ -142,6 +142,8 @@ def play_to_end(clients: list[Client], until: str = "match_over", max_actions: i
         if actor is None:
             time.sleep(0.005)  # a bot is to move
             continue
+        if (actor.state or {}).get("rev") != (next(iter(seated.values())).state or {}).get("rev"):
+            continue  # a change came between the clients' reads (a bot, or a forced play)
         reply = actor.request({"type": "act", "action": actor.choose()})
         if reply["type"] == "error":
             assert reply["code"] == "STALE_REVISION", reply
