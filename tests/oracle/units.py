@@ -1,16 +1,19 @@
-"""The oracle's units (牌型) and the decomposition of a lead (§3).
+"""The oracle's units (牌型) and how a lead splits into them, from §3.
 
-A unit has ``links`` (k) and ``width`` (w): a single is 1x1, a pair 1x2, a triple 1x3, a
-tractor of k pairs kx2 and a Titanic of k triples kx3 (with 4 decks, four identical cards
-make a 1x4 "quad"; see docs/rules.md). Units order by ``(links, width)``: longer tractor >
-shorter tractor > triple > pair > single.
+Every unit is ``links`` tuples of ``width`` identical cards at consecutive strengths:
+single 1x1, pair 1x2, triple 1x3, quad 1x4 (four decks), tractor kx2, Titanic kx3. The
+larger unit has more links, then more width (a longer tractor beats a shorter one, which
+beats a triple, a pair, a single).
 
->>> from shengji.presets import load_preset
->>> from shengji.trump import TrumpContext
->>> ctx = TrumpContext(load_preset("classic-3deck"), level=2, trump="H")
->>> lead = classify_lead(ctx, parse_cards("S9 S9 S10 S10 SJ SJ SJ"))
->>> lead.kind, lead.codes
-('throw', ('tractor:2x2', 'triple'))
+The rule book's own example: at level J, hearts trump, ``SJ SJ HA HA DJ DJ HJ HJ`` is a
+3-link tractor (HA, an off-suit J, the trump J) and a pair.
+
+>>> from shengji.presets import load_preset as preset
+>>> from shengji.trump import TrumpContext as Ctx
+>>> hearts = Ctx(preset("classic"), level=11, trump="H")
+>>> split = classify_lead(hearts, parse_cards("SJ SJ HA HA DJ DJ HJ HJ"))
+>>> split.kind, split.codes, split.units[1].cards
+('throw', ('tractor:3x2', 'pair'), (DJ, DJ))
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from shengji.trump import TrumpContext
 from shengji.units import Lead as Lead  # the data types are the product's
 from shengji.units import Shape as Shape
 from shengji.units import Unit as Unit
-from shengji.units import shape_code, unit_sort_key
+from shengji.units import unit_sort_key
 
 
 def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:
@@ -96,32 +99,35 @@ def _longest_run(positions: dict[int, list[Card]]) -> tuple[int, int] | None:
     return best
 
 
+_ONE_LINK_KIND = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+
+
 def classify_lead(ctx: TrumpContext, cards: Iterable[Card]) -> Lead:
-    """Classify a lead: one unit (single/pair/triple/quad/tractor) or a ``throw``.
-    Raises PlayError ``MIXED_SUITS`` if the cards are not of one effective suit and
-    ``EMPTY_PLAY`` for no cards."""
-    cs = tuple(cards)
-    if not cs:
+    """The oracle's name for a lead: the kind of its one unit (a tractor or Titanic is a
+    ``tractor``), or ``throw`` when it splits into several. An empty lead is an
+    EMPTY_PLAY PlayError, cards of several effective suits a MIXED_SUITS one."""
+    led = tuple(cards)
+    if len(led) == 0:
         raise PlayError("a lead needs at least one card", code=Code.EMPTY_PLAY)
-    if len(cs) == 1:
-        i = cs[0].index
-        suit = ctx.suit_of[i]
-        return Lead("single", suit, (Unit(1, 1, ctx.strength[i], suit, cs),), cs)
-    units = decompose(ctx, cs)
-    if len(units) == 1:
-        u = units[0]
-        kind = "tractor" if u.links > 1 else shape_code(u.shape)
-    else:
+    if len(led) == 1:  # a single needs no splitting
+        (card,) = led
+        one = Unit(1, 1, ctx.strength[card.index], ctx.suit_of[card.index], led)
+        return Lead("single", one.suit, (one,), led)
+    parts = decompose(ctx, led)
+    head = parts[0]
+    if len(parts) > 1:
         kind = "throw"
-    return Lead(kind, units[0].suit, units, cs)
+    elif head.links >= 2:
+        kind = "tractor"
+    else:
+        kind = _ONE_LINK_KIND[head.width]
+    return Lead(kind, head.suit, parts, led)
 
 
 def lead_kind(ctx: TrumpContext, cards: Iterable[Card]) -> str:
-    """Like :func:`classify_lead` but returns ``"invalid"`` for cards of several suits."""
-    try:
-        return classify_lead(ctx, cards).kind
-    except PlayError:
-        return "invalid"
+    """:func:`classify_lead`'s kind, or ``invalid`` for no cards or several suits."""
+    led = tuple(cards)
+    return "invalid" if effective_suit_of(ctx, led) is None else classify_lead(ctx, led).kind
 
 
 # -- hosting shapes in a multiset ---------------------------------------------------------
