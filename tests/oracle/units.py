@@ -18,7 +18,7 @@ The rule book's own example: at level J, hearts trump, ``SJ SJ HA HA DJ DJ HJ HJ
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 
 from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
@@ -27,7 +27,6 @@ from shengji.trump import TrumpContext
 from shengji.units import Lead as Lead  # the data types are the product's
 from shengji.units import Shape as Shape
 from shengji.units import Unit as Unit
-from shengji.units import unit_sort_key
 
 
 def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:
@@ -43,60 +42,60 @@ def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:
 
 
 def decompose(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[Unit, ...]:
-    """Split cards of one effective suit into units, largest first (§3).
+    """The oracle's split of cards of one effective suit into units, largest first (§3).
 
-    Identical cards stay together; tuples of equal width at adjacent strengths join into
-    tractors, longest run first (ties: the higher), one card per strength, preferring the
-    higher suit among equal cards; this repeats on what is left.
+    Copies of one card are never split: the cards become tuples (a pair, a triple...).
+    Among the tuples of one width, a tractor is a chain of tuples at consecutive
+    strengths; the longest chain is taken first (of equal ones, the one with the higher
+    top), each link taking the tuple of the higher suit where several rank equal, and the
+    search starts again on the tuples left. What no chain takes stays a lone tuple.
     """
     suit = effective_suit_of(ctx, cards)
     if suit is None:
         raise PlayError("cards of several effective suits do not form units", code=Code.MIXED_SUITS)
-    strength, tiebreak = ctx.strength, ctx.tiebreak
-    counts = Counter(cards)
-    by_width: dict[int, dict[int, list[Card]]] = {}
-    for c, n in counts.items():
-        by_width.setdefault(n, {}).setdefault(strength[c.index], []).append(c)
-    units: list[Unit] = []
-    for w, positions in by_width.items():
-        for lst in positions.values():
-            lst.sort(key=lambda c: tiebreak[c.index], reverse=True)
-        if w >= 2:
-            while True:
-                run = _longest_run(positions)
-                if run is None:
-                    break
-                lo, hi = run
-                taken = [positions[s].pop(0) for s in range(hi, lo - 1, -1)]
-                units.append(_unit(hi - lo + 1, w, hi, suit, taken))
-                for s in range(lo, hi + 1):
-                    if not positions[s]:
-                        del positions[s]
-        for s, lst in positions.items():
-            for c in lst:
-                units.append(_unit(1, w, s, suit, [c]))
-    units.sort(key=unit_sort_key, reverse=True)
-    return tuple(units)
+    copies = Counter(cards)
+    found: list[Unit] = []
+    for width in sorted(set(copies.values())):
+        # the tuples of this width by strength, the higher suit first among equal ones
+        tuples: dict[int, list[Card]] = defaultdict(list)
+        ranked = sorted(
+            (c for c, n in copies.items() if n == width),
+            key=lambda c: (ctx.strength[c.index], ctx.tiebreak[c.index]),
+            reverse=True,
+        )
+        for card in ranked:
+            tuples[ctx.strength[card.index]].append(card)
+        while width > 1:
+            chain = _best_chain(set(tuples))
+            if not chain:
+                break
+            links = [tuples[h].pop(0) for h in chain]
+            found.append(_tuple_unit(len(chain), width, chain[0], suit, links))
+            for h in chain:
+                if not tuples[h]:
+                    del tuples[h]
+        for h, rest in tuples.items():
+            found.extend(_tuple_unit(1, width, h, suit, [card]) for card in rest)
+    found.sort(key=lambda u: (u.links, u.width, u.top), reverse=True)
+    return tuple(found)
 
 
-def _unit(links: int, width: int, top: int, suit: int, cards: list[Card]) -> Unit:
-    return Unit(links, width, top, suit, tuple(c for c in cards for _ in range(width)))
+def _tuple_unit(links: int, width: int, top: int, suit: int, heads: list[Card]) -> Unit:
+    """A unit of ``links`` tuples of ``width`` copies of each card of ``heads``."""
+    return Unit(links, width, top, suit, tuple(c for c in heads for _ in range(width)))
 
 
-def _longest_run(positions: dict[int, list[Card]]) -> tuple[int, int] | None:
-    """(low, high) strengths of the longest run of >= 2 occupied positions (ties: higher)."""
-    best: tuple[int, int] | None = None
-    keys = sorted(positions)
-    i = 0
-    while i < len(keys):
-        j = i
-        while j + 1 < len(keys) and keys[j + 1] == keys[j] + 1:
-            j += 1
-        length = j - i + 1
-        if length >= 2 and (best is None or length >= best[1] - best[0] + 1):
-            best = (keys[i], keys[j])
-        i = j + 1
-    return best
+def _best_chain(heights: set[int]) -> list[int]:
+    """The strengths, top first, of the longest chain of two or more consecutive ones
+    (of equal length, the higher chain); empty when there is none."""
+    reach = {h: 1 for h in heights}  # how many consecutive strengths end at h, from below
+    for h in sorted(heights):
+        if h - 1 in reach:
+            reach[h] = reach[h - 1] + 1
+    best = max(heights, key=lambda h: (reach[h], h), default=None)
+    if best is None or reach[best] < 2:
+        return []
+    return list(range(best, best - reach[best], -1))
 
 
 _ONE_LINK_KIND = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
