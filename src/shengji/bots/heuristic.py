@@ -216,6 +216,10 @@ class HeuristicBot:
         later = [(view.seat + i) % n for i in range(1, n - len(plays))]
         later_opps = [s for s in later if s not in mine]
         partner_safe = cur_seat in mine and (last or know.holds(plays[cur], lead, later_opps))
+        # how likely the partner's winning card stays on top (points fed go with it)
+        partner_hold = 0.0
+        if cur_seat in mine:
+            partner_hold = 1.0 if partner_safe else know.hold_chance(plays[cur], lead, later_opps)
         trick_pts = sum(points(p) for p in plays)
         endgame = len(hand) <= len(lead.cards)
         kitty_stake = know.kitty_points_guess * (2 if endgame else 0)
@@ -236,7 +240,8 @@ class HeuristicBot:
             elif partner_safe:
                 score = pts * 1.2 - cost * 0.15
             elif cur_seat in mine:
-                score = pts * 0.3 - cost * 0.25
+                # points on a partner's card that may be overtaken feed the opponents
+                score = pts * (1.2 * partner_hold - 2.0 * (1 - partner_hold)) - cost * 0.25
             else:
                 score = -pts * 2.0 - cost * 0.25
             score -= friend_cost(len(hand)) * know.needless_answers(play)
