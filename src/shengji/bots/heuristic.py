@@ -47,6 +47,7 @@ from ..tricks import trick_winner
 from ..trump import TRUMP, TrumpContext, trump_context
 from ..units import Lead, Unit, classify_lead, decompose
 from ..views import SeatView
+from . import lastricks
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -58,6 +59,7 @@ class HeuristicBot:
 
     def __init__(self, seat: int = 0, seed: int = 0) -> None:
         self.rng = random.Random(f"heuristic:{seed}:{seat}")
+        self.seed = seed
         #: Why the last action was chosen: (English, Chinese).
         self.reason: tuple[str, str] = ("", "")
         #: The plays the last play decision scored, best first (for search bots).
@@ -82,9 +84,15 @@ class HeuristicBot:
                 "叫我没有的 A, 选我能出的花色",
             )
             return Call(choose_calls(view))
-        if view.trick:
-            return Play(self._follow(view))
-        return Play(self._lead(view))
+        play = self._follow(view) if view.trick else self._lead(view)
+        if lastricks.applies(view):
+            cands = [play, *(p for _, p in self.scored if p != play)]
+            key = f"lastricks:{self.seed}:{view.seat}:{view.hand_number}:{len(view.tricks)}"
+            solved = lastricks.solve_last_tricks(view, cands, f"{key}:{len(view.trick)}")
+            if solved is not None:
+                self.reason = lastricks.reason(solved)
+                play = solved.play
+        return Play(play)
 
     # -- declaring -------------------------------------------------------------------------
     def _declare(self, view: SeatView) -> Action:
