@@ -241,8 +241,9 @@ class HeuristicBot:
             if wins:
                 hold = 1.0 if last else know.hold_chance(play, lead, later_opps)
                 gain = trick_pts + kitty_stake
-                # an overtaken winner hands its own points to the other side
-                score = hold * (gain + pts) - (1 - hold) * 2.0 * pts - cost * 0.35 + 3 * hold
+                # an overtaken winner hands its own points to the other side; a trick
+                # without points is not worth a card for itself
+                score = hold * (gain + pts) - (1 - hold) * 2.0 * pts - cost * 0.35
                 if cur_seat in mine and partner_safe:
                     score -= 4  # no need to overtake a safe partner
             elif partner_safe:
@@ -549,10 +550,11 @@ class Knowledge:
 
     def trump_control(self, hand: Sequence[Card]) -> bool:
         """The seat holds trump control: at least four trumps and a third of its hand, as
-        many as the opponents likely hold, and at most two unseen trumps above its best."""
+        twice as many as the opponents likely hold (drawing with fewer hands the lead to
+        opponents who keep trumps), and at most two unseen trumps above its best."""
         ctx = self.view.ctx
         mine = [c for c in hand if ctx.suit_of[c.index] == TRUMP]
-        if len(mine) < max(4, len(hand) // 3) or len(mine) < self.opponent_trumps():
+        if len(mine) < max(4, len(hand) // 3) or len(mine) < 2 * self.opponent_trumps():
             return False
         top = max(ctx.key[c.index] for c in mine)
         higher = sum(1 for c in self._suit_unseen.get(TRUMP, ()) if ctx.key[c.index] > top)
