@@ -549,7 +549,7 @@ class Knowledge:
         return out * len(opps) / holders
 
     def trump_control(self, hand: Sequence[Card]) -> bool:
-        """The seat holds trump control: at least four trumps and a third of its hand, as
+        """The seat holds trump control: at least four trumps and a third of its hand,
         twice as many as the opponents likely hold (drawing with fewer hands the lead to
         opponents who keep trumps), and at most two unseen trumps above its best."""
         ctx = self.view.ctx

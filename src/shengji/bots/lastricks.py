@@ -54,9 +54,7 @@ def applies(view: SeatView) -> bool:
     )
 
 
-def solve_last_tricks(
-    view: SeatView, cands: Sequence[tuple[Card, ...]], key: str
-) -> Solved | None:
+def solve_last_tricks(view: SeatView, cands: Sequence[tuple[Card, ...]], key: str) -> Solved | None:
     """Solve each candidate (the rule of thumb's choice first) on sampled deals; the best
     one when it beats the first by :data:`MARGIN` levels on average, else None (also when
     nothing could be sampled, the tree is too big, or the kernel is missing)."""
