@@ -258,7 +258,16 @@ class HeuristicBot:
             if score > best_score:
                 best_score, best = score, play
                 why = (wins, partner_safe, cur_seat in mine, pts, hold)
-        self.reason = _follow_reason(*why, kept=lambda: keeps_higher(ctx, hand, best))
+        withheld = (
+            cur_seat in mine
+            and not partner_safe
+            and not why[0]
+            and not points(best)
+            and any(points(p) for p in candidates)
+        )
+        self.reason = _follow_reason(
+            *why, kept=lambda: keeps_higher(ctx, hand, best), withheld=withheld
+        )
         self.scored.sort(key=lambda sp: -sp[0])
         return best
 
@@ -315,9 +324,12 @@ def _follow_reason(
     pts: int,
     hold: float = 0.0,
     kept: Callable[[], bool] = lambda: True,
+    withheld: bool = False,
 ) -> tuple[str, str]:
     """Why a follow was chosen, saying what it does (``kept()``: whether the hand keeps a
-    higher card of the play's suit, asked only where the words would promise it)."""
+    higher card of the play's suit, asked only where the words would promise it;
+    ``withheld``: the partner's winning card may still be overtaken and the play keeps
+    the points the hand could have given)."""
     if wins and pts and hold >= 1.0:
         # cards that nothing unseen separates win as surely: the one with points is banked
         return (
@@ -329,6 +341,11 @@ def _follow_reason(
     if partner_safe and pts:
         return ("partner is winning safely: give points", "队友稳赢, 贴分")
     if partner_winning:
+        if withheld:
+            return (
+                "partner is winning but may still be overtaken: give no points yet",
+                "队友暂时在赢, 但还可能被压: 先不贴分",
+            )
         if kept():
             return ("partner is winning: keep the strong cards", "队友在赢, 留大牌")
         return (
