@@ -15,7 +15,6 @@ cold turn that is not an endgame turn stays small.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,10 +23,12 @@ from ..views import SeatView
 
 #: Solve once every hand holds at most this many cards.
 LAST_CARDS = 3
-#: Sampled deals per decision at most, and the wall time they may take (seconds).
+#: Sampled deals per decision at most, and the solver nodes they may take together
+#: (counted, not timed: the bot stays deterministic for a seed on any machine).
 DEALS = 24
-SECONDS = 0.025
-#: Solver nodes one sampled deal may take (all candidates); past it, the rule stands.
+BUDGET = 24000
+#: Solver nodes one sampled deal may take (all candidates); past it, the rule stands
+#: on the deals solved so far.
 NODES = 6000
 #: What another play must gain over the rule of thumb's, in levels on average.
 MARGIN = 0.02
@@ -73,9 +74,9 @@ def solve_last_tricks(view: SeatView, cands: Sequence[tuple[Card, ...]], key: st
     plays = [[c.index for c in play] for play in cands]
     totals = [0.0] * len(cands)
     deals = 0
-    deadline = time.perf_counter() + SECONDS
+    spent = 0
     n = len(view.hand_sizes)
-    while deals < DEALS and (deals == 0 or time.perf_counter() < deadline):
+    while deals < DEALS and spent < BUDGET:
         deal = belief.sample(rng)
         if deal is None:
             break
@@ -94,6 +95,7 @@ def solve_last_tricks(view: SeatView, cands: Sequence[tuple[Card, ...]], key: st
         for i, v in enumerate(values):
             totals[i] += v
         deals += 1
+        spent += solver.nodes
     if not deals:
         return None
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
