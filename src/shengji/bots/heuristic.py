@@ -22,10 +22,14 @@ many trumps the opponents hold, and the kitty's likely points.
   the opponents likely hold, few higher ones out), never leads a lone trump point card
   nor spends a top trump on a few small ones, else leads low from long suits; near the
   end it keeps its strongest units for the last trick (the kitty).
-- Following: feeds points to a partner who is winning safely, wins tricks with points as
-  cheaply as it can (ruffing and overruffing when void), weighing the chance that its win
-  holds against the points it risks, and otherwise sheds its least useful cards, keeping
-  points away from a winning opponent.
+- Following: feeds points to a partner who is winning safely (on a partner's card that
+  may still be overtaken, only as far as its chance of holding allows), wins tricks with
+  points as cheaply as it can (ruffing and overruffing when void), weighing the chance
+  that its win holds against the points it risks, spends no card to win a trick without
+  points, and otherwise sheds its least useful cards, keeping points away from a winning
+  opponent.
+- The last tricks: once every hand holds at most three cards, its candidate plays are
+  solved exactly on sampled deals of the hidden cards (:mod:`shengji.bots.lastricks`).
 """
 
 from __future__ import annotations
