@@ -1,5 +1,5 @@
-"""Root pytest configuration: ``--doctest-modules`` would import ``kernel/_core.py`` as a
-file while the compiled extension of the same name is what ``import`` loads; it has no
-doctests, so it is not collected (tests/kernel tests both of its paths)."""
+"""Root pytest configuration: ``--doctest-modules`` would import the modules of
+``kernel/_core/`` as files while their compiled extensions are what ``import`` loads; they
+have no doctests, so they are not collected (tests/kernel tests both of their paths)."""
 
-collect_ignore = ["src/shengji/kernel/_core.py"]
+collect_ignore = ["src/shengji/kernel/_core"]

@@ -80,7 +80,7 @@ def test_the_oracles_scoring_shares_no_run_of_three_lines_with_the_product() -> 
 
 
 def test_a_copied_function_is_found() -> None:
-    product = _lines(SRC / "kernel" / "_core.py")
+    product = _lines(SRC / "kernel" / "_core" / "hand.py")
     assert _runs(product[100:120], product)
     assert _runs(product[100 : 100 + RUN], _product_windows(RUN))
     assert not _runs(product[100 : 100 + RUN - 1], _product_windows(RUN))

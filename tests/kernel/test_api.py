@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -114,7 +115,7 @@ def test_a_trusted_apply_and_is_legal(kernel: Kernel) -> None:
 
 def test_the_pure_path_is_forced_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHENGJI_PURE", "1")
-    assert str(load_core().__file__).endswith("_core.py")
+    assert str(load_core().__file__).endswith(("_core/__init__.py", "_core\\__init__.py"))
     assert not Kernel().is_compiled
     monkeypatch.setenv("SHENGJI_PURE", "0")
     assert Kernel().is_compiled == compiled()
@@ -128,9 +129,8 @@ def test_the_compiled_core_is_compiled() -> None:
 
 
 def test_a_stale_extension_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When ``_core.py`` changed after the build, the source runs, not the extension."""
-    from pathlib import Path
-
+    """When a module of ``_core`` changed after the build, the sources run, not the
+    extensions."""
     from shengji.kernel import _core, loader
 
     if Path(str(_core.__file__)).suffix == ".py":
@@ -245,3 +245,22 @@ def test_the_light_policy_takes_a_larger_lead_from_the_other_side(
     held = s.hands[s.to_act]
     rand = [sorted(kernel.core.random_follow(s.t, s.units, s.n, held, krng)) for _ in range(8)]
     assert any(r != sorted(play) for r in rand)
+
+
+def test_the_build_stamp_covers_every_module_of_the_core(tmp_path: Path) -> None:
+    """The hash that decides whether the compiled core is current covers each module of
+    the package: a change to any of them, or a new one, makes the build stale."""
+    from shengji.kernel import loader
+
+    (tmp_path / "__init__.py").write_text("from .a import y\n")
+    (tmp_path / "a.py").write_text("y = 2\n")
+    (tmp_path / "notes.txt").write_text("not a module\n")
+    assert loader.core_sources(str(tmp_path)) == ["__init__.py", "a.py"]
+    first = loader.core_digest(str(tmp_path))
+    (tmp_path / "notes.txt").write_text("still not a module\n")
+    assert loader.core_digest(str(tmp_path)) == first
+    (tmp_path / "a.py").write_text("y = 3\n")
+    second = loader.core_digest(str(tmp_path))
+    assert second != first
+    (tmp_path / "b.py").write_text("")
+    assert loader.core_digest(str(tmp_path)) != second
