@@ -11,11 +11,11 @@ import pytest
 from shengji.bots.heuristic import HeuristicBot, Knowledge, choose_burial, safe_throw
 from shengji.bots.random_bot import RandomBot
 from shengji.errors import ShengjiError
-from shengji.game import GameState, apply, new_match
-from shengji.players import run_match
-from shengji.presets import load_preset, preset_names
-from shengji.simulate import Settings, run_jobs, summarise
-from shengji.views import SeatView, seat_view
+from shengji.game.players import run_match
+from shengji.game.state import GameState, apply, new_match
+from shengji.game.views import SeatView, seat_view
+from shengji.rules.presets import load_preset, preset_names
+from shengji.tools.simulate import Settings, run_jobs, summarise
 
 
 def _reachable(obj: object, seen: set[int] | None = None) -> list[object]:
@@ -115,7 +115,7 @@ def test_burial_empties_the_pointless_side_suit_and_keeps_trumps_and_pairs() -> 
 
 def test_safe_throw_is_the_boss_pair_and_single() -> None:
     from helpers import C
-    from shengji.actions import Bury
+    from shengji.game.actions import Bury
 
     st = _banker_at_burial()
     st, _ = apply(st, 0, Bury(choose_burial(seat_view(st, 0))))
@@ -130,7 +130,7 @@ def _second_seat_view() -> SeatView:
     """Seat 1 to follow a low spade lead holding S10 and S4 (and no other spade), with
     the spade jacks to aces unseen."""
     from helpers import C, build_deck, run
-    from shengji.actions import Bury, Play
+    from shengji.game.actions import Bury, Play
 
     opts = load_preset("shuangsheng")
     wants = {
@@ -145,9 +145,9 @@ def _second_seat_view() -> SeatView:
 
 
 def test_heuristic_does_not_risk_points_on_a_win_that_will_not_hold() -> None:
-    from shengji.actions import Play
     from shengji.bots.heuristic_v1 import HeuristicV1Bot
-    from shengji.cards import parse_cards
+    from shengji.game.actions import Play
+    from shengji.rules.cards import parse_cards
 
     view = _second_seat_view()
     assert HeuristicV1Bot(1, 0).act(view) == Play(parse_cards("S10"))

@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from shengji.actions import Action, Bury, Declare, Pass, Play
 from shengji.bots import search
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot, random_action
@@ -26,12 +25,13 @@ from shengji.bots.search import (
     finished,
     hand_value,
 )
-from shengji.cards import parse_cards, rank_text
 from shengji.errors import ShengjiError
-from shengji.game import GameState, apply, legal_actions, new_match
-from shengji.players import run_match
-from shengji.presets import load_preset
-from shengji.views import SeatView, seat_view
+from shengji.game.actions import Action, Bury, Declare, Pass, Play
+from shengji.game.players import run_match
+from shengji.game.state import GameState, apply, legal_actions, new_match
+from shengji.game.views import SeatView, seat_view
+from shengji.rules.cards import parse_cards, rank_text
+from shengji.rules.presets import load_preset
 
 
 @pytest.mark.parametrize(
@@ -599,7 +599,7 @@ def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_doe
 def test_the_bench_counts_the_rollouts_of_each_play_decision() -> None:
     """``shengji bench``'s search row: decisions with a choice, and per decision the
     rollouts the budget bought (a rollout budget: exactly what fits)."""
-    from shengji.bench import bench_search, search_rollouts, search_views
+    from shengji.tools.bench import bench_search, search_rollouts, search_views
 
     views = search_views(3)
     assert len(views) == 3 and all(v.phase == "play" for v in views)

@@ -5,7 +5,7 @@ A :class:`DeclareState` is folded over accepted shows; :func:`apply_show` valida
 next one for a phase (``deal``, ``before_kitty``, ``after_burial``) and returns the new
 state or raises :class:`~shengji.errors.DeclarationError`.
 
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> opts = load_preset("shuangsheng")
 >>> st = start_state(first_hand=True, banker=None)
 >>> st = apply_show(opts, 2, st, 2, parse_cards("H2"), "deal")
@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shengji.cards import (  # noqa: F401
+from shengji.errors import DeclarationError
+from shengji.rules.cards import (  # noqa: F401
     BIG_JOKER,
     LITTLE_JOKER,
     Card,
@@ -31,11 +32,10 @@ from shengji.cards import (  # noqa: F401
     parse_cards,
     rank_text,
 )
-from shengji.declaring import DeclareState, Show  # the data types are the product's
-from shengji.errors import DeclarationError
-from shengji.immutable import evolve
-from shengji.options import RuleOptions
-from shengji.phases import DeclaringPhase as Phase
+from shengji.rules.declaring import DeclareState, Show  # the data types are the product's
+from shengji.rules.immutable import evolve
+from shengji.rules.options import RuleOptions
+from shengji.rules.phases import DeclaringPhase as Phase
 
 
 def start_state(first_hand: bool, banker: int | None) -> DeclareState:
@@ -79,7 +79,7 @@ def parse_show(level: int, cards: Sequence[Card]) -> Show:
 
 
 def _fail(msg: str, reason: str, **params: Any) -> DeclarationError:
-    """A refused show; ``reason`` names the rule for :func:`shengji.i18n.error_text`."""
+    """A refused show; ``reason`` names the rule for :func:`shengji.words.i18n.error_text`."""
     return DeclarationError(msg, params={"reason": reason, **params})
 
 

@@ -7,8 +7,8 @@ triple > two pairs > pair > nothing). The follower's requirement is, unit by uni
 first), the first one that its cards of the led suit can meet together with the units
 before it; a legal follow meets the same requirement.
 
->>> from shengji.presets import load_preset
->>> from shengji.trump import TrumpContext
+>>> from shengji.rules.presets import load_preset
+>>> from shengji.rules.trump import TrumpContext
 >>> ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="H")
 >>> lead, hand = parse_cards("S9 S9 S10 S10"), parse_cards("SK SK S5 S5 S3 H4 D7 C8")
 >>> is_legal_follow(ctx, lead, hand, parse_cards("SK SK S5 S5"))
@@ -30,15 +30,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from shengji.errors import PlayError
-from shengji.follow import (  # the words of the refusals (text, not rules)
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.follow import (  # the words of the refusals (text, not rules)
     must_follow_format_error,
     must_follow_suit_error,
     not_in_hand_error,
     wrong_count_error,
 )
-from shengji.trump import TrumpContext
+from shengji.rules.trump import TrumpContext
 
 from .units import Lead, Shape, can_host, classify_lead
 

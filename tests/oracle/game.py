@@ -1,6 +1,6 @@
 """The oracle's game flow: deal → declare → kitty → (counter-declare) → (找朋友: call
 friends) → play → result → next hand, on the oracle's rules (``tests/oracle``) and
-``shengji.declaring``; the states, actions, events and errors are the product's types
+``shengji.rules.declaring``; the states, actions, events and errors are the product's types
 (``shengji.game``), so the two compare directly.
 
 找朋友 (``friends``, docs/rules.md §4.16) is played here from the rule text, for 4 to 8
@@ -13,7 +13,7 @@ events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable co
 message) and leaves the state untouched (states are immutable). :func:`legal_actions`
 lists what a seat may do now. Dealing is seeded: the same seed gives the same game.
 
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> st = new_match(load_preset("shuangsheng"), seed=3)
 >>> st.phase, st.hand_number, len(st.hands[0]) > 0
 ('deal', 0, True)
@@ -28,7 +28,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from shengji.actions import (
+from shengji.errors import Code, PlayError, ShengjiError
+from shengji.game.actions import (
     Action,
     ActionError,
     Bury,
@@ -39,17 +40,16 @@ from shengji.actions import (
     Pass,
     Play,
 )
-from shengji.cards import Card, Suit, deck, format_cards, points, rank_text
-from shengji.declaring import DeclareState
-from shengji.errors import Code, PlayError, ShengjiError
-from shengji.friends import CalledFriend, FriendCall, format_calls
-from shengji.game import Event, GameState, HandResult, Table, Trick, TrickPlay
-from shengji.immutable import evolve
-from shengji.multisets import multiset_combinations
-from shengji.options import RuleOptions
-from shengji.phases import DECLARING_PHASES
-from shengji.shuffle import shuffled
-from shengji.trump import trump_context, trump_text
+from shengji.game.state import Event, GameState, HandResult, Table, Trick, TrickPlay
+from shengji.rules.cards import Card, Suit, deck, format_cards, points, rank_text
+from shengji.rules.declaring import DeclareState
+from shengji.rules.friends import CalledFriend, FriendCall, format_calls
+from shengji.rules.immutable import evolve
+from shengji.rules.multisets import multiset_combinations
+from shengji.rules.options import RuleOptions
+from shengji.rules.phases import DECLARING_PHASES
+from shengji.rules.shuffle import shuffled
+from shengji.rules.trump import trump_context, trump_text
 
 from . import friends
 from .declaring import apply_show, flipped_state, start_state
@@ -205,7 +205,7 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
     kitty-size cards. Calling friends: every set of distinct callable calls. Play: every
     legal follow; for a lead, every one-unit lead (a throw, any other set of cards of one
     suit, may also be attempted: :func:`apply` checks it against the other hands and
-    forces a unit when it fails). :mod:`shengji.moves` reaches every action, throws
+    forces a unit when it fails). :mod:`shengji.game.moves` reaches every action, throws
     included, card by card from at most 55 moves a step.
     """
     if st.phase == "match_over":

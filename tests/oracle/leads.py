@@ -1,9 +1,9 @@
 """The leads a hand can make: every single, pair, triple, tractor (and Titanic); a throw
 is any other set of cards of one suit and is checked against the other hands on request
-(:func:`shengji.throws.check_throw`).
+(:func:`shengji.rules.throws.check_throw`).
 
->>> from shengji.presets import load_preset
->>> from shengji.trump import TrumpContext
+>>> from shengji.rules.presets import load_preset
+>>> from shengji.rules.trump import TrumpContext
 >>> ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="H")
 >>> [" ".join(c.text for c in lead) for lead in unit_leads(ctx, parse_cards("S5 S5 S6 S6 S8"))]
 ['S8', 'S6', 'S5', 'S6 S6', 'S5 S5', 'S6 S6 S5 S5']
@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import product
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (doctests)
 from shengji.errors import Code, PlayError
-from shengji.trump import TrumpContext
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (doctests)
+from shengji.rules.trump import TrumpContext
 
 from .units import Lead, classify_lead
 
@@ -97,7 +97,7 @@ def count_unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> int:
 
 def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -> Lead:
     """Validate a lead's form (cards held, one effective suit) and classify it; whether a
-    throw stands is decided by :func:`shengji.throws.check_throw`."""
+    throw stands is decided by :func:`shengji.rules.throws.check_throw`."""
     if not cards:
         raise PlayError("a lead needs at least one card", code=Code.EMPTY_PLAY)
     if len(cards) == 1 and cards[0] in hand:

@@ -1,7 +1,7 @@
 """Throws (甩牌, §4): validity against the other hands, the forced unit and the penalty.
 
->>> from shengji.presets import load_preset
->>> from shengji.trump import TrumpContext
+>>> from shengji.rules.presets import load_preset
+>>> from shengji.rules.trump import TrumpContext
 >>> ctx = TrumpContext(load_preset("tuolaji"), level=2, trump="H")
 >>> r = check_throw(ctx, parse_cards("S9 S8 S8 S4 S4"),
 ...                 [parse_cards("S3 D5"), parse_cards("SQ SQ"), parse_cards("S6 C4")])
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
-from shengji.options import RuleOptions
-from shengji.throws import ThrowResult  # the data type
-from shengji.trump import TrumpContext
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.options import RuleOptions
+from shengji.rules.throws import ThrowResult  # the data type
+from shengji.rules.trump import TrumpContext
 
 from .units import Lead, Unit, classify_lead, placements
 

@@ -4,8 +4,8 @@ Only a play entirely in the led suit or entirely trump can win, and only if its 
 into the lead's units; it is then compared by the top of its largest unit. A trump play
 beats any side-suit play; a later equal play never beats an earlier one.
 
->>> from shengji.presets import load_preset
->>> from shengji.trump import TrumpContext
+>>> from shengji.rules.presets import load_preset
+>>> from shengji.rules.trump import TrumpContext
 >>> ctx = TrumpContext(load_preset("tuolaji"), level=2, trump="H")
 >>> trick_winner(ctx, [parse_cards("SA"), parse_cards("H3"), parse_cards("SK"), parse_cards("H4")])
 3
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from shengji.errors import Code, PlayError
-from shengji.trump import TRUMP, TrumpContext
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.trump import TRUMP, TrumpContext
 
 from .units import Lead, best_top, classify_lead, effective_suit_of
 

@@ -5,8 +5,8 @@ tractor of k pairs kx2 and a Titanic of k triples kx3 (with 4 decks, four identi
 make a 1x4 "quad"; see docs/rules.md). Units order by ``(links, width)``: longer tractor >
 shorter tractor > triple > pair > single.
 
->>> from shengji.presets import load_preset
->>> from shengji.trump import TrumpContext
+>>> from shengji.rules.presets import load_preset
+>>> from shengji.rules.trump import TrumpContext
 >>> ctx = TrumpContext(load_preset("classic-3deck"), level=2, trump="H")
 >>> lead = classify_lead(ctx, parse_cards("S9 S9 S10 S10 SJ SJ SJ"))
 >>> lead.kind, lead.codes
@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from shengji.errors import Code, PlayError
-from shengji.trump import TrumpContext
-from shengji.units import Lead as Lead  # the data types are the product's
-from shengji.units import Shape as Shape
-from shengji.units import Unit as Unit
-from shengji.units import shape_code, unit_sort_key
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import Lead as Lead  # the data types are the product's
+from shengji.rules.units import Shape as Shape
+from shengji.rules.units import Unit as Unit
+from shengji.rules.units import shape_code, unit_sort_key
 
 
 def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:

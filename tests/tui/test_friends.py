@@ -14,8 +14,8 @@ from typing import Any
 
 from textual.widgets import Static
 
-from shengji.autoplay import choose_action
-from shengji.presets import load_preset
+from shengji.bots.autoplay import choose_action
+from shengji.rules.presets import load_preset
 from shengji.tui.app import CallDialog, TableApp
 from shengji.tui.plain import action_line, parse_line
 from shengji.tui.session import LocalSession, seat_bots

@@ -24,12 +24,11 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from shengji.autoplay import choose_action
-from shengji.cli import build_parser, main
+from shengji.bots.autoplay import choose_action
 from shengji.errors import ShengjiError
-from shengji.i18n import error_text, t
-from shengji.presets import load_preset, preset_names
+from shengji.rules.presets import load_preset, preset_names
 from shengji.server.launch import ServerProcess
+from shengji.tools.cli import build_parser, main
 from shengji.tui import plain as plain_mode
 from shengji.tui.app import BuryDialog, CallDialog, HelpDialog, ScoreDialog, TableApp
 from shengji.tui.main import run_play
@@ -45,6 +44,7 @@ from shengji.tui.text import (
     status_rows,
     who,
 )
+from shengji.words.i18n import error_text, t
 
 from .test_app import FakeSession, until
 
@@ -348,7 +348,7 @@ def test_the_score_sheet_names_the_next_banker_as_the_table_does() -> None:
 def test_replay_names_seats_from_yours_with_suit_symbols(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from shengji.record import save_record
+    from shengji.game.record import save_record
 
     session = _hand_over()
     path = tmp_path / "m.json"

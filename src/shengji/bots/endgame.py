@@ -10,7 +10,7 @@ of each trick (the hands, the leader, the points so far) merges orders of play t
 the same position.
 
 >>> import random
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> from shengji.game import new_match, apply
 >>> from shengji.bots.random_bot import random_action
 >>> from shengji.kernel import from_table

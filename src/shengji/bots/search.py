@@ -5,7 +5,7 @@ For each play decision the bot takes the candidate plays the heuristic bot score
 then repeatedly deals the hidden cards at random consistently with everything its view
 reveals (:class:`~shengji.bots.belief.Belief`), and plays the hand out from each
 candidate with a fast policy. A candidate's value is the hand's outcome in levels for the
-bot's team (the level table and kitty multiplier as :mod:`shengji.scoring` applies them),
+bot's team (the level table and kitty multiplier as :mod:`shengji.rules.scoring` applies them),
 with the collectors' points as a small tie-break. The same deals are used for every
 candidate, and the heuristic's choice is kept unless another candidate is clearly better
 on them.
@@ -57,20 +57,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union, cast
 
-from ..actions import Action, Bury, Declare, Pass, Play
-from ..cards import ALL_CARDS, Card, Suit
 from ..errors import Code, ShengjiError
-from ..game import GameState, apply, legal_shows
-from ..i18n import cards_label
-from ..immutable import evolve
+from ..game.actions import Action, Bury, Declare, Pass, Play
+from ..game.state import GameState, apply, legal_shows
+from ..game.views import SeatView, seat_view
 from ..kernel import access
 from ..kernel.rollout import HandInfo, score
-from ..leads import unit_lead_list
-from ..scoring import HandOutcome
-from ..seats import FIXED_TEAMS
-from ..trump import TRUMP, TrumpContext
-from ..units import Lead
-from ..views import SeatView, seat_view
+from ..rules.cards import ALL_CARDS, Card, Suit
+from ..rules.immutable import evolve
+from ..rules.leads import unit_lead_list
+from ..rules.scoring import HandOutcome
+from ..rules.seats import FIXED_TEAMS
+from ..rules.trump import TRUMP, TrumpContext
+from ..rules.units import Lead
+from ..words.i18n import cards_label
 from .belief import KITTY, Belief
 from .endgame import Solver, TooBig
 from .heuristic import HeuristicBot, choose_burial, partners
@@ -186,7 +186,7 @@ def effort_figures(efforts: Sequence[tuple[int, int, bool]]) -> dict[str, Any]:
     >>> effort_figures([Effort(1000, 100), Effort(400, 40, True)])["rollouts"]
     {'p10': 400, 'p50': 400}
     """
-    from ..stats import percentile
+    from .stats import percentile
 
     rollouts = sorted(e[0] for e in efforts)
     deals = sorted(e[1] for e in efforts)
@@ -934,7 +934,7 @@ def override_reason(
     """Why the search plays ``best.play`` rather than the rule of thumb's ``heuristic``:
     both plays, the gain with its standard error and deals, and the difference in words
     where one can be named (English, Chinese)."""
-    from ..i18n import cards_label
+    from ..words.i18n import cards_label
 
     words = play_difference(view, heuristic, best.play)
     en_cards = [cards_label([c.text for c in p], "en") for p in (best.play, heuristic)]
@@ -985,7 +985,7 @@ def play_difference(
         return ("trumps in (毙) to take the trick", "毙牌拿下这一轮")
     partner_winning = False
     if view.seat is not None and view.lead is not None:
-        from ..tricks import trick_winner
+        from ..rules.tricks import trick_winner
 
         plays = [p.cards for p in view.trick]
         winner = view.trick[trick_winner(ctx, plays, view.lead)].seat

@@ -18,9 +18,9 @@ except ImportError as e:  # pragma: no cover - depends on what is installed
         f"shengji.env needs the 'rl' extra ({e.name} is missing): pip install 'shengji[rl]'"
     ) from e
 
-from ..moves import DONE, N_ACTIONS, Decision, action_indexes
+from ..bots.observation import LAYOUT, OBS_SIZE, SCALARS, Layout, encode, layout_of, part
+from ..game.moves import DONE, N_ACTIONS, Decision, action_indexes
 from .aec import AGENTS, env, raw_env
-from .observation import LAYOUT, OBS_SIZE, SCALARS, Layout, encode, layout_of, part
 from .single import SingleSeatEnv
 from .vector import VectorEnv
 

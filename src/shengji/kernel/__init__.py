@@ -1,6 +1,6 @@
 """The engine at the bottom of the package: int cards, count-array hands, precomputed
 tables, move generation, whole hands (``KHand``) and matches (:mod:`.match`), with a
-rollout API for search (docs/kernel.md). The rules API (``shengji.units``, ``follow``,
+rollout API for search (docs/kernel.md). The rules API (``shengji.rules.units``, ``follow``,
 ``leads``, ``throws``, ``tricks``) answers from it.
 
 ``_core`` is compiled with mypyc when the package is installed with a compiler at hand;

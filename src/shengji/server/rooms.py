@@ -1,6 +1,6 @@
 """Rooms: seats, identity, the lobby, the match, bots, timers and persistence.
 
-The deal runs by itself (a paced deal, :mod:`shengji.dealing`): a round of cards every
+The deal runs by itself (a paced deal, :mod:`shengji.game.dealing`): a round of cards every
 ``deal_seconds``, anyone shows at any moment, bots answer at their draws, and nobody is
 waited on; the round before the kitty and the counters after the burial give a person
 ``declare_seconds`` (silence is not showing). Each room handles one command at a time (an
@@ -31,23 +31,23 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from ..actions import Action, Continue, Declare, Pass, Play, action_from_json, action_to_json
 from ..bots.external import ExternalBot
 from ..bots.registry import make_player
-from ..dealing import DEAL_SECONDS, DECLARE_SECONDS, DealClock, is_dealing
 from ..errors import Code, ShengjiError
-from ..follow import count_legal_follows, legal_follows
-from ..friends import callable_cards
-from ..game import GameState, apply, new_match
-from ..i18n import notice_texts
-from ..options import RuleOptions
-from ..phases import DECLARING_PHASES
-from ..players import Player
-from ..presets import load_preset
-from ..record import Recorder
-from ..shuffle import derived_seed, secret_seed
-from ..units import classify_lead, decompose
-from ..views import legal_show_texts, own_view, seat_message, seat_view, table_view
+from ..game.actions import Action, Continue, Declare, Pass, Play, action_from_json, action_to_json
+from ..game.dealing import DEAL_SECONDS, DECLARE_SECONDS, DealClock, is_dealing
+from ..game.players import Player
+from ..game.record import Recorder
+from ..game.state import GameState, apply, new_match
+from ..game.views import legal_show_texts, own_view, seat_message, seat_view, table_view
+from ..rules.follow import count_legal_follows, legal_follows
+from ..rules.friends import callable_cards
+from ..rules.options import RuleOptions
+from ..rules.phases import DECLARING_PHASES
+from ..rules.presets import load_preset
+from ..rules.shuffle import derived_seed, secret_seed
+from ..rules.units import classify_lead, decompose
+from ..words.i18n import notice_texts
 from .connection import Connection
 from .limits import Limits
 from .protocol import (
@@ -569,7 +569,7 @@ class Room:
                 self.conns.discard(conn)
 
     def _table_text(self, st: GameState) -> str:
-        """:func:`~shengji.views.table_view` as JSON. The finished tricks and the score
+        """:func:`~shengji.game.views.table_view` as JSON. The finished tricks and the score
         sheet, the longest part, change only when a trick or a hand ends: their text is
         kept while the state's tuples are the same objects."""
         table = table_view(st)

@@ -42,10 +42,11 @@ except ModuleNotFoundError as e:  # pragma: no cover - depends on what is instal
 
     raise missing_extra("shengji.tui.app", "tui", e) from e
 
-from ..autoplay import choose_action
-from ..cards import ALL_CARDS, kitty_size
+from ..bots.autoplay import choose_action
 from ..errors import ShengjiError
-from ..i18n import (
+from ..rules.cards import ALL_CARDS, kitty_size
+from ..rules.phases import DECLARING_PHASES
+from ..words.i18n import (
     SUIT_SYMBOLS,
     calls_text,
     card_label,
@@ -54,7 +55,6 @@ from ..i18n import (
     t,
     trump_label,
 )
-from ..phases import DECLARING_PHASES
 from .session import Refusal, Session
 from .text import (
     Tracker,

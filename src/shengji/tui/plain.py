@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..errors import Code, ShengjiError
-from ..i18n import cards_label, t
+from ..words.i18n import cards_label, t
 from .session import LEVELS, Refusal, Session, bot_for, local_levels
 from .text import (
     Tracker,

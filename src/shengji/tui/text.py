@@ -3,7 +3,7 @@
 declared, every play, who won each trick, failed throws, the end of a hand).
 
 Shared by the plain mode and the Textual app; every word comes from
-:mod:`shengji.i18n`, so both read the same in English and Chinese.
+:mod:`shengji.words.i18n`, so both read the same in English and Chinese.
 """
 
 from __future__ import annotations
@@ -15,11 +15,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..autoplay import choose_action
+from ..bots.autoplay import choose_action
 from ..bots.registry import bot_kinds
-from ..cards import kitty_size, parse_card, parse_cards, points
 from ..errors import ShengjiError
-from ..i18n import (
+from ..rules.cards import kitty_size, parse_card, parse_cards, points
+from ..rules.options import RuleOptions
+from ..rules.phases import DECLARING_PHASES
+from ..rules.trump import TRUMP, TrumpContext
+from ..rules.units import classify_lead
+from ..words.i18n import (
     call_text,
     calls_text,
     cards_label,
@@ -28,11 +32,7 @@ from ..i18n import (
     t,
     trump_phrase,
 )
-from ..option_help import overrides_text
-from ..options import RuleOptions
-from ..phases import DECLARING_PHASES
-from ..trump import TRUMP, TrumpContext
-from ..units import classify_lead
+from ..words.option_help import overrides_text
 
 ARROWS = {0: "↓", 1: "→", 2: "↑", 3: "←"}
 
