@@ -14,7 +14,7 @@ import random
 
 from shengji.bots.belief import KITTY, Belief
 from shengji.bots.heuristic import HeuristicBot
-from shengji.game.state import apply, new_match
+from shengji.game.flow import apply, new_match
 from shengji.game.views import seat_view
 from shengji.rules.cards import Card, points
 from shengji.rules.presets import load_preset

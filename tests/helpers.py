@@ -12,7 +12,8 @@ from typing import Any
 
 from shengji.bots.random_bot import random_action
 from shengji.game.actions import Action, Continue, Declare, Pass
-from shengji.game.state import GameState, apply, new_match, stack_deck
+from shengji.game.flow import apply, new_match, stack_deck
+from shengji.game.state import GameState
 from shengji.rules.cards import Card, deck, parse_cards
 from shengji.rules.leads import unit_leads
 from shengji.rules.options import RuleOptions

@@ -11,7 +11,8 @@ import shengji
 from shengji.bots.random_bot import random_action
 from shengji.errors import CardError
 from shengji.game.actions import ActionError, Bury, Call, Declare, Play
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
 from shengji.rules.cards import format_cards, parse_card, parse_cards
 from shengji.rules.friends import FriendCall
 from shengji.rules.presets import load_preset

@@ -14,7 +14,8 @@ from shengji.bots.belief import KITTY, Belief
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot
 from shengji.game.actions import Bury, Continue, Play
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
 from shengji.game.views import seat_view
 from shengji.kernel import from_table, play_out
 from shengji.rules.cards import Card, deck, points

@@ -21,13 +21,14 @@ from shengji.bots.external import BotLimits, BotProcess, ExternalBot, check_comm
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import random_action
 from shengji.errors import ShengjiError
-from shengji.game.state import apply, new_match
+from shengji.game.flow import apply, new_match
 from shengji.game.views import seat_view
 from shengji.rules.cards import format_cards, parse_cards
 from shengji.rules.options import RuleOptions
 from shengji.rules.presets import load_preset
 from shengji.tools.cli import main
-from shengji.tools.simulate import Forfeit, Settings, forfeit_levels, run_jobs, summarise
+from shengji.tools.simulate import Forfeit, Settings, forfeit_levels, run_jobs
+from shengji.tools.tally import summarise
 
 PY = shlex.quote(sys.executable)
 #: The reference bot as a command (the installed ``shengji bot`` is the same program).

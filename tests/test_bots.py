@@ -11,11 +11,13 @@ import pytest
 from shengji.bots.heuristic import HeuristicBot, Knowledge, choose_burial, safe_throw
 from shengji.bots.random_bot import RandomBot
 from shengji.errors import ShengjiError
+from shengji.game.flow import apply, new_match
 from shengji.game.players import run_match
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.state import GameState
 from shengji.game.views import SeatView, seat_view
 from shengji.rules.presets import load_preset, preset_names
-from shengji.tools.simulate import Settings, run_jobs, summarise
+from shengji.tools.simulate import Settings, run_jobs
+from shengji.tools.tally import summarise
 
 
 def _reachable(obj: object, seen: set[int] | None = None) -> list[object]:

@@ -18,8 +18,10 @@ from helpers import build_deck, examples
 from shengji.bots.random_bot import random_action
 from shengji.errors import Code, ShengjiError
 from shengji.game.actions import Deal, Declare, Pass, action_from_json, action_to_json
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions, legal_shows
 from shengji.game.record import Recorder, RecordError, replay, verify
-from shengji.game.state import GameState, apply, legal_actions, legal_shows, new_match
+from shengji.game.state import GameState
 from shengji.game.views import seat_message
 from shengji.rules.cards import parse_cards
 from shengji.rules.presets import load_preset

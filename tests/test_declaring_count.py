@@ -14,7 +14,8 @@ from helpers import build_deck
 from oracle import declaring as oracle
 from shengji.errors import DeclarationError, ShengjiError
 from shengji.game.actions import Declare, Pass
-from shengji.game.state import apply, legal_shows, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
 from shengji.rules import declaring
 from shengji.rules.cards import Card, parse_cards
 from shengji.rules.presets import load_preset

@@ -22,7 +22,8 @@ from shengji.env import OBS_SIZE
 from shengji.errors import ShengjiError
 from shengji.game.moves import N_ACTIONS
 from shengji.rules.presets import load_preset
-from shengji.tools.simulate import Settings, run_job, summarise
+from shengji.tools.simulate import Settings, run_job
+from shengji.tools.tally import summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +87,7 @@ def test_a_four_seat_model_refuses_a_zhaopengyou_table(tmp_path: Path) -> None:
     import random
 
     from shengji.bots.random_bot import random_action
-    from shengji.game.state import apply, new_match
+    from shengji.game.flow import apply, new_match
     from shengji.game.views import seat_view
 
     bot = DmcBot(0, str(_random_model(tmp_path / "m.npz")))

@@ -27,7 +27,7 @@ from shengji.env import (
     raw_env,
 )
 from shengji.game.actions import Bury, Declare, Pass, Play
-from shengji.game.state import legal_actions
+from shengji.game.legal import legal_actions
 from shengji.game.views import seat_view
 from shengji.rules.cards import Card, parse_cards
 from shengji.rules.follow import count_legal_follows, legal_follows

@@ -14,16 +14,18 @@ from shengji.bots.heuristic import HeuristicBot, choose_calls
 from shengji.bots.random_bot import RandomBot, random_action
 from shengji.errors import OptionError, ShengjiError
 from shengji.game.actions import Call, Continue, Play, action_from_json, action_to_json
+from shengji.game.flow import apply, new_match
 from shengji.game.players import run_match
 from shengji.game.record import Recorder, RecordError, replay, verify
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.state import GameState
 from shengji.game.views import observe, seat_view
 from shengji.rules.cards import Card, deck, parse_card, points
 from shengji.rules.follow import legal_follows
 from shengji.rules.friends import CallError, FriendCall, callable_cards, parse_calls
 from shengji.rules.options import RuleOptions
 from shengji.rules.presets import load_preset
-from shengji.tools.simulate import Settings, deal_seed, format_summary, run_jobs, summarise
+from shengji.tools.simulate import Settings, deal_seed, run_jobs
+from shengji.tools.tally import format_summary, summarise
 
 SIZES = (4, 5, 6, 7, 8)
 

@@ -9,7 +9,7 @@ import pytest
 
 from helpers import build_deck, later_hand, run
 from shengji.game.actions import Pass
-from shengji.game.state import apply, new_match
+from shengji.game.flow import apply, new_match
 from shengji.rules.cards import Card, deck
 from shengji.rules.presets import load_preset
 

@@ -11,8 +11,10 @@ import pytest
 from shengji.bots.random_bot import random_action
 from shengji.errors import ShengjiError
 from shengji.game.actions import Bury, Call, Continue, Declare, Pass, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
 from shengji.game.record import Recorder, replay
-from shengji.game.state import GameState, apply, legal_actions, new_match
+from shengji.game.state import GameState
 from shengji.rules.cards import Card, deck, points
 from shengji.rules.follow import count_legal_follows
 from shengji.rules.friends import FriendCall, callable_cards

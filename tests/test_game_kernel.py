@@ -13,7 +13,8 @@ import pytest
 from shengji.bots.random_bot import random_action
 from shengji.errors import ShengjiError
 from shengji.game.actions import Action, Play
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
 from shengji.rules.immutable import evolve
 from shengji.rules.presets import load_preset, preset_names
 

@@ -10,7 +10,7 @@ import pytest
 
 from shengji.bots.heuristic import HeuristicBot, _lead_reason, burial_reason, keeps_higher
 from shengji.game.actions import Bury, Play
-from shengji.game.state import apply, new_match
+from shengji.game.flow import apply, new_match
 from shengji.game.views import seat_view
 from shengji.rules.cards import Suit, parse_cards
 from shengji.rules.presets import load_preset

@@ -26,9 +26,10 @@ from shengji.bots.search import (
 )
 from shengji.errors import ShengjiError
 from shengji.game.actions import Play
+from shengji.game.flow import apply, new_match
 from shengji.game.players import run_match
 from shengji.game.record import save_record
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.state import GameState
 from shengji.game.views import seat_view
 from shengji.rules.cards import parse_cards
 from shengji.rules.presets import load_preset

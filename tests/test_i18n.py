@@ -11,7 +11,7 @@ import pytest
 
 from helpers import show_in_deal
 from shengji.errors import CODES, ShengjiError
-from shengji.game.state import new_match
+from shengji.game.flow import new_match
 from shengji.rules.cards import parse_cards
 from shengji.rules.follow import check_follow
 from shengji.rules.presets import load_preset
@@ -170,7 +170,7 @@ def test_throw_failed_text() -> None:
 def test_turn_and_phase_errors() -> None:
     st = new_match(load_preset("classic-1deck"), 3)
     from shengji.game.actions import Pass
-    from shengji.game.state import apply
+    from shengji.game.flow import apply
 
     other = (st.to_act + 1) % 4 if st.to_act is not None else 0
     with pytest.raises(ShengjiError) as exc:

@@ -12,8 +12,9 @@ import pytest
 import shengji
 from shengji.bots.random_bot import random_action
 from shengji.game.actions import Bury, Call, Continue, Play
+from shengji.game.flow import apply, new_match
 from shengji.game.moves import DONE, Decision, action_indexes, calls_of
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.state import GameState
 from shengji.game.views import seat_view
 from shengji.rules.cards import ALL_CARDS, Card
 from shengji.rules.friends import FriendCall, callable_cards

@@ -17,7 +17,7 @@ import pytest
 
 import shengji
 from shengji.errors import ShengjiError
-from shengji.tools.cli import need_extra
+from shengji.tools.commands import need_extra
 
 ROOT = Path(__file__).parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -27,8 +27,10 @@ from shengji.bots.search import (
 )
 from shengji.errors import ShengjiError
 from shengji.game.actions import Action, Bury, Declare, Pass, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
 from shengji.game.players import run_match
-from shengji.game.state import GameState, apply, legal_actions, new_match
+from shengji.game.state import GameState
 from shengji.game.views import SeatView, seat_view
 from shengji.rules.cards import parse_cards, rank_text
 from shengji.rules.presets import load_preset

@@ -11,7 +11,8 @@ from helpers import C, build_deck, run
 from shengji.bots.random_bot import random_action
 from shengji.errors import DeclarationError
 from shengji.game.actions import Declare, Pass
-from shengji.game.state import apply, legal_shows, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
 from shengji.rules.declaring import apply_show, replay_shows
 from shengji.rules.presets import load_preset
 

@@ -14,18 +14,9 @@ from shengji.errors import ShengjiError
 from shengji.game.record import load_record, replay
 from shengji.rules.presets import load_preset
 from shengji.tools.cli import main
-from shengji.tools.simulate import (
-    Job,
-    Settings,
-    check_ray_address,
-    format_summary,
-    job_from_json,
-    job_to_json,
-    read_run,
-    run_jobs,
-    seat_bots,
-    summarise,
-)
+from shengji.tools.runfiles import job_from_json, job_to_json, read_run
+from shengji.tools.simulate import Job, Settings, check_ray_address, run_jobs, seat_bots
+from shengji.tools.tally import format_summary, summarise
 
 
 def test_mirror_plays_every_deal_twice_with_seats_swapped(tmp_path: Path) -> None:

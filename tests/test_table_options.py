@@ -11,9 +11,10 @@ import pytest
 from helpers import build_deck
 from shengji.errors import OptionError
 from shengji.game.actions import Declare, Pass
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
 from shengji.game.narrate import narrate
 from shengji.game.record import Recorder, options_from_record, verify
-from shengji.game.state import apply, legal_shows, new_match
 from shengji.rules.cards import parse_cards
 from shengji.rules.presets import load_preset
 from shengji.rules.scoring import hand_outcome

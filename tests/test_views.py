@@ -9,7 +9,8 @@ import random
 import pytest
 
 from shengji.bots.random_bot import random_action
-from shengji.game.state import GameState, apply, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
 from shengji.game.views import observe, redact_event
 from shengji.rules.presets import load_preset
 

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # what the lazy names are, for type checkers
     from .errors import CardError, DeclarationError, OptionError, PlayError, ShengjiError
     from .game.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
+    from .game.flow import apply, new_match
+    from .game.legal import legal_actions, legal_shows
     from .game.moves import DONE, Decision, action_indexes
     from .game.record import Recorder, load_record, make_record, save_record, verify
-    from .game.state import GameState, apply, legal_actions, legal_shows, new_match
+    from .game.state import GameState
     from .game.views import SeatView, observe, seat_view
     from .rules.cards import (
         ALL_CARDS,
@@ -61,7 +63,9 @@ _MODULES = {
     "rules.follow": (
         "check_follow count_legal_follows is_legal_follow legal_follows random_legal_follow"
     ),
-    "game.state": "GameState apply legal_actions legal_shows new_match",
+    "game.state": "GameState",
+    "game.flow": "apply new_match",
+    "game.legal": "legal_actions legal_shows",
     "rules.leads": "check_lead count_unit_leads unit_leads",
     "game.moves": "DONE Decision action_indexes",
     "rules.options": "RuleOptions",

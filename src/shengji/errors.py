@@ -179,6 +179,12 @@ class ShengjiError(ValueError):
         return f"{self.code}: {self.message}"
 
 
+class ActionError(ShengjiError):
+    """An action that is malformed or not allowed now."""
+
+    code: str = Code.ILLEGAL_ACTION
+
+
 class CardError(ShengjiError):
     """Malformed card text (``BAD_CARD``)."""
 

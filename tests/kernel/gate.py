@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import shengji.game as engine
 from oracle.follow import count_legal_follows, is_legal_follow, legal_follows
 from oracle.game import apply, legal_shows, new_match
 from oracle.leads import unit_lead_list
@@ -22,7 +23,6 @@ from oracle.tricks import trick_winner
 from oracle.units import lead_kind
 from shengji.bots.random_bot import random_action
 from shengji.errors import ShengjiError
-from shengji.game import state as engine
 from shengji.game.actions import Action, Call, Continue, Deal, Declare, Pass, Play
 from shengji.game.state import GameState
 from shengji.kernel.rollout import Kernel, kernel_events, score

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 import pytest
 
 from shengji.game.actions import ActionError, Play
-from shengji.game.state import GameState, apply, legal_actions, new_match
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
+from shengji.game.state import GameState
 from shengji.game.views import seat_view
 from shengji.kernel import Kernel, compiled, load_core
 from shengji.kernel._core import KState

@@ -15,7 +15,7 @@ from oracle import game as oracle
 from shengji.bots.random_bot import random_action
 from shengji.errors import Code, PlayError
 from shengji.game.actions import Play
-from shengji.game.state import apply, new_match
+from shengji.game.flow import apply, new_match
 from shengji.kernel import Kernel, access, compiled
 from shengji.rules.presets import load_preset
 

@@ -86,9 +86,9 @@ def test_the_calls_offered_are_the_oracles(players: int) -> None:
     """``legal_actions`` at the call: every set of distinct callable calls, in order."""
     import random
 
+    import shengji.game as engine
     from oracle import game as oracle
     from shengji.bots.random_bot import random_action
-    from shengji.game import state as engine
 
     opts = load_preset("zhaopengyou", {"players": players})
     for seed in range(3):

@@ -16,8 +16,10 @@ from fastapi.testclient import TestClient
 
 from shengji.game.actions import Deal, Pass, action_to_json
 from shengji.game.dealing import DEAL_SECONDS, DECLARE_SECONDS, deal_total
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
 from shengji.game.record import verify
-from shengji.game.state import GameState, apply, legal_shows, new_match
+from shengji.game.state import GameState
 from shengji.rules.presets import load_preset
 from shengji.server.app import create_app
 from shengji.server.rooms import Room

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from shengji.game.state import new_match
+from shengji.game.flow import new_match
 from shengji.rules.presets import load_preset
 from shengji.rules.shuffle import RESEARCH_SEED_BITS, is_secret, secret_seed, shuffled
 from shengji.server.app import create_app

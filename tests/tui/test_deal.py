@@ -31,7 +31,8 @@ from shengji.server.launch import ServerProcess
 from shengji.tools.cli import build_parser
 from shengji.tui import main as tui_main
 from shengji.tui import online
-from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog
 from shengji.tui.main import open_session
 from shengji.tui.online import Target, TokenStore, open_room, parse_target
 from shengji.tui.plain import run_plain

@@ -29,7 +29,8 @@ from shengji.rules.presets import load_preset
 from shengji.server.launch import ServerProcess
 from shengji.tools.cli import build_parser, main
 from shengji.tui import plain as plain_mode
-from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog
 from shengji.tui.main import failure_line, run_play
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error

@@ -30,20 +30,14 @@ from shengji.rules.presets import load_preset, preset_names
 from shengji.server.launch import ServerProcess
 from shengji.tools.cli import build_parser, main
 from shengji.tui import plain as plain_mode
-from shengji.tui.app import BuryDialog, CallDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, CallDialog, HelpDialog, ScoreDialog
 from shengji.tui.main import run_play
 from shengji.tui.online import TokenStore, open_room, parse_target
 from shengji.tui.plain import parse_line, run_plain
 from shengji.tui.session import LocalSession, Refusal
-from shengji.tui.text import (
-    Tracker,
-    hint_text,
-    levels_line,
-    lobby_lines,
-    status_lines,
-    status_rows,
-    who,
-)
+from shengji.tui.text import hint_text, levels_line, lobby_lines, status_lines, status_rows, who
+from shengji.tui.tracker import Tracker
 from shengji.words.i18n import error_text, t
 
 from .test_app import FakeSession, until

@@ -230,7 +230,8 @@ def test_server_gone_for_good_is_one_line(server: Server, monkeypatch: pytest.Mo
 def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
     from textual.screen import Screen
 
-    from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
+    from shengji.tui.app import TableApp
+    from shengji.tui.dialogs import BuryDialog, DeclareDialog, ScoreDialog
 
     target, data = _room(server)
     session, _ = open_room(target, name="kim", host_key=data["host_key"])

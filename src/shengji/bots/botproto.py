@@ -27,7 +27,8 @@ from typing import IO, Any
 
 from ..errors import Code, ShengjiError
 from ..game.actions import action_to_json
-from ..game.state import HandResult, Trick, TrickPlay, legal_shows
+from ..game.legal import legal_shows
+from ..game.state import HandResult, Trick, TrickPlay
 from ..game.views import SeatView
 from ..rules.cards import Suit, format_cards, parse_cards, parse_rank
 from ..rules.declaring import DeclareState

@@ -35,7 +35,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
-from ..game.state import TableFacts, legal_shows
+from ..game.legal import legal_shows
+from ..game.state import TableFacts
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit, deck, points
 from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..game.actions import Action, Bury, Continue, Declare, Pass, Play
-from ..game.state import legal_shows
+from ..game.legal import legal_shows
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit, deck, points
 from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow

@@ -11,7 +11,8 @@ import random
 from typing import Any
 
 from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
-from ..game.state import Table, legal_shows
+from ..game.legal import legal_shows
+from ..game.state import Table
 from ..game.views import SeatView
 from ..kernel.match import THROW_RATE, seat_stream
 from ..kernel.rollout import default_kernel

@@ -59,7 +59,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union, cast
 
 from ..errors import Code, ShengjiError
 from ..game.actions import Action, Bury, Declare, Pass, Play
-from ..game.state import GameState, apply, legal_shows
+from ..game.flow import apply
+from ..game.legal import legal_shows
+from ..game.state import GameState
 from ..game.views import SeatView, seat_view
 from ..kernel import access
 from ..kernel.rollout import HandInfo, score

@@ -33,8 +33,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..bots.observation import LAYOUT, KernelObserver, Layout, layout_of, scales
 from ..errors import Code, OptionError
 from ..game.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
+from ..game.flow import apply, new_match
 from ..game.moves import DONE, N_ACTIONS
-from ..game.state import GameState, apply, new_match
+from ..game.state import GameState
 from ..kernel._core import ACT_BURY, ACT_CALL, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
 from ..kernel.access import PHASE_NAMES
 from ..kernel.match import KMatch

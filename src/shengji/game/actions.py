@@ -17,18 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CardError, Code, ShengjiError
+from ..errors import ActionError as ActionError  # its home is shengji.errors
+from ..errors import CardError, Code
 from ..rules.cards import Card, format_cards, parse_cards
 from ..rules.friends import FriendCall, format_calls, parse_calls
 
 #: What an action's cards may be given as: notation, a card, or cards and card texts.
 Cards = str | Card | Iterable[str | Card]
-
-
-class ActionError(ShengjiError):
-    """An action that is malformed or not allowed now."""
-
-    code: str = Code.ILLEGAL_ACTION
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from ..rules.cards import Card
 from .actions import Action, Deal, Declare
-from .state import GameState, legal_shows
+from .legal import legal_shows
+from .state import GameState
 
 DEAL_SECONDS = 0.3
 """Default seconds between two rounds of a paced deal (a 4-seat, 2-deck deal: 7.5 s)."""

@@ -60,7 +60,7 @@ from ..rules.friends import FriendCall, callable_cards
 from ..rules.leads import check_lead
 from ..rules.phases import DECLARING_PHASES
 from .actions import Action, ActionError, Bury, Call, Declare, Pass, Play
-from .state import legal_shows
+from .legal import legal_shows
 from .views import SeatView
 
 #: The ``DONE`` action index (after the 54 card kinds 0..53).

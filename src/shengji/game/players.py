@@ -12,8 +12,9 @@ from typing import Any, Protocol
 
 from ..rules.options import RuleOptions
 from .actions import Action, Continue
+from .flow import apply, new_match
 from .record import Recorder
-from .state import Event, GameState, apply, new_match
+from .state import Event, GameState
 from .views import SeatView, seat_view
 
 

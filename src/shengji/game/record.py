@@ -17,7 +17,8 @@ from ..rules.cards import format_cards, parse_cards, rank_text
 from ..rules.options import RuleOptions
 from ..rules.presets import load_preset
 from .actions import Action, action_from_json, action_to_json
-from .state import GameState, HandResult, apply, new_match
+from .flow import apply, new_match
+from .state import GameState, HandResult
 
 FORMAT = "shengji-record"
 VERSION = 1

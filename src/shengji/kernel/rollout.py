@@ -24,8 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from ..errors import Code
-from ..game.actions import ActionError
+from ..errors import ActionError, Code
 from ..rules.cards import ALL_CARDS, Card, card_from_index, format_cards, points
 from ..rules.options import RuleOptions
 from ..rules.scoring import HandOutcome, score_hand, scoring_levels

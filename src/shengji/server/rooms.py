@@ -36,9 +36,10 @@ from ..bots.registry import make_player
 from ..errors import Code, ShengjiError
 from ..game.actions import Action, Continue, Declare, Pass, Play, action_from_json, action_to_json
 from ..game.dealing import DEAL_SECONDS, DECLARE_SECONDS, DealClock, is_dealing
+from ..game.flow import apply, new_match
 from ..game.players import Player
 from ..game.record import Recorder
-from ..game.state import GameState, apply, new_match
+from ..game.state import GameState
 from ..game.views import legal_show_texts, own_view, seat_message, seat_view, table_view
 from ..rules.follow import count_legal_follows, legal_follows
 from ..rules.friends import callable_cards

@@ -25,7 +25,9 @@ from collections.abc import Callable, Iterator
 
 from ..bots.heuristic import HeuristicBot
 from ..bots.random_bot import random_action
-from ..game.state import GameState, apply, legal_actions, new_match
+from ..game.flow import apply, new_match
+from ..game.legal import legal_actions
+from ..game.state import GameState
 from ..game.views import SeatView, seat_view
 from ..kernel import Kernel
 from ..kernel.match import KMatch, random_streams

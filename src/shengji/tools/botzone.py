@@ -44,7 +44,8 @@ from typing import Any, TextIO
 from ..bots.registry import make_player
 from ..errors import Code, ShengjiError
 from ..game.actions import Action, Bury, Declare, Pass, Play
-from ..game.state import GameState, Trick, TrickPlay, apply, new_match
+from ..game.flow import apply, new_match
+from ..game.state import GameState, Trick, TrickPlay
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit, card_from_index, parse_card, points, rank_text  # noqa: F401
 from ..rules.declaring import DeclareState

@@ -1,474 +1,43 @@
 """The ``shengji`` command line: one subcommand per adapter (``serve``, ``play``, ``bot``,
 ``botzone``, ``simulate``, ``review``, ...) and per tool (``rules``, ``bots``,
 ``conformance``, ``replay``, ``verify``, ``bench``, ``compare``, ``loadtest``);
-``shengji -h`` lists them."""
+``shengji -h`` lists them. This module is the parser and :func:`main`; what each
+subcommand does is :mod:`shengji.tools.commands`'."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Code, ShengjiError
-from ..rules.presets import DEFAULT_PRESET, load_preset, preset_description, preset_names
+from ..errors import ShengjiError
+from ..rules.presets import DEFAULT_PRESET
+from .commands import (
+    cmd_bench,
+    cmd_bot,
+    cmd_bots,
+    cmd_botzone,
+    cmd_compare,
+    cmd_conformance,
+    cmd_demo,
+    cmd_hint,
+    cmd_loadtest,
+    cmd_play,
+    cmd_replay,
+    cmd_review,
+    cmd_rules,
+    cmd_serve,
+    cmd_simulate,
+    cmd_verify,
+)
 
 if TYPE_CHECKING:
-    from ..rules.options import RuleOptions
+    pass
 
 # Each command imports what it needs when it runs (``shengji botzone`` is started once per
 # turn by Botzone: its start-up is the turn's cost).
-
-
-def need_extra(extra: str, *modules: str) -> None:
-    """Raise ``MISSING_EXTRA`` (in English and Chinese, naming the extra to install) if a
-    module that the ``extra`` of the package brings is not installed."""
-    import importlib.util
-
-    from ..words.i18n import t
-
-    missing = ", ".join(m for m in modules if importlib.util.find_spec(m) is None)
-    if missing:
-        text = "\n".join(
-            t("cli.missing_extra", lang, extra=extra, missing=missing) for lang in ("en", "zh")
-        )
-        raise ShengjiError(
-            text, code=Code.MISSING_EXTRA, params={"extra": extra, "missing": missing}
-        )
-
-
-def options_from_args(preset: str, sets: Sequence[str], files: Sequence[str]) -> RuleOptions:
-    """Preset plus overrides from TOML files and ``key=value`` pairs (later wins)."""
-    from ..rules.options import load_overrides_file, parse_override
-
-    overrides: dict[str, Any] = {}
-    for f in files:
-        overrides.update(load_overrides_file(f))
-    for s in sets:
-        k, v = parse_override(s)
-        overrides[k] = v
-    return load_preset(preset, overrides or None)
-
-
-def format_options(opts: RuleOptions) -> str:
-    """A readable two-language table of every option."""
-    from ..words.option_help import option_label
-
-    rows = [("option", "选项", "value", "meaning")]
-    for key, value in opts.to_dict().items():
-        if key == "name":
-            continue
-        zh, en = option_label(key, "zh"), option_label(key, "en")
-        if isinstance(value, list):
-            text = " ".join(value) or "–"
-        elif value is None:
-            text = "–"
-        else:
-            text = str(value).lower() if isinstance(value, bool) else str(value)
-        rows.append((key, zh, text, en))
-    widths = [max(_width(r[i]) for r in rows) for i in range(3)]
-    out = []
-    for i, r in enumerate(rows):
-        cells = [r[j] + " " * (widths[j] - _width(r[j])) for j in range(3)]
-        out.append("  ".join([*cells, r[3]]).rstrip())
-        if i == 0:
-            out.append("  ".join("-" * w for w in widths) + "  -------")
-    return "\n".join(out)
-
-
-def _width(s: str) -> int:
-    """Display width: CJK characters take two columns."""
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in s)
-
-
-def _cmd_rules(args: argparse.Namespace) -> int:
-    if args.list:
-        for name in preset_names():
-            print(f"{name:18} {preset_description(name)}")
-        return 0
-    opts = options_from_args(args.preset, args.set or [], args.options or [])
-    print(f"preset {opts.name}: {preset_description(opts.name)}")
-    print(format_options(opts))
-    return 0
-
-
-def _cmd_botzone(args: argparse.Namespace) -> int:
-    import json
-
-    from .botzone import referee, serve
-
-    if args.referee is None:
-        serve(sys.stdin, sys.stdout, args.player, args.seed, args.keep_running)
-        return 0
-    specs = args.players.split(",") if args.players else [args.player] * 4
-    if len(specs) != 4:
-        raise ShengjiError("--players needs four bots, comma-separated", code=Code.BAD_BOT_SPEC)
-    game = referee(args.referee, specs)
-    text = json.dumps(game, ensure_ascii=False, separators=(",", ":"))
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-        print(json.dumps(game["result"]))
-    else:
-        print(text)
-    return 0
-
-
-def _cmd_bots(args: argparse.Namespace) -> int:
-    from ..bots.registry import bot_kinds
-
-    for kind in bot_kinds():
-        level = kind.difficulty or "-"
-        arg = f"  [:{kind.argument}]" if kind.argument else ""
-        print(f"{kind.name:12} {level:7} {kind.en} / {kind.zh}{arg}")
-    return 0
-
-
-def _cmd_bot(args: argparse.Namespace) -> int:
-    from ..bots.botproto import run_bot
-
-    return run_bot(args.player, sys.stdin, sys.stdout)
-
-
-def _bot_pairs(items: Sequence[str], what: str) -> dict[str, str]:
-    """``NAME=VALUE`` arguments as a mapping."""
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise ShengjiError(f"{what} takes NAME=VALUE, not {item!r}", code=Code.BAD_BOT_SPEC)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _cmd_conformance(args: argparse.Namespace) -> int:
-    from .conformance import report, run_files
-
-    results = run_files(args.files)
-    print(report(results))
-    return 0 if results and all(r.passed for r in results) else 1
-
-
-def _cmd_demo(args: argparse.Namespace) -> int:
-    from ..game.narrate import narrate
-    from ..game.record import save_record
-    from .demo import play_match
-
-    opts = options_from_args(args.preset, args.set or [], args.options or [])
-    _, rec = play_match(opts, seed=args.seed, max_hands=args.max_hands)
-    if args.record:
-        save_record(rec, args.record)
-    if not args.quiet:
-        for line in narrate(rec, args.lang):
-            print(line)
-    if args.record:
-        print(f"record written to {args.record}")
-    return 0
-
-
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from ..game.narrate import Words, narrate, seat_number
-    from ..game.record import load_record
-    from ..tui.main import choose_lang
-    from ..tui.text import seat_words
-
-    rec = load_record(args.record)
-    lang = args.lang if args.lang == "both" else choose_lang(args.lang)
-    rules = rec.get("rules") or {}
-    players = int(rules.get("players", 4))
-    if args.seat is not None and not 0 <= args.seat < players:
-        print(f"--seat: this match has seats 0 to {players - 1}", file=sys.stderr)
-        return 2
-    name = (
-        seat_number
-        if args.seat is None
-        else seat_words(players, bool(rules.get("friends")), args.seat)
-    )
-    for line in narrate(rec, lang, Words(name, symbols=True)):
-        print(line)
-    return 0
-
-
-def _cmd_review(args: argparse.Namespace) -> int:
-    from ..bots.review import review
-    from ..bots.search import Budget
-    from ..game.record import load_record
-
-    marks = 0
-    for mark in review(load_record(args.record), args.seat, Budget.parse(args.budget)):
-        print(mark.text(args.lang))
-        marks += 1
-    en, zh = f"{marks} play(s) marked", f"标出 {marks} 步"
-    print(en if args.lang == "en" else zh if args.lang == "zh" else f"{en} | {zh}")
-    return 0
-
-
-def _cmd_hint(args: argparse.Namespace) -> int:
-    from ..bots.hints import hint_at
-    from ..bots.registry import hint_bot
-    from ..game.record import load_record
-
-    h = hint_at(load_record(args.record), args.at, hint_bot(args.budget), args.seed)
-    langs = ("en", "zh") if args.lang == "both" else (args.lang,)
-    for lang in langs:
-        print(f"{h['said'][lang]} · {h['why'][lang] or '—'}")
-    return 0
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from ..game.record import RecordError, load_record, verify
-
-    try:
-        st = verify(load_record(args.record))
-    except RecordError as e:
-        where = f" (action index {e.index})" if e.index is not None else ""
-        print(f"INVALID {args.record}{where}: {e}", file=sys.stderr)
-        return 1
-    print(
-        f"OK {args.record}: {len(st.results)} hand(s) re-played and re-computed, phase {st.phase}"
-    )
-    return 0
-
-
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    if args.plot:
-        need_extra("plot", "matplotlib")
-    if args.backend == "ray":
-        need_extra("ray", "ray")
-    from .simulate import (
-        RunFile,
-        Settings,
-        check_player,
-        check_ray_address,
-        format_summary,
-        paired_level_rate,
-        read_pairing,
-        run_jobs,
-        summarise,
-    )
-
-    if (args.hands is None) == (args.matches is None):
-        print("error: give exactly one of --hands N or --matches N", file=sys.stderr)
-        return 2
-    players = tuple(p.strip() for p in args.players.split(","))
-    if len(players) != 2:
-        print("error: --players takes two bots, e.g. heuristic,random", file=sys.stderr)
-        return 2
-    opts = options_from_args(args.preset, args.set or [], args.options or [])
-    settings = Settings(
-        options=opts,
-        players=(players[0], players[1]),
-        hands=args.hands,
-        matches=args.matches,
-        seed=args.seed,
-        mirror=args.mirror,
-        records=args.records,
-        bot_time=args.bot_time,
-        bot_options=tuple(_bot_pairs(args.bot_option or [], "--bot-option").items()),
-    )
-    for name in settings.players:  # a bad spec stops the run before anything is shown
-        check_player(name)
-    if args.backend == "ray":
-        check_ray_address(args.address)
-    run_file = RunFile(args.json, settings) if args.json else None
-    try:
-        pairing = read_pairing(args.paired_with, settings) if args.paired_with else None
-        done = run_file.resume() if run_file else []
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    t0 = time.perf_counter()
-    progress = None
-    if not args.quiet:  # rich (the plot extra) draws the bar; --quiet imports none of it
-        from .simulate import Progress
-
-        progress = Progress(len(settings.jobs()) - len(done))
-    try:
-        with progress or contextlib.nullcontext():
-            results = run_jobs(
-                settings,
-                workers=args.workers,
-                progress=_each(progress, run_file.add if run_file else None),
-                backend=args.backend,
-                address=args.address,
-                done=done,
-            )
-    except BaseException:
-        if run_file:
-            run_file.close()  # what it holds is kept: the same command continues the run
-        raise
-    elapsed = time.perf_counter() - t0
-    summary = summarise(settings, results)
-    print(format_summary(summary))
-    before = sum(len(r.hands) for r in done)
-    played = summary.hands - before
-    print(
-        f"{played} hands in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} hands/s, "
-        f"{'ray' if args.backend == 'ray' else f'{args.workers} worker(s)'})"
-        + (f"; {before} hand(s) were already in {args.json}" if done else "")
-    )
-    if pairing is not None:
-        there = f"{pairing['players'][0]} vs {pairing['players'][1]}"
-        try:
-            est, lo, hi, n = paired_level_rate(summary, pairing)
-            print(
-                f"paired with {args.paired_with} ({there}) on the same {n} deals: A's level "
-                f"rate {100 * est:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}] here"
-            )
-        except ValueError as e:
-            print(f"paired with {args.paired_with}: {e}", file=sys.stderr)
-    if run_file:
-        run_file.finish(summary)
-        print(f"figures written to {args.json}")
-    if args.write_docs:
-        from .figures import figures_block, write_figures
-
-        lines = [line.rstrip() for line in format_summary(summary).splitlines()]
-        size = f"--hands {args.hands}" if args.hands is not None else f"--matches {args.matches}"
-        command = (
-            f"shengji simulate --preset {args.preset} --players {args.players} {size}"
-            f"{' --mirror' if args.mirror else ''} --workers {args.workers} --seed {args.seed}"
-        )
-        write_figures("README.md", "simulate", figures_block(command, lines))
-        print("written into README.md")
-    if args.plot:
-        from .simulate import plot_points
-
-        plot_points(summary, results, args.plot)
-        print(f"plot written to {args.plot}")
-    return 0
-
-
-def _each(*calls: Any) -> Any:
-    """One callback calling each of ``calls`` that is not None (None when none is)."""
-    chosen = [c for c in calls if c is not None]
-    if not chosen:
-        return None
-
-    def call(item: Any) -> None:
-        for c in chosen:
-            c(item)
-
-    return call
-
-
-def _cmd_serve(args: argparse.Namespace) -> int:
-    need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
-    from ..bots.external import BotLimits, BotProcess
-    from ..server.app import create_app
-    from ..server.limits import Limits
-    from ..server.serving import serve, trusted_proxies
-    from ..server.store import sqlite_url
-
-    limits = Limits().with_overrides(args.limit or [])
-    trusted_proxies(args.forwarded_allow_ips)  # a bad address is refused before the start
-    bots = _bot_pairs(args.bot or [], "--bot")
-    for command in bots.values():  # a program that cannot start stops the start, not a room
-        BotProcess(command, BotLimits(decision=args.bot_time)).close()
-    url = args.db or sqlite_url("var/shengji.db")
-    print(f"shengji server on http://{args.host}:{args.port}/  (database: {url})", flush=True)
-    app = create_app(
-        url,
-        bot_delay=args.bot_delay,
-        deal_seconds=args.deal_seconds,
-        limits=limits,
-        api_docs=args.api_docs,
-        bots=bots,
-        bot_time=args.bot_time,
-    )
-    serve(app, args.host, args.port, args.log_level, limits, args.forwarded_allow_ips)
-    return 0
-
-
-def _cmd_compare(args: argparse.Namespace) -> int:
-    from .simulate import compare_runs
-
-    try:
-        print(compare_runs(args.run, args.base))
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def _cmd_loadtest(args: argparse.Namespace) -> int:
-    need_extra("server", "fastapi", "uvicorn", "sqlalchemy", "pydantic", "websockets")
-    import json
-
-    from .loadtest import find_knee, run_loadtest, seats_of
-
-    run = {
-        "duration": args.duration,
-        "think": args.think,
-        "url": args.url,
-        "preset": args.preset,
-        "db": args.db,
-        "ramp": args.ramp,
-    }
-    if args.deal_seconds is not None:
-        run["deal_seconds"] = args.deal_seconds
-    if args.flood:
-        from .flood import run_flood
-
-        flood = run_flood(
-            args.flood, args.addresses, args.duration, url=args.url, limits=args.limit
-        )
-        for line in flood:
-            print(line, flush=True)
-        if args.write_docs:
-            from .figures import figures_block, write_figures
-
-            command = f"shengji loadtest --flood {args.flood} --addresses {args.addresses} "
-            command += f"--duration {args.duration:g}"
-            command += "".join(f" --limit {x}" for x in args.limit)
-            write_figures("docs/server.md", "flood", figures_block(command, flood))
-            print("written into docs/server.md", flush=True)
-        return 0
-    command = f"shengji loadtest --think {args.think:g} --duration {args.duration:g}"
-    command += f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
-    command += f" --deal-seconds {args.deal_seconds:g}" if args.deal_seconds is not None else ""
-    if args.knee:
-        steps = [int(x) for x in args.knee.split(",") if x.strip()]
-        knee = find_knee(steps, **run)
-        lines, figures, errors = knee.lines(), knee.figures(), sum(m.errors for m in knee.steps)
-        command += f" --knee {args.knee}"
-    else:
-        measured = run_loadtest(rooms=args.rooms, **run)
-        lines, figures = measured.lines(seats_of(args.preset)), measured.figures()
-        errors = measured.errors
-        command = command.replace("loadtest", f"loadtest --rooms {args.rooms}", 1)
-    for line in lines:
-        print(line, flush=True)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"command": command, **figures}, f, indent=1)
-    if args.write_docs:
-        from .figures import figures_block, write_figures
-
-        name = "loadtest-knee" if args.knee else "loadtest"
-        block = figures_block(command, lines)
-        for doc in ("docs/server.md",) if args.knee else ("README.md", "docs/server.md"):
-            write_figures(doc, name, block)
-            print(f"written into {doc}", flush=True)
-    return 1 if errors else 0
-
-
-def _cmd_play(args: argparse.Namespace) -> int:
-    need_extra("tui", *([] if args.plain else ["textual", "rich"]))
-    if args.connect:
-        need_extra("tui", "websockets")
-    from ..tui.main import run_play
-
-    return run_play(args)
-
-
-def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import run
-
-    return run(args.what, args.hands, args.repeat, args.write_docs)
 
 
 def _add_rule_args(p: argparse.ArgumentParser, positional: bool = False) -> None:
@@ -569,9 +138,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = command("rules", "show a preset's options (规则)")
     _add_rule_args(p, positional=True)
     p.add_argument("--list", action="store_true", help="list the presets")
-    p.set_defaults(func=_cmd_rules)
+    p.set_defaults(func=cmd_rules)
     p = command("bots", "list the bots a player spec can name (机器人)")
-    p.set_defaults(func=_cmd_bots)
+    p.set_defaults(func=cmd_bots)
     p = command("botzone", "answer one Botzone Tractor (双升) turn read from stdin")
     p.add_argument("--player", default="heuristic", help="the bot that answers")
     p.add_argument("--seed", type=int, default=0, help="the bot's random seed")
@@ -583,13 +152,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--referee", type=int, metavar="SEED", help="play a local hand instead")
     p.add_argument("--players", metavar="A,B,C,D", help="the four bots of --referee")
     p.add_argument("--record", metavar="FILE.json", help="write the --referee histories here")
-    p.set_defaults(func=_cmd_botzone)
+    p.set_defaults(func=cmd_botzone)
     p = command("bot", "be a bot speaking the bot protocol on stdin/stdout")
     p.add_argument("--player", default="heuristic", help="the registry bot that plays")
-    p.set_defaults(func=_cmd_bot)
+    p.set_defaults(func=cmd_bot)
     p = command("conformance", "answer rule conformance case files")
     p.add_argument("files", nargs="+", help="case files ({'cases': [...]})")
-    p.set_defaults(func=_cmd_conformance)
+    p.set_defaults(func=cmd_conformance)
     p = command("demo", "play a whole match between four random bots")
     _add_rule_args(p)
     p.add_argument("--seed", type=int, default=1, help="random seed (same seed, same game)")
@@ -597,7 +166,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--max-hands", type=int, default=200, help="stop after this many hands")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
     p.add_argument("--quiet", action="store_true", help="do not print the match")
-    p.set_defaults(func=_cmd_demo)
+    p.set_defaults(func=cmd_demo)
     p = command("replay", "print a match record hand by hand, trick by trick")
     p.add_argument("record", help="record file (JSON)")
     p.add_argument(
@@ -608,23 +177,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         type=int,
         help="name the seats from this one's place (you, right, left...), as the terminal does",
     )
-    p.set_defaults(func=_cmd_replay)
+    p.set_defaults(func=cmd_replay)
     p = command("verify", "re-play a record and check every action and result")
     p.add_argument("record", help="record file (JSON)")
-    p.set_defaults(func=_cmd_verify)
+    p.set_defaults(func=cmd_verify)
     p = command("review", "mark a seat's plays the search bot finds clearly worse")
     p.add_argument("record", help="record file (JSON)")
     p.add_argument("--seat", type=int, required=True, help="the seat to review (0-3)")
     p.add_argument("--budget", default="300it", help="search budget per play (300it, 1s)")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="both")
-    p.set_defaults(func=_cmd_review)
+    p.set_defaults(func=cmd_review)
     p = command("hint", "the hint for the seat to act after action N of a record, and why")
     p.add_argument("record", help="record file (JSON)")
     p.add_argument("--at", type=int, required=True, help="after this many actions (0 = start)")
     p.add_argument("--seed", type=int, default=None, help="the bot's seed (default: hand number)")
     p.add_argument("--budget", default="800ms", help="search budget (800ms as at a table, 2000it)")
     p.add_argument("--lang", choices=["en", "zh", "both"], default="en")
-    p.set_defaults(func=_cmd_hint)
+    p.set_defaults(func=cmd_hint)
     p = command("simulate", "play many hands or matches between bots")
     _add_rule_args(p)
     p.add_argument("--hands", type=int, help="number of hands (independent deals)")
@@ -658,13 +227,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--backend", choices=["processes", "ray"], default="processes", help="where deals run"
     )
     p.add_argument("--address", help="--backend ray: the cluster (default: a local Ray)")
-    p.set_defaults(func=_cmd_simulate)
+    p.set_defaults(func=cmd_simulate)
     p = command(
         "compare", "two simulate runs on the same deals: bot A's level rates and the difference"
     )
     p.add_argument("run", help="a run's figures (simulate --json)")
     p.add_argument("base", help="a run on the same deals to compare with")
-    p.set_defaults(func=_cmd_compare)
+    p.set_defaults(func=cmd_compare)
     p = command("serve", "run the multiplayer web server")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
@@ -698,7 +267,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="an external bot rooms can seat by NAME (docs/bot-protocol.md); repeatable",
     )
     p.add_argument("--bot-time", type=float, default=5.0, help="seconds per external decision")
-    p.set_defaults(func=_cmd_serve)
+    p.set_defaults(func=cmd_serve)
     p = command("play", "play in the terminal against bots or on a server")
     _add_rule_args(p)
     p.add_argument("--seed", type=int, help="random seed (default: random)")
@@ -750,7 +319,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--name", help="your name on a server (default: your login name)")
     p.add_argument("--plain", action="store_true", help="line mode: text out, commands in")
     p.add_argument("--lang", choices=["zh", "en"], help="language (default: from the locale)")
-    p.set_defaults(func=_cmd_play)
+    p.set_defaults(func=cmd_play)
     p = command("loadtest", "simulated people playing whole hands against a server")
     p.add_argument("--rooms", type=int, default=200)
     p.add_argument("--duration", type=float, default=30.0, help="seconds measured")
@@ -799,7 +368,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="write the figures into README.md and docs/server.md (run from the checkout)",
     )
-    p.set_defaults(func=_cmd_loadtest)
+    p.set_defaults(func=cmd_loadtest)
     p = command("bench", "print benchmark figures")
     p.add_argument("what", nargs="?", default="all", help="all, rules or kernel")
     p.add_argument("--repeat", type=int, default=3, help="timing repetitions (best is shown)")
@@ -809,7 +378,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="write the figures (all) into README.md and docs/kernel.md; run from the checkout",
     )
-    p.set_defaults(func=_cmd_bench)
+    p.set_defaults(func=cmd_bench)
     if only is not None and only not in sub.choices:  # not a command: say which there are
         return build_parser()
     return parser

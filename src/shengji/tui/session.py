@@ -32,8 +32,9 @@ from ..bots.registry import bot_kinds, check_spec, hint_bot, make_player, reason
 from ..errors import Code, ShengjiError
 from ..game.actions import Action, action_from_json, action_to_json
 from ..game.dealing import DEAL_SECONDS, DealClock, is_dealing
+from ..game.flow import apply, new_match
 from ..game.players import Player
-from ..game.state import GameState, apply, new_match
+from ..game.state import GameState
 from ..game.views import seat_message, seat_view
 from ..rules.friends import callable_cards
 from ..rules.options import RuleOptions
