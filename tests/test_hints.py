@@ -11,19 +11,12 @@ from typing import Any
 
 import pytest
 
+from shengji.bots.candidates import MARGIN_SE, MIN_DEALS, MIN_GAIN, Evaluation, override_reason
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.hints import hint_at
 from shengji.bots.registry import hint_bot
 from shengji.bots.review import Mark
-from shengji.bots.search import (
-    MARGIN_SE,
-    MIN_DEALS,
-    MIN_GAIN,
-    Budget,
-    Evaluation,
-    SearchBot,
-    override_reason,
-)
+from shengji.bots.search import Budget, SearchBot
 from shengji.errors import ShengjiError
 from shengji.game.actions import Play
 from shengji.game.flow import apply, new_match

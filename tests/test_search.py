@@ -12,19 +12,12 @@ from types import SimpleNamespace
 import pytest
 
 from shengji.bots import search
+from shengji.bots.candidates import MAX_BURIALS, burial_candidates
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot, random_action
 from shengji.bots.registry import by_difficulty, make_player
-from shengji.bots.search import (
-    MAX_BURIALS,
-    ApplyRollout,
-    Budget,
-    KernelRollout,
-    SearchBot,
-    burial_candidates,
-    finished,
-    hand_value,
-)
+from shengji.bots.rollouts import ApplyRollout, KernelRollout, finished, hand_value
+from shengji.bots.search import Budget, SearchBot
 from shengji.errors import ShengjiError
 from shengji.game.actions import Action, Bury, Declare, Pass, Play
 from shengji.game.flow import apply, new_match
@@ -314,7 +307,8 @@ def test_search_does_not_bury_the_top_trumps(preset: str, seed: int) -> None:
 
 
 def test_search_options_parse() -> None:
-    from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN
+    from shengji.bots.candidates import MARGIN_SE, MIN_GAIN
+    from shengji.bots.search import BOLD_GAIN, BOLD_SE
 
     for spec, apply_rollouts, bury in [
         ("search:100ms", False, True),
@@ -549,7 +543,8 @@ def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None
 
 
 def test_a_bold_search_overrides_by_a_smaller_margin() -> None:
-    from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN, Evaluation
+    from shengji.bots.candidates import MARGIN_SE, MIN_GAIN, Evaluation
+    from shengji.bots.search import BOLD_GAIN, BOLD_SE
 
     bold = make_player("search:300it", 0, 0)
     plain = make_player("search:300it:careful", 0, 0)
@@ -569,7 +564,7 @@ def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_doe
     """``light_play`` (the ``:apply`` rollouts) asks the kernel's ``light_follow`` with
     the trick, the side winning it and whether the seat plays last as the kernel's
     ``light_move`` reads them: on the same random stream, the same follow."""
-    from shengji.bots.search import light_play
+    from shengji.bots.rollouts import light_play
     from shengji.kernel import default_kernel
 
     kernel = default_kernel()
@@ -615,7 +610,8 @@ def test_a_steady_search_overrides_only_when_the_gain_survives_its_error() -> No
     """Hints (``:steady``): the gain less two standard errors must reach
     :data:`STEADY_GAIN`, a margin sampling noise does not cross from one asking to the
     next; bold plays and steady hints do not mix."""
-    from shengji.bots.search import MARGIN_SE, STEADY_GAIN, Evaluation
+    from shengji.bots.candidates import MARGIN_SE, Evaluation
+    from shengji.bots.search import STEADY_GAIN
 
     sure = Evaluation((), mean=0.3, diff=STEADY_GAIN + 2.5 * 0.02, diff_se=0.02, n=500)
     near = Evaluation((), mean=0.3, diff=STEADY_GAIN + 1.5 * 0.02, diff_se=0.02, n=500)

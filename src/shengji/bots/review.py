@@ -20,7 +20,8 @@ from ..game.state import GameState
 from ..game.views import seat_view
 from ..rules.cards import Card
 from ..words.i18n import cards_label
-from .search import Budget, KernelRollout, Rollout, SearchBot
+from .rollouts import KernelRollout, Rollout
+from .search import Budget, SearchBot
 
 #: Levels an alternative must gain, on average, for a play to be marked.
 THRESHOLD = 0.2
