@@ -7,6 +7,11 @@ rollout API for search (docs/kernel.md). The rules API (``shengji.rules.units``,
 ``SHENGJI_PURE=1`` (or :func:`load_core` with ``pure=True``) uses the same code as plain
 Python. ``tests/kernel`` checks it against the oracle (``tests/oracle``, the object rules
 core it was ported from).
+
+The bottom layer: ``_core``, ``loader`` and ``access`` import nothing of the package
+but ``shengji.errors``; ``match`` and ``rollout`` drive the kernel from the rules'
+objects (cards, trump contexts, scoring), the known exception of
+tests/test_architecture.py.
 """
 
 from __future__ import annotations
