@@ -159,3 +159,80 @@ def test_heuristic_does_not_risk_points_on_a_win_that_will_not_hold() -> None:
     # eight unseen spades beat S10 and seat 3 (the later opponent) may hold any of them
     assert know.hold_chance(parse_cards("S10"), view.lead, [3]) < 0.1
     assert know.hold_chance(parse_cards("S10"), view.lead, []) == 1.0
+
+
+def _partner_unsafe_view() -> SeatView:
+    """Seat 2, void in spades, to follow its partner's S8 (winning over seat 1's S3) with
+    seat 3 still to play and every spade above the eight unseen; it holds one point card
+    (D10)."""
+    from helpers import C, build_deck, run
+    from shengji.game.actions import Bury, Play
+
+    opts = load_preset("shuangsheng")
+    wants = {
+        0: "H2 S8",
+        1: "S3",
+        2: "D10 D3 D4 D6 D7 D8 D9 DJ DQ C3 C4 C6 C7 C8 C9 CJ CQ C3 C4 C6 C7 C8 C9 CJ CQ",
+    }
+    kitty = "S4 S4 H3 H3 H4 H4 D5 D5"
+    st = run(new_match(opts, 1, [build_deck(opts, wants, kitty)]), [("deal", 0, "H2")], "bury")
+    st, _ = apply(st, 0, Bury(C(kitty)))
+    st, _ = apply(st, 0, Play(C("S8")))
+    st, _ = apply(st, 1, Play(C("S3")))
+    return seat_view(st, 2)
+
+
+def test_no_points_on_a_partners_card_that_may_be_overtaken() -> None:
+    """The issue's case: the first heuristic (as v1 still does) put its ten on the
+    partner's S8 with higher spades out and an opponent to play; now it keeps it."""
+    from shengji.bots.heuristic_v1 import HeuristicV1Bot
+    from shengji.game.actions import Play
+    from shengji.rules.cards import parse_cards, points
+
+    view = _partner_unsafe_view()
+    assert HeuristicV1Bot(2, 0).act(view) == Play(parse_cards("D10"))
+    action = HeuristicBot(2, 0).act(view)
+    assert isinstance(action, Play) and points(action.cards) == 0
+    assert view.lead is not None
+    # the partner's eight holds only if seat 3 has none of the many higher spades
+    assert Knowledge(view).hold_chance(parse_cards("S8"), view.lead, [3]) < 0.1
+
+
+def test_trump_control_asks_for_twice_the_opponents_trumps() -> None:
+    """Drawing trumps pays only when the side is long: with the opponents taken to hold
+    five trumps, nine trumps (the big joker on top) are not control, ten are."""
+    from shengji.rules.cards import parse_cards
+
+    know = Knowledge(_partner_unsafe_view())
+    know.opponent_trumps = lambda: 5.0  # type: ignore[method-assign]
+    trumps = list(parse_cards("BJ LJ LJ H2 H2 S2 S2 C2 C2 D2"))
+    side = list(parse_cards("C3 C4 C6 C7 C8 C9 CJ CQ D3"))
+    assert not know.trump_control(trumps[:9] + side)
+    assert know.trump_control(trumps + side)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_last_tricks_are_solved_with_legal_plays(seed: int) -> None:
+    """With at most three cards a hand, a play the solver chose is legal and says so."""
+    from shengji.bots import lastricks
+    from shengji.game.actions import Play
+    from shengji.rules.follow import is_legal_follow
+
+    solved = 0
+    for deal in range(6):
+        st = new_match(load_preset("shuangsheng"), 100 * seed + deal)
+        bots = [HeuristicBot(s, seed) for s in range(4)]
+        while st.phase not in ("hand_over", "match_over"):
+            seat = st.to_act
+            assert seat is not None
+            view = seat_view(st, seat)
+            action = bots[seat].act(view)
+            if bots[seat].reason[0].startswith("count out the last tricks"):
+                assert lastricks.applies(view) and max(view.hand_sizes) <= lastricks.LAST_CARDS
+                assert isinstance(action, Play)
+                if view.lead is not None and view.trick:
+                    assert is_legal_follow(view.ctx, view.lead, view.hand, action.cards)
+                assert "算清最后几轮" in bots[seat].reason[1]
+                solved += 1
+            st, _ = apply(st, seat, action)
+    assert solved > 0

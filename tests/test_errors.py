@@ -10,7 +10,7 @@ import pytest
 
 from shengji.errors import CODES, Code, ShengjiError
 from shengji.server.protocol import ProtocolError
-from shengji.server.rooms import RoomError
+from shengji.server.room_settings import RoomError
 from shengji.words.i18n import CATALOGUE, code_table
 
 ROOT = Path(__file__).parents[1]

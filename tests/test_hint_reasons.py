@@ -78,3 +78,22 @@ def test_every_reason_of_a_hand_agrees_with_its_play(seed: int) -> None:
             checked += 1
         st, _ = apply(st, seat, action)
     assert checked > 0
+
+
+def test_a_follow_keeping_its_points_off_a_partner_who_may_be_overtaken_says_so() -> None:
+    from shengji.bots.heuristic import _follow_reason
+
+    en, zh = _follow_reason(False, False, True, 0, withheld=True)
+    assert "may still be overtaken" in en and "give no points" in en
+    assert "还可能被压" in zh and "不贴分" in zh
+    # no point card to give: the old words stand
+    en, zh = _follow_reason(False, False, True, 0, kept=lambda: True)
+    assert "keep the strong cards" in en and "留大牌" in zh
+
+
+def test_a_solved_last_trick_says_what_it_counted_in_both_languages() -> None:
+    from shengji.bots.lastricks import Solved, reason
+
+    en, zh = reason(Solved(parse_cards("SA"), 0.25, 12))
+    assert en.startswith("count out the last tricks") and "12 guesses" in en and "+0.25" in en
+    assert zh.startswith("算清最后几轮") and "12 种" in zh and "+0.25" in zh

@@ -171,7 +171,7 @@ def test_hand_value_is_zero_sum_between_the_teams() -> None:
     up = bteam if r.outcome.side == "banker" else 1 - bteam
     sign = 1 if up == 0 else -1
     pts = r.points if bteam == 1 else -r.points
-    assert values[0] == sign * r.outcome.moved + pts / 200
+    assert values[0] == pytest.approx(sign * r.outcome.moved + pts / 200)
 
 
 # -- burying -------------------------------------------------------------------------------

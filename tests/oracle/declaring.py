@@ -1,20 +1,24 @@
-"""The oracle's declaring of trump (报主/亮主), reinforcing (上保险/自保/定主) and counter-declaring
-(反主/反底) as pure functions (§7), one rule set per ``declaring`` option.
+"""The oracle's declaring (§7): the first show (报主/亮主), reinforcing (上保险/自保/定主) and
+counter-showing (反主/反底), each ``declaring`` system written out as its own function.
 
-A :class:`DeclareState` is folded over accepted shows; :func:`apply_show` validates the
-next one for a phase (``deal``, ``before_kitty``, ``after_burial``) and returns the new
-state or raises :class:`~shengji.errors.DeclarationError`.
+The oracle folds shows one at a time: :func:`apply_show` takes the state the earlier shows
+left and either returns the next state or refuses the show with a
+:class:`~shengji.errors.DeclarationError` naming the rule (its ``reason``).
 
->>> from shengji.rules.presets import load_preset
->>> opts = load_preset("shuangsheng")
->>> st = start_state(first_hand=True, banker=None)
->>> st = apply_show(opts, 2, st, 2, parse_cards("H2"), "deal")
->>> st.trump_text, st.banker
-('H', 2)
->>> apply_show(opts, 2, st, 1, parse_cards("S2"), "deal")
+In 拖拉机 (``tuolaji``) a pair of another suit overrides a single card, and then locks the
+trump (自保):
+
+>>> from shengji.rules.cards import parse_cards
+>>> from shengji.rules.presets import load_preset as preset
+>>> tuolaji = preset("tuolaji")
+>>> st = apply_show(tuolaji, 2, start_state(True, None), 0, parse_cards("H2"), "deal")
+>>> st = apply_show(tuolaji, 2, st, 1, parse_cards("S2 S2"), "deal")
+>>> st.trump_text, st.holder, st.locked
+('S', 1, True)
+>>> apply_show(tuolaji, 2, st, 3, parse_cards("D2 D2"), "deal")
 Traceback (most recent call last):
 ...
-shengji.errors.DeclarationError: ILLEGAL_DECLARATION: trump is already declared; a ...
+shengji.errors.DeclarationError: ILLEGAL_DECLARATION: trump is locked by a pair (自保); ...
 """
 
 from __future__ import annotations
@@ -23,64 +27,57 @@ from collections.abc import Sequence
 from typing import Any
 
 from shengji.errors import DeclarationError
-from shengji.rules.cards import (  # noqa: F401
-    BIG_JOKER,
-    LITTLE_JOKER,
-    Card,
-    Suit,
-    format_cards,
-    parse_cards,
-    rank_text,
-)
+from shengji.rules.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, format_cards, rank_text
 from shengji.rules.declaring import DeclareState, Show  # the data types are the product's
 from shengji.rules.immutable import evolve
 from shengji.rules.options import RuleOptions
 from shengji.rules.phases import DeclaringPhase as Phase
 
+Cards = Sequence[Card]
+
+_NOT_IDENTICAL = (
+    "a show must be identical cards: one level card, or a pair (same suit) of "
+    "level cards or jokers; two suits' level cards are not a pair"
+)
+
 
 def start_state(first_hand: bool, banker: int | None) -> DeclareState:
-    """The state before any show of a hand (``banker`` is None in a first hand)."""
-    return DeclareState(first_hand=first_hand, banker=None if first_hand else banker)
+    """Nothing shown yet. A first hand has no banker until a show makes one."""
+    if first_hand:
+        return DeclareState(first_hand=True, banker=None)
+    return DeclareState(first_hand=False, banker=banker)
 
 
 def flipped_state(state: DeclareState, trump: Suit | None) -> DeclareState:
-    """Nobody declared: trump comes from a turned-up kitty card (or NT), unbacked."""
-    return evolve(state, declared=True, trump=trump, flipped=True, rung=1)
+    """No show came: a turned kitty card (or NT) gives the trump, backed by nothing."""
+    return evolve(state, rung=1, flipped=True, declared=True, trump=trump)
 
 
 def kitty_card_trump(card: Card) -> Suit | None:
-    """The trump a turned-up kitty card gives: its suit, NT for a joker."""
-    return card.suit
+    """A turned-up kitty card makes its own suit trump; a joker makes no-trump."""
+    return None if card.is_joker else card.suit
 
 
-def parse_show(level: int, cards: Sequence[Card]) -> Show:
-    """Check that ``cards`` are identical level cards or identical jokers."""
-    if not cards:
-        raise DeclarationError("a show needs at least one card", params={"reason": "empty"})
-    first = cards[0]
-    if any(c is not first for c in cards):
-        raise DeclarationError(
-            "a show must be identical cards: one level card, or a pair (same suit) of "
-            "level cards or jokers; two suits' level cards are not a pair",
-            params={"reason": "not_identical"},
-        )
-    if not first.is_joker and first.rank != level:
-        raise DeclarationError(
-            f"{first.text} is not a level card; only cards of the level rank (or joker pairs) "
-            "can be shown",
-            params={"reason": "not_level", "card": first.text, "level": rank_text(level)},
-        )
-    if first.is_joker and len(cards) < 2:
-        raise DeclarationError(
-            "a single joker never declares; a joker pair declares NT",
-            params={"reason": "single_joker"},
-        )
-    return Show(first, len(cards))
+def parse_show(level: int, cards: Cards) -> Show:
+    """The oracle's reading of the cards of a show: all the same card, and that card of
+    the level rank or a joker; a lone joker declares nothing."""
+    if len(cards) == 0:
+        raise _refuse("a show needs at least one card", "empty")
+    card = cards[0]
+    if len(set(cards)) > 1:
+        raise _refuse(_NOT_IDENTICAL, "not_identical")
+    if card.is_joker:
+        if len(cards) == 1:
+            raise _refuse("a single joker never declares; a joker pair declares NT", "single_joker")
+    elif card.rank != level:
+        why = f"{card.text} is not a level card; only cards of the level rank (or joker pairs) "
+        raise _refuse(why + "can be shown", "not_level", card=card.text, level=rank_text(level))
+    return Show(card, len(cards))
 
 
-def _fail(msg: str, reason: str, **params: Any) -> DeclarationError:
-    """A refused show; ``reason`` names the rule for :func:`shengji.words.i18n.error_text`."""
-    return DeclarationError(msg, params={"reason": reason, **params})
+def _refuse(text: str, why: str, **more: Any) -> DeclarationError:
+    """The error of a refused show; ``why`` is its ``reason`` parameter."""
+    return DeclarationError(text, params=dict(more, reason=why))
 
 
 def apply_show(
@@ -88,22 +85,18 @@ def apply_show(
     level: int,
     state: DeclareState,
     seat: int,
-    cards: Sequence[Card],
+    cards: Cards,
     phase: Phase | None,
 ) -> DeclareState:
-    """Validate a show by ``seat`` in ``phase`` (None: accepted earlier, phase unknown)
-    and return the state after it. Raises DeclarationError when it is not allowed."""
-    seats = options.players
-    if not 0 <= seat < seats:
-        raise _fail(f"seat must be 0..{seats - 1}, not {seat}", "bad_seat")
+    """The state after ``seat`` shows ``cards`` in ``phase`` (None when the show was
+    accepted before and its phase is not known); a DeclarationError when the rules of
+    ``options.declaring`` refuse it."""
+    if seat not in range(options.players):
+        raise _refuse(f"seat must be 0..{options.players - 1}, not {seat}", "bad_seat")
     show = parse_show(level, cards)
     if show.count > options.decks:
-        raise _fail(
-            f"{show.count} identical cards need more than {options.decks} deck(s)",
-            "too_many",
-            count=show.count,
-            decks=options.decks,
-        )
+        too_many = f"{show.count} identical cards need more than {options.decks} deck(s)"
+        raise _refuse(too_many, "too_many", count=show.count, decks=options.decks)
     style = options.declaring
     if style == "classic":
         new = _classic(options, state, seat, show, phase)
@@ -129,9 +122,9 @@ def _initial(
     after_deal: bool = False,
 ) -> DeclareState:
     if phase not in (None, "deal") and not (after_deal and phase == "before_kitty"):
-        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
+        raise _refuse("trump can only be declared while the cards are dealt", "only_while_dealing")
     if show.is_joker and not jokers_ok:
-        raise _fail(
+        raise _refuse(
             "jokers cannot declare; a joker pair can only counter-declare (反主)",
             "jokers_counter_only",
         )
@@ -161,7 +154,9 @@ def _is_reinforcement(state: DeclareState, seat: int, show: Show) -> bool:
 
 def _reinforce(state: DeclareState, seat: int, show: Show, phase: Phase | None) -> DeclareState:
     if phase == "after_burial":
-        raise _fail("too late to reinforce (上保险): the kitty is already buried", "late_reinforce")
+        raise _refuse(
+            "too late to reinforce (上保险): the kitty is already buried", "late_reinforce"
+        )
     return evolve(
         state, rung=2, priority=show.priority, locked=True, pair_seats=state.pair_seats | {seat}
     )
@@ -202,27 +197,27 @@ def _shuangsheng(state: DeclareState, seat: int, show: Show, phase: Phase | None
     if _is_reinforcement(state, seat, show):
         return _reinforce(state, seat, show, phase)
     if show.count < 2:
-        raise _fail(
+        raise _refuse(
             "trump is already declared; a counter-declaration (反主) needs an identical pair",
             "counter_needs_pair",
         )
     if seat == state.holder:
         # also covers seed 000's "the declarer may 反主 only after another player has"
-        raise _fail(
+        raise _refuse(
             "you hold the current declaration and cannot counter it yourself", "own_declaration"
         )
     if state.first_hand and phase == "after_burial":
-        raise _fail(
+        raise _refuse(
             "in the first hand no counter-declaring once the kitty is taken",
             "first_hand_no_counter",
         )
     if not state.first_hand and phase in ("deal", "before_kitty"):
-        raise _fail(
+        raise _refuse(
             "in later hands counter-declaring (反主炒底) comes after the kitty is buried",
             "counter_after_burial",
         )
     if not _outranks(state, show):
-        raise _fail(_priority_msg(), "outranked")
+        raise _refuse(_priority_msg(), "outranked")
     return _countered(state, seat, show, takes_banker=state.first_hand)
 
 
@@ -230,35 +225,37 @@ def _shuangkou(state: DeclareState, seat: int, show: Show, phase: Phase | None) 
     if not state.declared:
         return _initial(state, seat, show, phase, jokers_ok=False)
     if show.count < 2:
-        raise _fail(
+        raise _refuse(
             "trump is already declared; only a pair can change it (定主/反底)", "needs_pair"
         )
     if state.flipped and not show.is_joker:
-        raise _fail(
+        raise _refuse(
             "the trump came from the kitty card: only joker pairs may counter now", "flipped_jokers"
         )
     if phase == "after_burial":
         # seed 002: 其他玩傢 … 高級可以反低級,低級不能反高級 — the others, and only a higher
         # suit than the standing trump, even when that was shown by a single card.
         if seat == state.banker:
-            raise _fail("the banker buried the kitty: 反底 is for the other players", "banker")
+            raise _refuse("the banker buried the kitty: 反底 is for the other players", "banker")
         if seat in state.pair_seats:
-            raise _fail("each player may 反底 once, and not after a 定主 of their own", "once_each")
+            raise _refuse(
+                "each player may 反底 once, and not after a 定主 of their own", "once_each"
+            )
         if show.priority <= _standing_priority(state):
-            raise _fail(
+            raise _refuse(
                 "after the kitty is buried only a higher pair may 反底 "
                 "(BJ > LJ > S > H > C > D), whatever backs the current trump",
                 "outranked",
             )
         return _countered(state, seat, show, takes_banker=False)
     if phase == "before_kitty":
-        raise _fail(
+        raise _refuse(
             "定主 is made while the cards are dealt; after burying comes 反底", "fix_while_dealing"
         )
     if _is_reinforcement(state, seat, show):
         return _reinforce(state, seat, show, phase)
     if not _outranks(state, show):
-        raise _fail(_priority_msg(), "outranked")
+        raise _refuse(_priority_msg(), "outranked")
     return _countered(state, seat, show, takes_banker=state.first_hand)
 
 
@@ -269,9 +266,9 @@ def _classic(
         # seed 001: 在发牌结束后,每方都可以根据牌情翻出级牌 — also after the deal
         return _initial(state, seat, show, phase, jokers_ok=True, after_deal=True)
     if phase == "after_burial":
-        raise _fail("no declaring once the kitty is buried", "after_burial")
+        raise _refuse("no declaring once the kitty is buried", "after_burial")
     if show.rung <= state.rung:
-        raise _fail(
+        raise _refuse(
             "only a stronger show is accepted: single < pair < joker pair (NT) < triple "
             "< three jokers (NT)",
             "stronger_needed",
@@ -286,18 +283,18 @@ def _tuolaji(
     if not state.declared:
         return _initial(state, seat, show, phase, jokers_ok=True)
     if phase == "after_burial":
-        raise _fail("no declaring once the kitty is buried", "after_burial")
+        raise _refuse("no declaring once the kitty is buried", "after_burial")
     if show.count < 2:
-        raise _fail(
+        raise _refuse(
             "trump is already declared; a single level card cannot override it", "needs_pair"
         )
     takes = state.first_hand and options.counter_takes_banker
     if show.is_joker:
         if state.trump is None:
-            raise _fail("trump is already no-trump", "already_nt")
+            raise _refuse("trump is already no-trump", "already_nt")
         return _countered(state, seat, show, takes_banker=takes)
     if state.locked:
-        raise _fail("trump is locked by a pair (自保); only a joker pair can change it", "locked")
+        raise _refuse("trump is locked by a pair (自保); only a joker pair can change it", "locked")
     if show.trump == state.trump:
         return _reinforce(state, seat, show, phase)
     return _countered(state, seat, show, takes_banker=takes)
@@ -309,15 +306,15 @@ def _botzone(
     """Botzone's Tractor: one single level card declares, then one pair (level cards of any
     suit, or jokers: NT) by any seat overrides it; only while the cards are dealt."""
     if phase not in (None, "deal"):
-        raise _fail("trump can only be declared while the cards are dealt", "only_while_dealing")
+        raise _refuse("trump can only be declared while the cards are dealt", "only_while_dealing")
     if not state.declared:
         if show.count != 1:
-            raise _fail("the first declaration is one level card", "single_first")
+            raise _refuse("the first declaration is one level card", "single_first")
         return _initial(state, seat, show, phase, jokers_ok=False)
     if show.count != 2:
-        raise _fail("trump is already declared: only a pair can change it", "needs_pair")
+        raise _refuse("trump is already declared: only a pair can change it", "needs_pair")
     if state.counters:
-        raise _fail("trump was already overridden by a pair; it cannot change again", "once_only")
+        raise _refuse("trump was already overridden by a pair; it cannot change again", "once_only")
     takes = state.first_hand and options.counter_takes_banker
     return _countered(state, seat, show, takes_banker=takes)
 
@@ -336,13 +333,13 @@ def _by_count(
     if seat == state.holder:
         mine = state.shows[-1][1][0] if state.shows else None
         if mine is not show.card or show.count <= state.rung:
-            raise _fail(
+            raise _refuse(
                 "you hold the current declaration: you may only add cards to it (more of "
                 "the same card)",
                 "reinforce_only",
             )
         if phase == "after_burial":
-            raise _fail(
+            raise _refuse(
                 "too late to reinforce (上保险): the kitty is already buried", "late_reinforce"
             )
         return evolve(
@@ -358,12 +355,12 @@ def _by_count(
     ):
         raise _weaker(options, standing, max(1, state.rung))
     if state.first_hand and phase == "after_burial":
-        raise _fail(
+        raise _refuse(
             "in the first hand no counter-declaring once the kitty is taken",
             "first_hand_no_counter",
         )
     if not state.first_hand and phase in ("deal", "before_kitty"):
-        raise _fail(
+        raise _refuse(
             "in later hands counter-declaring (反主炒底) comes after the kitty is buried",
             "counter_after_burial",
         )
@@ -414,7 +411,7 @@ def _weaker(options: RuleOptions, standing: Sequence[Card], n: int) -> Declarati
         if needs
         else f"no show can outrank {text} now"
     )
-    return _fail(msg, "stronger_show", count=n, show=text, more=more, beat=beat)
+    return _refuse(msg, "stronger_show", count=n, show=text, more=more, beat=beat)
 
 
 def _priority_msg() -> str:
@@ -429,14 +426,13 @@ def replay_shows(
     level: int,
     first_hand: bool,
     banker: int | None,
-    history: Sequence[tuple[int, Sequence[Card]]],
+    history: Sequence[tuple[int, Cards]],
     flipped: bool = False,
 ) -> DeclareState:
-    """Fold accepted shows (phases unknown) into a state. ``flipped``: nobody declared and
-    a kitty card set an (unknown) trump before these shows."""
+    """The state that accepted shows leave, folded in order with their phases unknown;
+    ``flipped``: a kitty card had set some trump before them, nobody having declared."""
     state = start_state(first_hand, banker)
-    if flipped:
-        state = flipped_state(state, None)
-    for seat, cards in history:
-        state = apply_show(options, level, state, seat, cards, None)
+    state = flipped_state(state, None) if flipped else state
+    for who, shown in history:
+        state = apply_show(options, level, state, who, shown, None)
     return state

@@ -1,23 +1,27 @@
-"""Following (跟牌, §5): legality, the legal follows of a hand, their count and a uniform
-random legal follow.
+"""The oracle's following (跟牌), from §5: whether a follow is legal, every legal follow,
+how many there are, and one drawn at random among them.
 
-The format rule is expressed as an ordered list of *requirements* per lead unit, from the
-strictest to none (a 2-link Titanic: Titanic > two triples > tractor > triple + pair >
-triple > two pairs > pair > nothing). The follower's requirement is, unit by unit (largest
-first), the first one that its cards of the led suit can meet together with the units
-before it; a legal follow meets the same requirement.
+Each unit of the lead (largest first) has a ladder of requirements, from the unit itself
+down to nothing: for a 2-link Titanic, Titanic, two triples, tractor, triple and pair,
+triple, two pairs, pair, nothing. The follower must meet, unit by unit, the highest rung
+that the cards it holds in the led suit can meet alongside the rungs already chosen; a
+follow is legal when the cards played meet those same rungs.
 
->>> from shengji.rules.presets import load_preset
->>> from shengji.rules.trump import TrumpContext
->>> ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="H")
->>> lead, hand = parse_cards("S9 S9 S10 S10"), parse_cards("SK SK S5 S5 S3 H4 D7 C8")
->>> is_legal_follow(ctx, lead, hand, parse_cards("SK SK S5 S5"))
-True
->>> check_follow(ctx, lead, hand, parse_cards("SK SK S5 S3"))
+A tractor led at level 2 (hearts trump) by a hand with two spade pairs but no tractor:
+both pairs must be played.
+
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
+>>> hearts = Ctx(preset("shuangsheng"), level=2, trump="H")
+>>> led = parse_cards("S6 S6 S7 S7")
+>>> held = parse_cards("SQ SQ S3 S3 S9 HA C5 D8")
+>>> check_follow(hearts, led, held, parse_cards("SQ SQ S3 S9"))
 Traceback (most recent call last):
 ...
 shengji.errors.PlayError: MUST_FOLLOW_FORMAT: you hold 2 pairs in spades and must play them
->>> count_legal_follows(ctx, lead, hand)
+>>> [is_legal_follow(hearts, led, held, parse_cards(p)) for p in ("SQ SQ S3 S3", "SQ SQ HA C5")]
+[True, False]
+>>> count_legal_follows(hearts, led, held)
 1
 """
 
@@ -32,7 +36,7 @@ from itertools import combinations, product
 
 from shengji.errors import PlayError
 from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
-from shengji.rules.follow import (  # the words of the refusals (text, not rules)
+from shengji.rules.follow import (
     must_follow_format_error,
     must_follow_suit_error,
     not_in_hand_error,
@@ -41,6 +45,9 @@ from shengji.rules.follow import (  # the words of the refusals (text, not rules
 from shengji.rules.trump import TrumpContext
 
 from .units import Lead, Shape, can_host, classify_lead
+
+Cards = Sequence[Card]
+AnyLead = Sequence[Card] | Lead
 
 
 def unit_requirements(shape: Shape, shorter: bool = False) -> list[list[Shape]]:
@@ -92,12 +99,10 @@ def follow_requirement(ctx: TrumpContext, lead: Lead, suit_cards: Sequence[Card]
     return chosen
 
 
-def check_follow(
-    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card], play: Sequence[Card]
-) -> None:
-    """Raise :class:`~shengji.errors.PlayError` if ``play`` is not a legal follow from
-    ``hand`` (which includes the play) to ``lead``; codes ``WRONG_CARD_COUNT``,
-    ``CARDS_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``, ``MUST_FOLLOW_FORMAT``."""
+def check_follow(ctx: TrumpContext, lead: AnyLead, hand: Cards, play: Cards) -> None:
+    """The oracle's refusal of an illegal follow (``hand`` still holds ``play``): a
+    PlayError coded WRONG_CARD_COUNT, CARDS_NOT_IN_HAND, MUST_FOLLOW_SUIT or
+    MUST_FOLLOW_FORMAT; nothing when the follow is legal."""
     ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
     n = len(ld.cards)
     if n == 1 and len(play) == 1:
@@ -276,11 +281,10 @@ def legal_follows(
 
 
 def follow_families(
-    ctx: TrumpContext, lead: Sequence[Card] | Lead, hand: Sequence[Card]
+    ctx: TrumpContext, lead: AnyLead, hand: Cards
 ) -> list[tuple[tuple[Card, ...], tuple[Card, ...], int]]:
-    """The legal follows as disjoint families ``(fixed, pool, free)``: ``fixed`` plus any
-    ``free`` distinct cards of ``pool`` (how the RL environment's masks tell, card by card,
-    whether a selection can still become a legal follow)."""
+    """Disjoint ``(fixed, pool, free)`` triples whose union is the set of legal follows:
+    each stands for ``fixed`` together with any ``free`` distinct cards out of ``pool``."""
     return [(core.fixed, core.pool, core.free) for core in _cores(ctx, _as_lead(ctx, lead), hand)]
 
 
@@ -293,8 +297,8 @@ def count_legal_follows(
 
 def random_legal_follow(
     ctx: TrumpContext,
-    lead: Sequence[Card] | Lead,
-    hand: Sequence[Card],
+    lead: AnyLead,
+    hand: Cards,
     rng: random.Random | None = None,
 ) -> tuple[Card, ...]:
     """A legal follow drawn uniformly from all distinct legal follows."""

@@ -13,19 +13,21 @@ events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable co
 message) and leaves the state untouched (states are immutable). :func:`legal_actions`
 lists what a seat may do now. Dealing is seeded: the same seed gives the same game.
 
->>> from shengji.rules.presets import load_preset
->>> st = new_match(load_preset("shuangsheng"), seed=3)
->>> st.phase, st.hand_number, len(st.hands[0]) > 0
-('deal', 0, True)
+A new 拖拉机 match starts dealing its first hand; the same seed deals the same cards:
+
+>>> from shengji.rules.presets import load_preset as preset
+>>> a, b = (new_match(preset("tuolaji"), seed=11) for _ in range(2))
+>>> (a.phase, a.hand_number, a.hands == b.hands, a.levels)
+('deal', 0, True, (2, 2))
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from shengji.errors import Code, PlayError, ShengjiError
@@ -156,58 +158,59 @@ def _start_hand(st: GameState, banker: int | None, level: int, redeals: int) -> 
 
 
 def legal_shows(st: Table, seat: int, phase: str | None = None) -> list[tuple[Card, ...]]:
-    """Every show (报主/反主/上保险) ``seat`` may make now from its hand."""
-    ph = phase or st.phase
-    if ph not in DECLARING_PHASES:
+    """The oracle's shows open to ``seat`` now (§7): any number of copies of a level card
+    or joker it holds (jokers at least two) that its ``declaring`` rules accept, fewest
+    cards first, then by card."""
+    when = st.phase if phase is None else phase
+    if when not in DECLARING_PHASES:
         return []
-    counts = _show_counts(st.hand_of(seat), st.level)
-    if not counts:
+    level = st.level
+    held = Counter(c for c in st.hand_of(seat) if c.is_joker or c.rank == level)
+    if not held:
         return []
-    return list(_shows_for(st.options, st.level, st.declare, seat, counts, ph))
+    found = _accepted_shows(st.options, level, st.declare, seat, frozenset(held.items()), when)
+    return list(found)
 
 
-def _show_counts(hand: Iterable[Card], level: int) -> tuple[tuple[Card, int], ...]:
-    """The level cards and jokers of ``hand`` with their counts, in card order."""
-    counts: dict[Card, int] = {}
-    for c in hand:
-        if c.rank == level or c.is_joker:
-            counts[c] = counts.get(c, 0) + 1
-    return tuple(sorted(counts.items(), key=lambda cn: cn[0].index))
-
-
-@functools.lru_cache(maxsize=8192)
-def _shows_for(
+@lru_cache(maxsize=8192)
+def _accepted_shows(
     options: RuleOptions,
     level: int,
     declare: DeclareState,
     seat: int,
-    counts: tuple[tuple[Card, int], ...],
-    phase: str,
+    held: frozenset[tuple[Card, int]],
+    when: str,
 ) -> tuple[tuple[Card, ...], ...]:
-    """The legal shows from these show cards (cached: the deal asks at every draw)."""
-    out = []
-    for c, n in counts:
-        for k in range(2 if c.is_joker else 1, n + 1):
-            cards = (c,) * k
-            try:
-                apply_show(options, level, declare, seat, cards, phase)  # type: ignore[arg-type]
-            except ShengjiError:
-                continue
-            out.append(cards)
-    out.sort(key=lambda cs: (len(cs), cs[0].index))
-    return tuple(out)
+    """:func:`legal_shows` for the show cards ``held`` (card, copies), remembered: the
+    deal asks again at every card dealt."""
+    tries = [(card,) * k for card, copies in held for k in range(1, copies + 1)]
+    tries.sort(key=lambda show: (len(show), show[0].index))
+    return tuple(show for show in tries if _accepts(options, level, declare, seat, show, when))
+
+
+def _accepts(
+    options: RuleOptions,
+    level: int,
+    declare: DeclareState,
+    seat: int,
+    show: tuple[Card, ...],
+    when: str,
+) -> bool:
+    """Whether the oracle's declaring takes ``show`` from ``seat`` now."""
+    if show[0].is_joker and len(show) == 1:
+        return False
+    try:
+        apply_show(options, level, declare, seat, show, when)  # type: ignore[arg-type]
+    except ShengjiError:
+        return False
+    return True
 
 
 def legal_actions(st: Table, seat: int) -> Iterator[Action]:
-    """What ``seat`` may do now, lazily (burials and void follows can be millions).
-
-    Declaring phases: every legal show, then ``Pass``. Burial: every distinct set of
-    kitty-size cards. Calling friends: every set of distinct callable calls. Play: every
-    legal follow; for a lead, every one-unit lead (a throw, any other set of cards of one
-    suit, may also be attempted: :func:`apply` checks it against the other hands and
-    forces a unit when it fails). :mod:`shengji.game.moves` reaches every action, throws
-    included, card by card from at most 55 moves a step.
-    """
+    """The oracle's actions open to ``seat``, one at a time (there can be millions of
+    burials or void follows): the shows it may make and, when asked, ``Pass``; each
+    distinct burial; each set of distinct calls; each legal follow, or each one-unit lead
+    (throws are not listed; :func:`apply` judges one when it is tried)."""
     if st.phase == "match_over":
         return
     if st.phase == "hand_over":
@@ -235,97 +238,104 @@ def legal_actions(st: Table, seat: int) -> Iterator[Action]:
         ]
         for calls in itertools.combinations(choices, friends.calls_needed(opts)):
             yield Call(calls)
-    elif st.trick:
-        assert st.lead is not None
-        for p in legal_follows(st.ctx, st.lead, st.hand_of(seat)):
-            yield Play(p)
     else:
-        for p in unit_leads(st.ctx, st.hand_of(seat)):
-            yield Play(p)
+        yield from map(Play, _plays(st, seat))
+
+
+def _plays(st: Table, seat: int) -> Iterator[tuple[Card, ...]]:
+    """The legal follows to the trick's lead, or the one-unit leads of a new trick."""
+    hand = st.hand_of(seat)
+    if not st.trick:
+        return unit_leads(st.ctx, hand)
+    assert st.lead is not None
+    return iter(legal_follows(st.ctx, st.lead, hand))
 
 
 # -- applying -----------------------------------------------------------------------------
 
 
 def apply(st: GameState, seat: int | None, action: Action) -> tuple[GameState, list[Event]]:
-    """Validate ``action`` by ``seat`` and return the new state and its events.
-
-    Raises a ShengjiError with a stable code when the action is not allowed; the given
-    state is never changed. The table's :class:`Deal` has no seat (None).
-    """
+    """The oracle's step: ``seat`` (None only for the table's :class:`Deal`) takes
+    ``action``. Returns the state it leads to and the events, or raises a ShengjiError
+    with a stable code; ``st`` itself never changes."""
     if isinstance(action, Deal):
         return _table_deals(st, seat, action.dealt)
-    n = st.options.players
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise ActionError(f"seat must be 0..{n - 1}, not {seat!r}", code=Code.BAD_SEAT)
+    count = st.options.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(count):
+        raise ActionError(f"seat must be 0..{count - 1}, not {seat!r}", code=Code.BAD_SEAT)
     events: list[Event] = []
-    if st.phase == "match_over":
+    after = _step(st, seat, action, events)
+    return _advance(after, events), events
+
+
+#: What each later phase waits for, and the words when something else comes.
+_AWAITED: dict[str, tuple[type, str]] = {
+    "bury": (Bury, "now is the time to bury the kitty (扣底)"),
+    "call": (Call, "now is the time to call friends (找朋友)"),
+    "play": (Play, "now is the time to play cards"),
+}
+
+
+def _step(st: GameState, seat: int, action: Action, events: list[Event]) -> GameState:
+    """:func:`apply` for a seat's action, before the table moves on."""
+    phase = st.phase
+    if phase == "match_over":
         raise ActionError("the match is over", code=Code.MATCH_OVER)
-    if st.phase == "hand_over":
-        if not isinstance(action, Continue):
-            raise ActionError(
-                "the hand is over: only 'continue' starts the next one",
-                params={"phase": st.phase},
-            )
-        return _advance(_next_hand(st, events), events), events
-    if st.phase == "deal":
-        if isinstance(action, Declare):
-            return _advance(_show_while_dealing(st, seat, action.cards, events), events), events
+    if phase == "hand_over":
+        if isinstance(action, Continue):
+            return _next_hand(st, events)
+        words = "the hand is over: only 'continue' starts the next one"
+        raise ActionError(words, params={"phase": phase})
+    if phase == "deal":
+        if isinstance(action, Declare):  # anyone may show while the cards are dealt
+            return _show_while_dealing(st, seat, action.cards, events)
         if st.paced:
-            raise ActionError(
-                "the cards deal themselves: only a show is possible now, whenever you hold one",
-                params={"phase": "deal", "reason": "paced"},
-            )
-    if st.to_act != seat:
-        who = "nobody" if st.to_act is None else f"seat {st.to_act}"
+            words = "the cards deal themselves: only a show is possible now, whenever you hold one"
+            raise ActionError(words, params={"phase": "deal", "reason": "paced"})
+    turn = st.to_act
+    if turn != seat:
+        whose = "nobody's" if turn is None else f"seat {turn}'s"
         raise ActionError(
-            f"it is {who}'s turn, not seat {seat}'s",
+            f"it is {whose} turn, not seat {seat}'s",
             code=Code.NOT_YOUR_TURN,
-            params={"to_act": st.to_act, "seat": seat},
+            params={"seat": seat, "to_act": turn},
         )
-    if st.phase in DECLARING_PHASES:
+    if phase in DECLARING_PHASES:
         if isinstance(action, Declare):
-            st = _declare(st, seat, action.cards, events)
-        elif isinstance(action, Pass):
-            st = _pass(st, seat, events)
-        else:
-            raise ActionError(
-                f"now is the time to declare or pass ({st.phase})", params={"phase": st.phase}
-            )
-    elif st.phase == "bury":
-        if not isinstance(action, Bury):
-            raise ActionError(
-                "now is the time to bury the kitty (扣底)", params={"phase": st.phase}
-            )
-        st = _bury(st, seat, action.cards, events)
-    elif st.phase == "call":
-        if not isinstance(action, Call):
-            raise ActionError(
-                "now is the time to call friends (找朋友)", params={"phase": st.phase}
-            )
-        st = _call(st, seat, action.calls, events)
-    elif st.phase == "play":
-        if not isinstance(action, Play):
-            raise ActionError("now is the time to play cards", params={"phase": st.phase})
-        st = _play(st, seat, action.cards, events)
-    return _advance(st, events), events
+            return _declare(st, seat, action.cards, events)
+        if isinstance(action, Pass):
+            return _pass(st, seat, events)
+        raise ActionError(f"now is the time to declare or pass ({phase})", params={"phase": phase})
+    if phase not in _AWAITED:
+        return st
+    kind, words = _AWAITED[phase]
+    if not isinstance(action, kind):
+        raise ActionError(words, params={"phase": phase})
+    if isinstance(action, Bury):
+        return _bury(st, seat, action.cards, events)
+    if isinstance(action, Call):
+        return _call(st, seat, action.calls, events)
+    assert isinstance(action, Play)
+    return _play(st, seat, action.cards, events)
 
 
 def _remove(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
-    """``hand`` less ``cards`` (which it holds)."""
-    out = list(hand)
-    for c in cards:
-        out.remove(c)
-    return tuple(out)
+    """What is left of ``hand`` once one copy of each card of ``cards`` is taken out."""
+    rest = list(hand)
+    for card in cards:
+        del rest[rest.index(card)]
+    return tuple(rest)
 
 
 def _need_held(hand: Sequence[Card], cards: Sequence[Card]) -> None:
-    """Raise CARDS_NOT_IN_HAND naming only the cards ``hand`` lacks."""
-    missing = Counter(cards) - Counter(hand)
-    if missing:
-        text = format_cards(missing.elements())
+    """A CARDS_NOT_IN_HAND PlayError naming the cards of ``cards`` that ``hand`` lacks."""
+    short = Counter(cards)
+    short.subtract(hand)
+    lacking = [card for card, n in short.items() if n > 0 for _ in range(n)]
+    if lacking:
+        named = format_cards(lacking)
         raise PlayError(
-            f"not in your hand: {text}", code=Code.CARDS_NOT_IN_HAND, params={"cards": text}
+            f"not in your hand: {named}", code=Code.CARDS_NOT_IN_HAND, params={"cards": named}
         )
 
 
@@ -409,12 +419,11 @@ def _next_in_window(st: GameState) -> GameState:
 
 
 def _bury(st: GameState, seat: int, cards: tuple[Card, ...], events: list[Event]) -> GameState:
-    k = friends.kitty_size(st.options)
-    if len(cards) != k:
+    size, got = friends.kitty_size(st.options), len(cards)
+    if got != size:
+        why = {"need": size, "got": got, "kind": "bury"}
         raise PlayError(
-            f"bury exactly {k} cards, not {len(cards)}",
-            code=Code.WRONG_CARD_COUNT,
-            params={"need": k, "got": len(cards), "kind": "bury"},
+            f"bury exactly {size} cards, not {got}", code=Code.WRONG_CARD_COUNT, params=why
         )
     _need_held(st.hands[seat], cards)
     hands = list(st.hands)
@@ -781,7 +790,7 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
     total = n * friends.hand_size(st.options)
     hands = [list(h) for h in st.hands]
     level = st.level
-    shows = [dict(_show_counts(h, level)) for h in hands]
+    shows = [Counter(c for c in h if c.is_joker or c.rank == level) for h in hands]
     # Whether each seat has a legal show: nothing else changes during this loop, so it is
     # worked out again only when the seat draws a level card or a joker.
     can: list[bool | None] = [None] * n
@@ -793,12 +802,12 @@ def _deal_until_choice(st: GameState, events: list[Event]) -> GameState:
         dealt += 1
         mine = shows[seat]
         if card.rank == level or card.is_joker:
-            mine[card] = mine.get(card, 0) + 1
+            mine[card] += 1
             can[seat] = None
         if can[seat] is None:
-            counts = tuple(sorted(mine.items(), key=lambda cn: cn[0].index))
+            held = frozenset(mine.items())
             can[seat] = bool(mine) and bool(
-                _shows_for(st.options, level, st.declare, seat, counts, "deal")
+                _accepted_shows(st.options, level, st.declare, seat, held, "deal")
             )
         # A level card may be shown at any time during the deal (随时): the seat is asked at
         # each of its draws while it has a legal show, not only when it draws one.

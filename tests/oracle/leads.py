@@ -1,12 +1,14 @@
-"""The leads a hand can make: every single, pair, triple, tractor (and Titanic); a throw
-is any other set of cards of one suit and is checked against the other hands on request
-(:func:`shengji.rules.throws.check_throw`).
+"""The oracle's one-unit leads (§4): each single, pair, triple, tractor and Titanic a
+hand could lead. Throws (several units of one suit) are not listed; one is judged when it
+is tried (:func:`oracle.throws.check_throw`).
 
->>> from shengji.rules.presets import load_preset
->>> from shengji.rules.trump import TrumpContext
->>> ctx = TrumpContext(load_preset("shuangsheng"), level=2, trump="H")
->>> [" ".join(c.text for c in lead) for lead in unit_leads(ctx, parse_cards("S5 S5 S6 S6 S8"))]
-['S8', 'S6', 'S5', 'S6 S6', 'S5 S5', 'S6 S6 S5 S5']
+At level 3, with diamonds trump, the club 2 and 4 are adjacent (the level rank drops out):
+
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
+>>> diamonds = Ctx(preset("shuangsheng"), level=3, trump="D")
+>>> [format_cards(u) for u in unit_leads(diamonds, parse_cards("C4 C2 C4 C2 D9"))]
+['D9', 'C4', 'C2', 'C4 C4', 'C2 C2', 'C4 C4 C2 C2']
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from collections.abc import Iterator, Sequence
 from itertools import product
 
 from shengji.errors import Code, PlayError
-from shengji.rules.cards import Card, parse_cards  # noqa: F401  (doctests)
+from shengji.rules.cards import Card, format_cards, parse_cards  # noqa: F401  (doctests)
 from shengji.rules.trump import TrumpContext
 
-from .units import Lead, classify_lead
+from .units import Lead, classify_lead, effective_suit_of
 
 
 def unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
@@ -96,21 +98,18 @@ def count_unit_leads(ctx: TrumpContext, hand: Sequence[Card]) -> int:
 
 
 def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -> Lead:
-    """Validate a lead's form (cards held, one effective suit) and classify it; whether a
-    throw stands is decided by :func:`shengji.rules.throws.check_throw`."""
-    if not cards:
+    """The oracle's check of a lead's form: some cards, each held as often as it is led,
+    all of one effective suit (or all trumps); the lead comes back classified. A throw's
+    standing against the other hands is :func:`oracle.throws.check_throw`'s question."""
+    if len(cards) == 0:
         raise PlayError("a lead needs at least one card", code=Code.EMPTY_PLAY)
-    if len(cards) == 1 and cards[0] in hand:
-        return classify_lead(ctx, cards)
-    missing = Counter(cards) - Counter(hand)
-    if missing:
-        text = " ".join(c.text for c in missing.elements())
+    need, held = Counter(cards), Counter(hand)
+    lacking = [c for c in need for _ in range(need[c] - held[c])]
+    if lacking:
+        named = " ".join(c.text for c in lacking)
         raise PlayError(
-            f"not in your hand: {text}", code=Code.CARDS_NOT_IN_HAND, params={"cards": text}
+            f"not in your hand: {named}", code=Code.CARDS_NOT_IN_HAND, params={"cards": named}
         )
-    try:
-        return classify_lead(ctx, cards)
-    except PlayError:
-        raise PlayError(
-            "a lead must be cards of one suit, or all trumps", code=Code.MIXED_SUITS
-        ) from None
+    if effective_suit_of(ctx, cards) is None:
+        raise PlayError("a lead must be cards of one suit, or all trumps", code=Code.MIXED_SUITS)
+    return classify_lead(ctx, cards)

@@ -1,12 +1,16 @@
-"""Throws (甩牌, §4): validity against the other hands, the forced unit and the penalty.
+"""The oracle's throws (甩牌), from §4: whether each unit of a throw stands against the
+other three hands, which unit a failed throw must play, and what it costs.
 
->>> from shengji.rules.presets import load_preset
->>> from shengji.rules.trump import TrumpContext
->>> ctx = TrumpContext(load_preset("tuolaji"), level=2, trump="H")
->>> r = check_throw(ctx, parse_cards("S9 S8 S8 S4 S4"),
-...                 [parse_cards("S3 D5"), parse_cards("SQ SQ"), parse_cards("S6 C4")])
->>> r.valid, r.played
-(False, (S4, S4))
+A throw of the spade ace and a queen pair fails when another hand holds a king pair:
+the queen pair is played alone.
+
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
+>>> hearts = Ctx(preset("tuolaji"), level=2, trump="H")
+>>> hands = [parse_cards(h) for h in ("C4", "SK SK D3", "H5")]
+>>> verdict = check_throw(hearts, parse_cards("SA SQ SQ"), hands)
+>>> verdict.valid, verdict.played, [by for _, by in verdict.beaten]
+(False, (SQ, SQ), [2])
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from .units import Lead, Unit, classify_lead, placements
 
 
 def beats_unit(ctx: TrumpContext, unit: Unit, hand: Sequence[Card]) -> bool:
-    """True if ``hand`` holds, in the unit's suit, the same shape ranking strictly higher
-    (a longer or wider unit counts through the part of it that has the shape)."""
+    """Whether ``hand`` can show a unit of the same shape in the same effective suit whose
+    top is strictly higher (a part of a longer or wider unit will do)."""
     suit_of = ctx.suit_of
     counts = dict(Counter(c for c in hand if suit_of[c.index] == unit.suit))
     strength = ctx.strength
@@ -34,7 +38,7 @@ def beats_unit(ctx: TrumpContext, unit: Unit, hand: Sequence[Card]) -> bool:
 
 
 def throw_penalty_points(options: RuleOptions, beaten: Sequence[Unit]) -> int:
-    """Points a failed throw costs its side (positive), by ``throw_penalty``."""
+    """The penalty's size in points (always >= 0) under the ``throw_penalty`` option."""
     mode = options.throw_penalty
     if mode == "per_card":
         # 10 per card beaten by a single, 20 by a pair, 20k by a k-link tractor: 10*w*k
@@ -46,19 +50,22 @@ def throw_penalty_points(options: RuleOptions, beaten: Sequence[Unit]) -> int:
     return 0
 
 
+Cards = Sequence[Card]
+
+
 def check_throw(
     ctx: TrumpContext,
-    lead: Sequence[Card] | Lead,
-    others: Sequence[Sequence[Card]],
+    lead: Cards | Lead,
+    others: Sequence[Cards],
     thrower_is_banker_side: bool = False,
 ) -> ThrowResult:
-    """Check a lead against the other three hands (next player first).
+    """The oracle's verdict on a lead; ``others`` are the other hands in turn order.
 
-    A single-unit lead is always valid. A failed throw plays the beaten unit of the highest
-    priority kind (longer tractor > shorter tractor > triple > pair > single), the lowest
-    of them; with ``throw_forced = single``, one card: the lowest card of the beaten unit
-    with the lowest top; with ``smallest``, the beaten unit of the fewest cards, the
-    lowest of them.
+    One unit always stands. Otherwise every unit is tried against each other hand; when
+    any is beaten, the thrower plays one of the beaten units: by default the kind ranked
+    highest (longer tractor, shorter tractor, triple, pair, single) and the lowest unit of
+    that kind; ``throw_forced = single`` plays one card, the last of the beaten unit with
+    the lowest top; ``smallest`` the beaten unit with the fewest cards, lowest first.
     """
     ld = lead if isinstance(lead, Lead) else classify_lead(ctx, lead)
     if len(ld.units) == 1:

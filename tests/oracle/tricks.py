@@ -1,13 +1,18 @@
-"""Who wins a trick (§5).
+"""The oracle's trick winner, from the rule book's §5 ("Who wins").
 
-Only a play entirely in the led suit or entirely trump can win, and only if its cards group
-into the lead's units; it is then compared by the top of its largest unit. A trump play
-beats any side-suit play; a later equal play never beats an earlier one.
+A play may win only when all of its cards are of the led effective suit or all are trumps,
+and when they can be grouped into the same units as the lead. Among the plays that may win,
+trumps rank above the led suit, then the top of the largest unit decides; ties keep the
+earlier play.
 
->>> from shengji.rules.presets import load_preset
->>> from shengji.rules.trump import TrumpContext
->>> ctx = TrumpContext(load_preset("tuolaji"), level=2, trump="H")
->>> trick_winner(ctx, [parse_cards("SA"), parse_cards("H3"), parse_cards("SK"), parse_cards("H4")])
+A trump pair beats the led pair, and a higher trump pair beats it in turn; two single
+trumps never beat a pair (at level 5, spades trump):
+
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
+>>> spades = Ctx(preset("tuolaji"), level=5, trump="S")
+>>> plays = ["H10 H10", "S3 S3", "SA SK", "SA SA"]
+>>> trick_winner(spades, [parse_cards(p) for p in plays])
 3
 """
 
@@ -52,7 +57,7 @@ def _single_winner(ctx: TrumpContext, x: int, plays: Sequence[Sequence[Card]]) -
 def trick_winner(
     ctx: TrumpContext, plays: Sequence[Sequence[Card]], lead: Lead | None = None
 ) -> int:
-    """Index (0 = leader) of the play that wins; ``plays`` in play order, leader first."""
+    """The winning play's position in ``plays`` (the lead is position 0)."""
     if not plays or not plays[0]:
         raise PlayError("a trick needs a lead", code=Code.EMPTY_PLAY)
     ld = lead or classify_lead(ctx, plays[0])

@@ -1,21 +1,24 @@
-"""The oracle's units (牌型) and the decomposition of a lead (§3).
+"""The oracle's units (牌型) and how a lead splits into them, from §3.
 
-A unit has ``links`` (k) and ``width`` (w): a single is 1x1, a pair 1x2, a triple 1x3, a
-tractor of k pairs kx2 and a Titanic of k triples kx3 (with 4 decks, four identical cards
-make a 1x4 "quad"; see docs/rules.md). Units order by ``(links, width)``: longer tractor >
-shorter tractor > triple > pair > single.
+Every unit is ``links`` tuples of ``width`` identical cards at consecutive strengths:
+single 1x1, pair 1x2, triple 1x3, quad 1x4 (four decks), tractor kx2, Titanic kx3. The
+larger unit has more links, then more width (a longer tractor beats a shorter one, which
+beats a triple, a pair, a single).
 
->>> from shengji.rules.presets import load_preset
->>> from shengji.rules.trump import TrumpContext
->>> ctx = TrumpContext(load_preset("classic-3deck"), level=2, trump="H")
->>> lead = classify_lead(ctx, parse_cards("S9 S9 S10 S10 SJ SJ SJ"))
->>> lead.kind, lead.codes
-('throw', ('tractor:2x2', 'triple'))
+The rule book's own example: at level J, hearts trump, ``SJ SJ HA HA DJ DJ HJ HJ`` is a
+3-link tractor (HA, an off-suit J, the trump J) and a pair.
+
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
+>>> hearts = Ctx(preset("classic"), level=11, trump="H")
+>>> split = classify_lead(hearts, parse_cards("SJ SJ HA HA DJ DJ HJ HJ"))
+>>> split.kind, split.codes, split.units[1].cards
+('throw', ('tractor:3x2', 'pair'), (DJ, DJ))
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 
 from shengji.errors import Code, PlayError
@@ -24,7 +27,6 @@ from shengji.rules.trump import TrumpContext
 from shengji.rules.units import Lead as Lead  # the data types are the product's
 from shengji.rules.units import Shape as Shape
 from shengji.rules.units import Unit as Unit
-from shengji.rules.units import shape_code, unit_sort_key
 
 
 def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:
@@ -40,88 +42,91 @@ def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:
 
 
 def decompose(ctx: TrumpContext, cards: Sequence[Card]) -> tuple[Unit, ...]:
-    """Split cards of one effective suit into units, largest first (§3).
+    """The oracle's split of cards of one effective suit into units, largest first (§3).
 
-    Identical cards stay together; tuples of equal width at adjacent strengths join into
-    tractors, longest run first (ties: the higher), one card per strength, preferring the
-    higher suit among equal cards; this repeats on what is left.
+    Copies of one card are never split: the cards become tuples (a pair, a triple...).
+    Among the tuples of one width, a tractor is a chain of tuples at consecutive
+    strengths; the longest chain is taken first (of equal ones, the one with the higher
+    top), each link taking the tuple of the higher suit where several rank equal, and the
+    search starts again on the tuples left. What no chain takes stays a lone tuple.
     """
     suit = effective_suit_of(ctx, cards)
     if suit is None:
         raise PlayError("cards of several effective suits do not form units", code=Code.MIXED_SUITS)
-    strength, tiebreak = ctx.strength, ctx.tiebreak
-    counts = Counter(cards)
-    by_width: dict[int, dict[int, list[Card]]] = {}
-    for c, n in counts.items():
-        by_width.setdefault(n, {}).setdefault(strength[c.index], []).append(c)
-    units: list[Unit] = []
-    for w, positions in by_width.items():
-        for lst in positions.values():
-            lst.sort(key=lambda c: tiebreak[c.index], reverse=True)
-        if w >= 2:
-            while True:
-                run = _longest_run(positions)
-                if run is None:
-                    break
-                lo, hi = run
-                taken = [positions[s].pop(0) for s in range(hi, lo - 1, -1)]
-                units.append(_unit(hi - lo + 1, w, hi, suit, taken))
-                for s in range(lo, hi + 1):
-                    if not positions[s]:
-                        del positions[s]
-        for s, lst in positions.items():
-            for c in lst:
-                units.append(_unit(1, w, s, suit, [c]))
-    units.sort(key=unit_sort_key, reverse=True)
-    return tuple(units)
+    copies = Counter(cards)
+    found: list[Unit] = []
+    for width in sorted(set(copies.values())):
+        # the tuples of this width by strength, the higher suit first among equal ones
+        tuples: dict[int, list[Card]] = defaultdict(list)
+        ranked = sorted(
+            (c for c, n in copies.items() if n == width),
+            key=lambda c: (ctx.strength[c.index], ctx.tiebreak[c.index]),
+            reverse=True,
+        )
+        for card in ranked:
+            tuples[ctx.strength[card.index]].append(card)
+        while width > 1:
+            chain = _best_chain(set(tuples))
+            if not chain:
+                break
+            links = [tuples[h].pop(0) for h in chain]
+            found.append(_tuple_unit(len(chain), width, chain[0], suit, links))
+            for h in chain:
+                if not tuples[h]:
+                    del tuples[h]
+        for h, rest in tuples.items():
+            found.extend(_tuple_unit(1, width, h, suit, [card]) for card in rest)
+    found.sort(key=lambda u: (u.links, u.width, u.top), reverse=True)
+    return tuple(found)
 
 
-def _unit(links: int, width: int, top: int, suit: int, cards: list[Card]) -> Unit:
-    return Unit(links, width, top, suit, tuple(c for c in cards for _ in range(width)))
+def _tuple_unit(links: int, width: int, top: int, suit: int, heads: list[Card]) -> Unit:
+    """A unit of ``links`` tuples of ``width`` copies of each card of ``heads``."""
+    return Unit(links, width, top, suit, tuple(c for c in heads for _ in range(width)))
 
 
-def _longest_run(positions: dict[int, list[Card]]) -> tuple[int, int] | None:
-    """(low, high) strengths of the longest run of >= 2 occupied positions (ties: higher)."""
-    best: tuple[int, int] | None = None
-    keys = sorted(positions)
-    i = 0
-    while i < len(keys):
-        j = i
-        while j + 1 < len(keys) and keys[j + 1] == keys[j] + 1:
-            j += 1
-        length = j - i + 1
-        if length >= 2 and (best is None or length >= best[1] - best[0] + 1):
-            best = (keys[i], keys[j])
-        i = j + 1
-    return best
+def _best_chain(heights: set[int]) -> list[int]:
+    """The strengths, top first, of the longest chain of two or more consecutive ones
+    (of equal length, the higher chain); empty when there is none."""
+    reach = {h: 1 for h in heights}  # how many consecutive strengths end at h, from below
+    for h in sorted(heights):
+        if h - 1 in reach:
+            reach[h] = reach[h - 1] + 1
+    best = max(heights, key=lambda h: (reach[h], h), default=None)
+    if best is None or reach[best] < 2:
+        return []
+    return list(range(best, best - reach[best], -1))
+
+
+_ONE_LINK_KIND = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 
 
 def classify_lead(ctx: TrumpContext, cards: Iterable[Card]) -> Lead:
-    """Classify a lead: one unit (single/pair/triple/quad/tractor) or a ``throw``.
-    Raises PlayError ``MIXED_SUITS`` if the cards are not of one effective suit and
-    ``EMPTY_PLAY`` for no cards."""
-    cs = tuple(cards)
-    if not cs:
+    """The oracle's name for a lead: the kind of its one unit (a tractor or Titanic is a
+    ``tractor``), or ``throw`` when it splits into several. An empty lead is an
+    EMPTY_PLAY PlayError, cards of several effective suits a MIXED_SUITS one."""
+    led = tuple(cards)
+    if len(led) == 0:
         raise PlayError("a lead needs at least one card", code=Code.EMPTY_PLAY)
-    if len(cs) == 1:
-        i = cs[0].index
-        suit = ctx.suit_of[i]
-        return Lead("single", suit, (Unit(1, 1, ctx.strength[i], suit, cs),), cs)
-    units = decompose(ctx, cs)
-    if len(units) == 1:
-        u = units[0]
-        kind = "tractor" if u.links > 1 else shape_code(u.shape)
-    else:
+    if len(led) == 1:  # a single needs no splitting
+        (card,) = led
+        one = Unit(1, 1, ctx.strength[card.index], ctx.suit_of[card.index], led)
+        return Lead("single", one.suit, (one,), led)
+    parts = decompose(ctx, led)
+    head = parts[0]
+    if len(parts) > 1:
         kind = "throw"
-    return Lead(kind, units[0].suit, units, cs)
+    elif head.links >= 2:
+        kind = "tractor"
+    else:
+        kind = _ONE_LINK_KIND[head.width]
+    return Lead(kind, head.suit, parts, led)
 
 
 def lead_kind(ctx: TrumpContext, cards: Iterable[Card]) -> str:
-    """Like :func:`classify_lead` but returns ``"invalid"`` for cards of several suits."""
-    try:
-        return classify_lead(ctx, cards).kind
-    except PlayError:
-        return "invalid"
+    """:func:`classify_lead`'s kind, or ``invalid`` for no cards or several suits."""
+    led = tuple(cards)
+    return "invalid" if effective_suit_of(ctx, led) is None else classify_lead(ctx, led).kind
 
 
 # -- hosting shapes in a multiset ---------------------------------------------------------

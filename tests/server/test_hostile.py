@@ -18,7 +18,8 @@ from sqlalchemy import text
 from shengji.server.app import create_app
 from shengji.server.connection import Connection
 from shengji.server.limits import Limits
-from shengji.server.rooms import Room, RoomSettings
+from shengji.server.room_settings import RoomSettings
+from shengji.server.rooms import Room
 from shengji.server.store import Store, StoreError
 
 from .client import Client, hub_of, play_to_end, sync

@@ -487,7 +487,7 @@ def test_a_connection_that_used_its_request_ids_is_closed_after_the_answer(
 
 
 def test_a_broadcast_is_exactly_each_connections_state(http: TestClient) -> None:
-    from shengji.server.rooms import token_hash
+    from shengji.server.room_settings import token_hash
 
     rid, key = _room(http)
     with ExitStack() as stack:

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from shengji.server.rooms import RoomSettings
+from shengji.server.room_settings import RoomSettings
 
 from .client import Client, hub_of, sync
 

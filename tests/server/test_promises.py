@@ -29,7 +29,8 @@ from shengji.server.app import create_app
 from shengji.server.hub import Hub
 from shengji.server.launch import free_port
 from shengji.server.limits import Limits
-from shengji.server.rooms import Room, RoomSettings
+from shengji.server.room_settings import RoomSettings
+from shengji.server.rooms import Room
 from shengji.server.serving import protocols
 from shengji.server.store import ActionWrite, GroupWriter, Store, StoreError
 

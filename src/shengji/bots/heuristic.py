@@ -22,10 +22,14 @@ many trumps the opponents hold, and the kitty's likely points.
   the opponents likely hold, few higher ones out), never leads a lone trump point card
   nor spends a top trump on a few small ones, else leads low from long suits; near the
   end it keeps its strongest units for the last trick (the kitty).
-- Following: feeds points to a partner who is winning safely, wins tricks with points as
-  cheaply as it can (ruffing and overruffing when void), weighing the chance that its win
-  holds against the points it risks, and otherwise sheds its least useful cards, keeping
-  points away from a winning opponent.
+- Following: feeds points to a partner who is winning safely (on a partner's card that
+  may still be overtaken, only as far as its chance of holding allows), wins tricks with
+  points as cheaply as it can (ruffing and overruffing when void), weighing the chance
+  that its win holds against the points it risks, spends no card to win a trick without
+  points, and otherwise sheds its least useful cards, keeping points away from a winning
+  opponent.
+- The last tricks: once every hand holds at most three cards, its candidate plays are
+  solved exactly on sampled deals of the hidden cards (:mod:`shengji.bots.lastricks`).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from ..rules.throws import beats_unit
 from ..rules.tricks import trick_winner
 from ..rules.trump import TRUMP, TrumpContext, trump_context
 from ..rules.units import Lead, Unit, classify_lead, decompose
+from . import lastricks
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -59,6 +64,7 @@ class HeuristicBot:
 
     def __init__(self, seat: int = 0, seed: int = 0) -> None:
         self.rng = random.Random(f"heuristic:{seed}:{seat}")
+        self.seed = seed
         #: Why the last action was chosen: (English, Chinese).
         self.reason: tuple[str, str] = ("", "")
         #: The plays the last play decision scored, best first (for search bots).
@@ -83,9 +89,15 @@ class HeuristicBot:
                 "叫我没有的 A, 选我能出的花色",
             )
             return Call(choose_calls(view))
-        if view.trick:
-            return Play(self._follow(view))
-        return Play(self._lead(view))
+        play = self._follow(view) if view.trick else self._lead(view)
+        if lastricks.applies(view):
+            cands = [play, *(p for _, p in self.scored if p != play)]
+            key = f"lastricks:{self.seed}:{view.seat}:{view.hand_number}:{len(view.tricks)}"
+            solved = lastricks.solve_last_tricks(view, cands, f"{key}:{len(view.trick)}")
+            if solved is not None:
+                self.reason = lastricks.reason(solved)
+                play = solved.play
+        return Play(play)
 
     # -- declaring -------------------------------------------------------------------------
     def _declare(self, view: SeatView) -> Action:
@@ -217,6 +229,10 @@ class HeuristicBot:
         later = [(view.seat + i) % n for i in range(1, n - len(plays))]
         later_opps = [s for s in later if s not in mine]
         partner_safe = cur_seat in mine and (last or know.holds(plays[cur], lead, later_opps))
+        # how likely the partner's winning card stays on top (points fed go with it)
+        partner_hold = 0.0
+        if cur_seat in mine:
+            partner_hold = 1.0 if partner_safe else know.hold_chance(plays[cur], lead, later_opps)
         trick_pts = sum(points(p) for p in plays)
         endgame = len(hand) <= len(lead.cards)
         kitty_stake = know.kitty_points_guess * (2 if endgame else 0)
@@ -230,14 +246,16 @@ class HeuristicBot:
             if wins:
                 hold = 1.0 if last else know.hold_chance(play, lead, later_opps)
                 gain = trick_pts + kitty_stake
-                # an overtaken winner hands its own points to the other side
-                score = hold * (gain + pts) - (1 - hold) * 2.0 * pts - cost * 0.35 + 3 * hold
+                # an overtaken winner hands its own points to the other side; a trick
+                # without points is not worth a card for itself
+                score = hold * (gain + pts) - (1 - hold) * 2.0 * pts - cost * 0.35
                 if cur_seat in mine and partner_safe:
                     score -= 4  # no need to overtake a safe partner
             elif partner_safe:
                 score = pts * 1.2 - cost * 0.15
             elif cur_seat in mine:
-                score = pts * 0.3 - cost * 0.25
+                # points on a partner's card that may be overtaken feed the opponents
+                score = pts * (1.2 * partner_hold - 2.0 * (1 - partner_hold)) - cost * 0.25
             else:
                 score = -pts * 2.0 - cost * 0.25
             score -= friend_cost(len(hand)) * know.needless_answers(play)
@@ -245,7 +263,16 @@ class HeuristicBot:
             if score > best_score:
                 best_score, best = score, play
                 why = (wins, partner_safe, cur_seat in mine, pts, hold)
-        self.reason = _follow_reason(*why, kept=lambda: keeps_higher(ctx, hand, best))
+        withheld = (
+            cur_seat in mine
+            and not partner_safe
+            and not why[0]
+            and not points(best)
+            and any(points(p) for p in candidates)
+        )
+        self.reason = _follow_reason(
+            *why, kept=lambda: keeps_higher(ctx, hand, best), withheld=withheld
+        )
         self.scored.sort(key=lambda sp: -sp[0])
         return best
 
@@ -302,9 +329,12 @@ def _follow_reason(
     pts: int,
     hold: float = 0.0,
     kept: Callable[[], bool] = lambda: True,
+    withheld: bool = False,
 ) -> tuple[str, str]:
     """Why a follow was chosen, saying what it does (``kept()``: whether the hand keeps a
-    higher card of the play's suit, asked only where the words would promise it)."""
+    higher card of the play's suit, asked only where the words would promise it;
+    ``withheld``: the partner's winning card may still be overtaken and the play keeps
+    the points the hand could have given)."""
     if wins and pts and hold >= 1.0:
         # cards that nothing unseen separates win as surely: the one with points is banked
         return (
@@ -316,6 +346,11 @@ def _follow_reason(
     if partner_safe and pts:
         return ("partner is winning safely: give points", "队友稳赢, 贴分")
     if partner_winning:
+        if withheld:
+            return (
+                "partner is winning but may still be overtaken: give no points yet",
+                "队友暂时在赢, 但还可能被压: 先不贴分",
+            )
         if kept():
             return ("partner is winning: keep the strong cards", "队友在赢, 留大牌")
         return (
@@ -536,11 +571,12 @@ class Knowledge:
         return out * len(opps) / holders
 
     def trump_control(self, hand: Sequence[Card]) -> bool:
-        """The seat holds trump control: at least four trumps and a third of its hand, as
-        many as the opponents likely hold, and at most two unseen trumps above its best."""
+        """The seat holds trump control: at least four trumps and a third of its hand,
+        twice as many as the opponents likely hold (drawing with fewer hands the lead to
+        opponents who keep trumps), and at most two unseen trumps above its best."""
         ctx = self.view.ctx
         mine = [c for c in hand if ctx.suit_of[c.index] == TRUMP]
-        if len(mine) < max(4, len(hand) // 3) or len(mine) < self.opponent_trumps():
+        if len(mine) < max(4, len(hand) // 3) or len(mine) < 2 * self.opponent_trumps():
             return False
         top = max(ctx.key[c.index] for c in mine)
         higher = sum(1 for c in self._suit_unseen.get(TRUMP, ()) if ctx.key[c.index] > top)

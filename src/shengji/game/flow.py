@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Code, PlayError
+from ..errors import ActionError, Code, PlayError
 from ..rules.cards import ALL_CARDS, Card, deck, format_cards, rank_text
 from ..rules.declaring import (
     check_show,
@@ -40,7 +40,6 @@ from ..rules.options import RuleOptions
 from ..rules.phases import DECLARING_PHASES
 from .actions import (
     Action,
-    ActionError,
     Bury,
     Call,
     Continue,

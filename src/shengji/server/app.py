@@ -29,6 +29,7 @@ from ..game.views import seat_view
 from ..rules.presets import preset_description, preset_names
 from ..words.i18n import CATALOGUE, error_text
 from .assets import Asset, Assets, answer
+from .broadcast import dumps
 from .connection import WRITE_NOW, Connection
 from .guards import BodyLimit, coded_http_error, invalid_request
 from .hub import Hub
@@ -37,7 +38,7 @@ from .protocol import Check, ProtocolError, message, parse_command
 from .replaying import CACHE_SIZE as VIEWS_CACHE
 from .replaying import replay_views
 from .reviewing import ReviewBusy, Reviewer, hand_actions, hint_for, live_record
-from .rooms import RoomError, RoomSettings, dumps, token_hash
+from .room_settings import RoomError, RoomSettings, token_hash
 from .store import RoomDamaged, RoomData, Store, StoreError, sqlite_url
 
 R = TypeVar("R")

@@ -21,7 +21,9 @@ from ..bots.registry import table_bot_names
 from ..errors import Code
 from .bus import PgBus
 from .limits import FairShare, Limits, TokenBucket
-from .rooms import Room, RoomError, RoomSettings, bot_seat, token_hash
+from .room_core import RoomCore
+from .room_settings import RoomError, RoomSettings, bot_seat, token_hash
+from .rooms import Room
 from .store import GroupWriter, RoomDamaged, RoomData, Store, StoreError
 
 log = logging.getLogger("shengji.server")
@@ -232,7 +234,7 @@ class Hub:
         self.rooms[room_id] = room
         return room
 
-    def forget(self, room: Room) -> None:
+    def forget(self, room: RoomCore) -> None:
         """Drop a room from memory (it is loaded anew from the store when asked for)."""
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]

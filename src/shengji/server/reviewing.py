@@ -121,7 +121,7 @@ def live_record(
     lobby with the secret seed, its ``(seat, action)`` log): never for anyone's eyes, only
     for the worker, which reviews from the reviewed seat's view."""
     from ..game.record import FORMAT, VERSION
-    from .rooms import RoomSettings
+    from .room_settings import RoomSettings
 
     room = RoomSettings.stored(settings)
     opts = room.options().to_dict()
