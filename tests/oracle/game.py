@@ -30,18 +30,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from shengji.errors import Code, PlayError, ShengjiError
-from shengji.game.actions import (
-    Action,
-    ActionError,
-    Bury,
-    Call,
-    Continue,
-    Deal,
-    Declare,
-    Pass,
-    Play,
-)
+from shengji.errors import ActionError, Code, PlayError, ShengjiError
+from shengji.game.actions import Action, Bury, Call, Continue, Deal, Declare, Pass, Play
 from shengji.game.state import Event, GameState, HandResult, Table, Trick, TrickPlay
 from shengji.rules.cards import Card, Suit, deck, format_cards, points, rank_text
 from shengji.rules.declaring import DeclareState
