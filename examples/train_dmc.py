@@ -2,7 +2,7 @@
 
 One Q-network values every action of the environment (54 card kinds and ``DONE``, card by
 card, with the action masks of :mod:`shengji.env.masks`) from the seat's observation
-(:class:`shengji.env.observation.KernelObserver`, features in [0, 1]). The learning team
+(:class:`shengji.bots.observation.KernelObserver`, features in [0, 1]). The learning team
 (two seats, the same network) plays single hands against two random seats on the kernel
 (``KHand.random_action``, the random bot's choices), epsilon-greedy; every step of a hand
 with a choice is then regressed (mean squared error) on the levels its team gained or lost
@@ -64,12 +64,12 @@ from torch import nn
 
 from shengji.bots.dmc import Weights, q_values
 from shengji.env.masks import BURY, DECLARE, KDecision
-from shengji.env.observation import LAYOUT, OBS_SIZE, KernelObserver, scales
+from shengji.bots.observation import LAYOUT, OBS_SIZE, KernelObserver, scales
+from shengji.game.moves import DONE, N_ACTIONS
 from shengji.kernel._core import PH_OVER, PH_REDEAL
 from shengji.kernel.match import THROW_RATE, KMatch, random_streams
-from shengji.moves import DONE, N_ACTIONS
-from shengji.options import RuleOptions
-from shengji.presets import load_preset
+from shengji.rules.options import RuleOptions
+from shengji.rules.presets import load_preset
 
 _SELECTION = dict(LAYOUT)["hand"]
 

@@ -1,14 +1,14 @@
 """The CPU time of Botzone turns, as Botzone runs the bot.
 
 A *cold* turn is a new process answering one request (Botzone starts a bot once per turn
-unless it keeps running): for each bot command (by default ``python -m shengji.botzone``
-and ``python -m shengji.cli botzone``) the script runs it on a deal request, the first play
-request and the last play request of a local hand (``shengji.botzone.referee``), each
+unless it keeps running): for each bot command (by default ``python -m shengji.tools.botzone``
+and ``python -m shengji.tools.cli botzone``) the script runs it on a deal request, the first play
+request and the last play request of a local hand (``shengji.tools.botzone.referee``), each
 ``--runs`` times, and prints the median and the least CPU time (user + system, of the
 process and its children, from the operating system) beside that of ``python -c pass``.
 It then runs one seat's whole hand in keep-running mode and prints its CPU time a turn.
 
-    python scripts/botzone_cold_turn.py [--runs 21] [--command "python -m shengji.botzone"]
+    python scripts/botzone_cold_turn.py [--runs 21] [--command "python -m shengji.tools.botzone"]
 
 Run it from the checkout (``src`` is put on ``PYTHONPATH``). Bytecode caches are used as
 an installed package uses them; ``--no-bytecode`` measures without them (every module
@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from shengji.botzone import KEEP_RUNNING, referee  # noqa: E402
+from shengji.tools.botzone import KEEP_RUNNING, referee  # noqa: E402
 
 
 def cpu_ms(cmd: list[str], stdin: str, env: dict[str, str]) -> tuple[float, str]:
@@ -51,8 +51,8 @@ def main() -> int:
     parser.add_argument(
         "--command",
         action="append",
-        help="a bot command (repeatable; default: python -m shengji.botzone, and "
-        "python -m shengji.cli botzone)",
+        help="a bot command (repeatable; default: python -m shengji.tools.botzone, and "
+        "python -m shengji.tools.cli botzone)",
     )
     parser.add_argument("--no-bytecode", action="store_true", help="no .pyc caches")
     args = parser.parse_args()
@@ -66,7 +66,7 @@ def main() -> int:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = cache.name
     python = shlex.quote(sys.executable)
-    commands = args.command or [f"{python} -m shengji.botzone", f"{python} -m shengji.cli botzone"]
+    commands = args.command or [f"{python} -m shengji.tools.botzone", f"{python} -m shengji.tools.cli botzone"]
     log = referee(4)["logs"][1]
     plays = [i for i, r in enumerate(log["requests"]) if r["stage"] == "play"]
     turns = {

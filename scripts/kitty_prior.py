@@ -14,11 +14,11 @@ import random
 
 from shengji.bots.belief import KITTY, Belief
 from shengji.bots.heuristic import HeuristicBot
-from shengji.cards import Card, points
-from shengji.game import apply, new_match
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
-from shengji.views import seat_view
+from shengji.game.flow import apply, new_match
+from shengji.game.views import seat_view
+from shengji.rules.cards import Card, points
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext
 
 
 def _trumps(ctx: TrumpContext, cards: list[Card] | tuple[Card, ...]) -> int:

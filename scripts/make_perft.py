@@ -2,7 +2,7 @@
 """Write ``tests/data/perft.json``: perft-style regression figures for the rules core.
 
 Each position comes from a seeded deal (its own fixed seeds, independent of
-``shengji.bench``): a preset, a level and trump, a lead made by seat 0 (single, pair,
+``shengji.tools.bench``): a preset, a level and trump, a lead made by seat 0 (single, pair,
 triple, tractor, Titanic or throw), the hand of one follower, and three legal follows.
 For each the file records
 
@@ -34,18 +34,18 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from helpers import sub_multiset_count  # noqa: E402  (tests/helpers.py)
-from shengji.cards import Card, deck, format_cards  # noqa: E402
-from shengji.follow import (  # noqa: E402
+from shengji.rules.cards import Card, deck, format_cards  # noqa: E402
+from shengji.rules.follow import (  # noqa: E402
     count_legal_follows,
     is_legal_follow,
     legal_follows,
     random_legal_follow,
 )
-from shengji.leads import count_unit_leads, unit_leads  # noqa: E402
-from shengji.presets import load_preset  # noqa: E402
-from shengji.tricks import trick_winner  # noqa: E402
-from shengji.trump import TrumpContext, trump_text  # noqa: E402
-from shengji.units import classify_lead  # noqa: E402
+from shengji.rules.leads import count_unit_leads, unit_leads  # noqa: E402
+from shengji.rules.presets import load_preset  # noqa: E402
+from shengji.rules.tricks import trick_winner  # noqa: E402
+from shengji.rules.trump import TrumpContext, trump_text  # noqa: E402
+from shengji.rules.units import classify_lead  # noqa: E402
 
 #: (preset, lead kinds of its positions in order). "void": a lead of 4 or more cards in a
 #: suit that one of the other seats does not hold, and that seat as the follower;
@@ -216,7 +216,7 @@ def position(preset: str, index: int, kind: str) -> dict[str, Any]:
 
 def check(pos: dict[str, Any], ctx: TrumpContext) -> list[str]:
     """Independent cross-checks of one position's figures (where affordable)."""
-    from shengji.cards import parse_cards
+    from shengji.rules.cards import parse_cards
 
     lead, hand = parse_cards(pos["lead"]), parse_cards(pos["hand"])
     count = pos["legal_follows"]

@@ -30,8 +30,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from shengji.figures import figures_block, write_figures
 from shengji.server.launch import ServerProcess
+from shengji.tools.figures import figures_block, write_figures
 
 #: name -> (latency ms, download bytes/s, upload bytes/s), as Chrome's DevTools throttle.
 PROFILES = {

@@ -10,15 +10,16 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from shengji.actions import Action, Continue, Declare, Pass
 from shengji.bots.random_bot import random_action
-from shengji.cards import Card, deck, parse_cards
-from shengji.game import GameState, apply, new_match, stack_deck
-from shengji.leads import unit_leads
-from shengji.options import RuleOptions
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext, parse_trump, trump_context
-from shengji.units import classify_lead
+from shengji.game.actions import Action, Continue, Declare, Pass
+from shengji.game.flow import apply, new_match, stack_deck
+from shengji.game.state import GameState
+from shengji.rules.cards import Card, deck, parse_cards
+from shengji.rules.leads import unit_leads
+from shengji.rules.options import RuleOptions
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext, parse_trump, trump_context
+from shengji.rules.units import classify_lead
 
 TRUMPS = ("S", "H", "C", "D", "NT")
 
@@ -49,7 +50,7 @@ def sub_multisets(hand: Sequence[Card], n: int) -> set[tuple[int, ...]]:
 
 
 def from_key(k: Iterable[int]) -> tuple[Card, ...]:
-    from shengji.cards import card_from_index
+    from shengji.rules.cards import card_from_index
 
     return tuple(card_from_index(i) for i in k)
 

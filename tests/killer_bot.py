@@ -13,7 +13,7 @@ from pathlib import Path
 
 def main(marker: str) -> int:
     if marker != "always" and Path(marker).exists():
-        os.execv(sys.executable, [sys.executable, "-m", "shengji.cli", "bot", "random"])
+        os.execv(sys.executable, [sys.executable, "-m", "shengji.tools.cli", "bot", "random"])
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":

@@ -8,14 +8,15 @@ import random
 import pytest
 
 import shengji
-from shengji.actions import ActionError, Bury, Call, Declare, Play
 from shengji.bots.random_bot import random_action
-from shengji.cards import format_cards, parse_card, parse_cards
 from shengji.errors import CardError
-from shengji.friends import FriendCall
-from shengji.game import GameState, apply, new_match
-from shengji.i18n import error_text
-from shengji.presets import load_preset
+from shengji.game.actions import ActionError, Bury, Call, Declare, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
+from shengji.rules.cards import format_cards, parse_card, parse_cards
+from shengji.rules.friends import FriendCall
+from shengji.rules.presets import load_preset
+from shengji.words.i18n import error_text
 
 
 def _to(st: GameState, done: object, seed: int = 1) -> GameState:
@@ -102,7 +103,7 @@ def test_the_table_as_text() -> None:
 
 
 def test_import_shengji_gives_the_records() -> None:
-    from shengji import record
+    from shengji.game import record
 
     for name in ("Recorder", "save_record", "load_record", "make_record", "verify"):
         assert getattr(shengji, name) is getattr(record, name)

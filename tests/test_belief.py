@@ -10,15 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import C, build_deck, examples, run
-from shengji.actions import Bury, Continue, Play
 from shengji.bots.belief import KITTY, Belief
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot
-from shengji.cards import Card, deck, points
-from shengji.game import GameState, apply, new_match
+from shengji.game.actions import Bury, Continue, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
+from shengji.game.views import seat_view
 from shengji.kernel import from_table, play_out
-from shengji.presets import load_preset
-from shengji.views import seat_view
+from shengji.rules.cards import Card, deck, points
+from shengji.rules.presets import load_preset
 
 PRESETS = ("shuangsheng", "classic-3deck", "tuolaji", "shuangkou")
 

@@ -16,22 +16,23 @@ from pathlib import Path
 
 import pytest
 
-from shengji.botproto import act_message, game_message, run_bot, view_from_act
+from shengji.bots.botproto import act_message, game_message, run_bot, view_from_act
 from shengji.bots.external import BotLimits, BotProcess, ExternalBot, check_command_line_spec
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import random_action
-from shengji.cards import format_cards, parse_cards
-from shengji.cli import main
 from shengji.errors import ShengjiError
-from shengji.game import apply, new_match
-from shengji.options import RuleOptions
-from shengji.presets import load_preset
-from shengji.simulate import Forfeit, Settings, forfeit_levels, run_jobs, summarise
-from shengji.views import seat_view
+from shengji.game.flow import apply, new_match
+from shengji.game.views import seat_view
+from shengji.rules.cards import format_cards, parse_cards
+from shengji.rules.options import RuleOptions
+from shengji.rules.presets import load_preset
+from shengji.tools.cli import main
+from shengji.tools.simulate import Forfeit, Settings, forfeit_levels, run_jobs
+from shengji.tools.tally import summarise
 
 PY = shlex.quote(sys.executable)
 #: The reference bot as a command (the installed ``shengji bot`` is the same program).
-REFERENCE = f"{PY} -m shengji.cli bot"
+REFERENCE = f"{PY} -m shengji.tools.cli bot"
 BAD_BOT = f"{PY} {shlex.quote(str(Path(__file__).parent / 'bad_bot.py'))}"
 
 
@@ -269,8 +270,8 @@ def test_a_bot_that_plays_only_what_the_requests_say_never_forfeits(preset: str)
 
 
 def test_the_act_request_lists_what_is_legal() -> None:
-    from shengji.follow import legal_follows
-    from shengji.leads import unit_leads
+    from shengji.rules.follow import legal_follows
+    from shengji.rules.leads import unit_leads
 
     opts = load_preset("shuangsheng")
     assert game_message(opts, 0, 1, {})["kitty_size"] == 8
@@ -313,7 +314,7 @@ def test_a_bot_that_cannot_start_stops_the_run_at_once() -> None:
         [
             PY,
             "-m",
-            "shengji.cli",
+            "shengji.tools.cli",
             "simulate",
             "--players",
             "exec:/nonexistent/bot,random",
@@ -339,7 +340,7 @@ def test_a_server_bot_that_cannot_start_stops_the_server_at_start(tmp_path: Path
             [
                 PY,
                 "-m",
-                "shengji.cli",
+                "shengji.tools.cli",
                 "serve",
                 "--port",
                 "0",

@@ -11,11 +11,13 @@ import pytest
 from shengji.bots.heuristic import HeuristicBot, Knowledge, choose_burial, safe_throw
 from shengji.bots.random_bot import RandomBot
 from shengji.errors import ShengjiError
-from shengji.game import GameState, apply, new_match
-from shengji.players import run_match
-from shengji.presets import load_preset, preset_names
-from shengji.simulate import Settings, run_jobs, summarise
-from shengji.views import SeatView, seat_view
+from shengji.game.flow import apply, new_match
+from shengji.game.players import run_match
+from shengji.game.state import GameState
+from shengji.game.views import SeatView, seat_view
+from shengji.rules.presets import load_preset, preset_names
+from shengji.tools.simulate import Settings, run_jobs
+from shengji.tools.tally import summarise
 
 
 def _reachable(obj: object, seen: set[int] | None = None) -> list[object]:
@@ -115,7 +117,7 @@ def test_burial_empties_the_pointless_side_suit_and_keeps_trumps_and_pairs() -> 
 
 def test_safe_throw_is_the_boss_pair_and_single() -> None:
     from helpers import C
-    from shengji.actions import Bury
+    from shengji.game.actions import Bury
 
     st = _banker_at_burial()
     st, _ = apply(st, 0, Bury(choose_burial(seat_view(st, 0))))
@@ -130,7 +132,7 @@ def _second_seat_view() -> SeatView:
     """Seat 1 to follow a low spade lead holding S10 and S4 (and no other spade), with
     the spade jacks to aces unseen."""
     from helpers import C, build_deck, run
-    from shengji.actions import Bury, Play
+    from shengji.game.actions import Bury, Play
 
     opts = load_preset("shuangsheng")
     wants = {
@@ -145,9 +147,9 @@ def _second_seat_view() -> SeatView:
 
 
 def test_heuristic_does_not_risk_points_on_a_win_that_will_not_hold() -> None:
-    from shengji.actions import Play
     from shengji.bots.heuristic_v1 import HeuristicV1Bot
-    from shengji.cards import parse_cards
+    from shengji.game.actions import Play
+    from shengji.rules.cards import parse_cards
 
     view = _second_seat_view()
     assert HeuristicV1Bot(1, 0).act(view) == Play(parse_cards("S10"))
@@ -164,7 +166,7 @@ def _partner_unsafe_view() -> SeatView:
     seat 3 still to play and every spade above the eight unseen; it holds one point card
     (D10)."""
     from helpers import C, build_deck, run
-    from shengji.actions import Bury, Play
+    from shengji.game.actions import Bury, Play
 
     opts = load_preset("shuangsheng")
     wants = {
@@ -183,9 +185,9 @@ def _partner_unsafe_view() -> SeatView:
 def test_no_points_on_a_partners_card_that_may_be_overtaken() -> None:
     """The issue's case: the first heuristic (as v1 still does) put its ten on the
     partner's S8 with higher spades out and an opponent to play; now it keeps it."""
-    from shengji.actions import Play
     from shengji.bots.heuristic_v1 import HeuristicV1Bot
-    from shengji.cards import parse_cards, points
+    from shengji.game.actions import Play
+    from shengji.rules.cards import parse_cards, points
 
     view = _partner_unsafe_view()
     assert HeuristicV1Bot(2, 0).act(view) == Play(parse_cards("D10"))
@@ -199,7 +201,7 @@ def test_no_points_on_a_partners_card_that_may_be_overtaken() -> None:
 def test_trump_control_asks_for_twice_the_opponents_trumps() -> None:
     """Drawing trumps pays only when the side is long: with the opponents taken to hold
     five trumps, nine trumps (the big joker on top) are not control, ten are."""
-    from shengji.cards import parse_cards
+    from shengji.rules.cards import parse_cards
 
     know = Knowledge(_partner_unsafe_view())
     know.opponent_trumps = lambda: 5.0  # type: ignore[method-assign]
@@ -212,9 +214,9 @@ def test_trump_control_asks_for_twice_the_opponents_trumps() -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_last_tricks_are_solved_with_legal_plays(seed: int) -> None:
     """With at most three cards a hand, a play the solver chose is legal and says so."""
-    from shengji.actions import Play
     from shengji.bots import lastricks
-    from shengji.follow import is_legal_follow
+    from shengji.game.actions import Play
+    from shengji.rules.follow import is_legal_follow
 
     solved = 0
     for deal in range(6):

@@ -11,7 +11,13 @@ from typing import Any
 
 import pytest
 
-from shengji.botzone import (
+from shengji.errors import ShengjiError
+from shengji.rules.cards import ALL_CARDS, Card, format_cards
+from shengji.rules.follow import check_follow
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import classify_lead
+from shengji.tools.botzone import (
     KEEP_RUNNING,
     Session,
     answer,
@@ -22,13 +28,7 @@ from shengji.botzone import (
     referee,
     seat_view_of,
 )
-from shengji.cards import ALL_CARDS, Card, format_cards
-from shengji.cli import main
-from shengji.errors import ShengjiError
-from shengji.follow import check_follow
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead
+from shengji.tools.cli import main
 
 DATA = Path(__file__).parent / "data" / "botzone"
 GAMES = sorted(DATA.glob("game-*.json"))
@@ -325,7 +325,7 @@ def test_cli_referee_writes_the_histories(tmp_path: Path, capsys: Any) -> None:
 
 def test_botzone_preset_plays_every_hand_at_level_2() -> None:
     from shengji.bots.registry import make_player
-    from shengji.players import run_match
+    from shengji.game.players import run_match
 
     players = [make_player("heuristic", s, 1) for s in range(4)]
     st, _ = run_match(OPTS, 3, players, max_hands=3)
@@ -343,7 +343,7 @@ def test_fixed_level_option_values() -> None:
     assert e.value.code == "BAD_OPTION_VALUE"
 
 
-ENTRIES = {"cli": ["shengji.cli", "botzone"], "module": ["shengji.botzone"]}
+ENTRIES = {"cli": ["shengji.tools.cli", "botzone"], "module": ["shengji.tools.botzone"]}
 
 
 @pytest.mark.parametrize("entry", sorted(ENTRIES))
@@ -374,7 +374,7 @@ def test_keep_running_answers_a_whole_game_as_the_whole_inputs_would(entry: str,
 
 
 def test_the_module_entry_answers_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    from shengji.botzone import main as bot_main
+    from shengji.tools.botzone import main as bot_main
 
     line = (DATA / "handwritten-banker.json").read_text(encoding="utf-8")
     for argv in ([], ["--player", "random", "--seed", "3"], ["--player=random", "--seed=-1"]):
@@ -383,7 +383,7 @@ def test_the_module_entry_answers_one_line(monkeypatch: pytest.MonkeyPatch, caps
         assert json.loads(capsys.readouterr().out) == {"response": [1]}
     for argv in (["--seed", "x"], ["--player"], ["--referee", "3"], ["--keep-running=yes"]):
         assert bot_main(argv) == 2
-        assert "usage: python -m shengji.botzone" in capsys.readouterr().err
+        assert "usage: python -m shengji.tools.botzone" in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin", io.StringIO("not json\n"))
     assert bot_main([]) == 2
     assert "BAD_MESSAGE" in capsys.readouterr().err
@@ -515,10 +515,10 @@ UNNEEDED = {
     "shengji.bots.heuristic_v1",
     "shengji.kernel.rollout",
     "shengji.kernel.match",
-    "shengji.players",
-    "shengji.record",
-    "shengji.i18n",
-    "shengji.option_help",
+    "shengji.game.players",
+    "shengji.game.record",
+    "shengji.words.i18n",
+    "shengji.words.option_help",
     "importlib.metadata",
     "importlib.resources",
     "pathlib",
@@ -553,5 +553,5 @@ def test_a_cold_turn_imports_only_what_its_answer_needs(entry: str, stage: str) 
     assert json.loads(run.stdout)["response"] == ([1] if stage == "play" else [])
     loaded = set(run.stderr.split())
     assert "shengji.bots.heuristic" in loaded
-    unneeded = UNNEEDED | ({"argparse", "shengji.cli"} if entry == "module" else set())
+    unneeded = UNNEEDED | ({"argparse", "shengji.tools.cli"} if entry == "module" else set())
     assert not loaded & unneeded, sorted(loaded & unneeded)

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import examples
-from shengji.cards import (
+from shengji.errors import CardError
+from shengji.rules.cards import (
     ALL_CARDS,
     BIG_JOKER,
     LITTLE_JOKER,
@@ -27,7 +28,6 @@ from shengji.cards import (
     points,
     rank_text,
 )
-from shengji.errors import CardError
 
 
 def test_there_are_54_distinct_cards_with_dense_indexes() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from shengji.cli import main
-from shengji.conformance import load_cases, run_case, run_files
+from shengji.tools.cli import main
+from shengji.tools.conformance import load_cases, run_case, run_files
 
 CASES_DIR = Path(__file__).parent / "conformance"
 CASE_FILES = sorted(CASES_DIR.glob("*.json"))

@@ -1,6 +1,6 @@
 """Shows at any moment of the deal: any seat that holds a legal show may make it between
 any two cards, whether the engine asked it at a draw or not, and a paced deal (the
-table's own clock, :class:`~shengji.actions.Deal`) asks nobody at all."""
+table's own clock, :class:`~shengji.game.actions.Deal`) asks nobody at all."""
 
 from __future__ import annotations
 
@@ -15,15 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from helpers import build_deck, examples
-from shengji.actions import Deal, Declare, Pass, action_from_json, action_to_json
 from shengji.bots.random_bot import random_action
-from shengji.cards import parse_cards
 from shengji.errors import Code, ShengjiError
-from shengji.game import GameState, apply, legal_actions, legal_shows, new_match
-from shengji.i18n import error_text
-from shengji.presets import load_preset
-from shengji.record import Recorder, RecordError, replay, verify
-from shengji.views import seat_message
+from shengji.game.actions import Deal, Declare, Pass, action_from_json, action_to_json
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions, legal_shows
+from shengji.game.record import Recorder, RecordError, replay, verify
+from shengji.game.state import GameState
+from shengji.game.views import seat_message
+from shengji.rules.cards import parse_cards
+from shengji.rules.presets import load_preset
+from shengji.words.i18n import error_text
 
 
 def _deal_total(st: GameState) -> int:

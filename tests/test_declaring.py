@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from helpers import C
-from shengji.cards import Card
-from shengji.declaring import (
+from shengji.errors import DeclarationError
+from shengji.rules.cards import Card
+from shengji.rules.declaring import (
     DeclareState,
     apply_show,
     flipped_state,
@@ -18,10 +19,9 @@ from shengji.declaring import (
     replay_shows,
     start_state,
 )
-from shengji.errors import DeclarationError
-from shengji.options import RuleOptions
-from shengji.phases import DeclaringPhase
-from shengji.presets import load_preset
+from shengji.rules.options import RuleOptions
+from shengji.rules.phases import DeclaringPhase
+from shengji.rules.presets import load_preset
 
 # A scenario step: (seat, cards, phase, expected) where expected is None for an illegal
 # show, else a dict of state attributes after it (trump_text, banker, counters, ...).
@@ -166,7 +166,7 @@ def test_shuangkou_replay_of_deal_phase_shows() -> None:
 
 
 def test_shuangkou_first_hand_fandi_history_keeps_the_banker() -> None:
-    from shengji.conformance import run_case
+    from shengji.tools.conformance import run_case
 
     case = {
         "id": "fandi-history",

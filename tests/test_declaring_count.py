@@ -12,13 +12,14 @@ import pytest
 
 from helpers import build_deck
 from oracle import declaring as oracle
-from shengji import declaring
-from shengji.actions import Declare, Pass
-from shengji.cards import Card, parse_cards
 from shengji.errors import DeclarationError, ShengjiError
-from shengji.game import apply, legal_shows, new_match
-from shengji.i18n import error_text
-from shengji.presets import load_preset
+from shengji.game.actions import Declare, Pass
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
+from shengji.rules import declaring
+from shengji.rules.cards import Card, parse_cards
+from shengji.rules.presets import load_preset
+from shengji.words.i18n import error_text
 
 C = parse_cards
 

@@ -20,9 +20,10 @@ from shengji.bots.dmc import DmcBot, load_weights, q_values
 from shengji.bots.registry import make_player
 from shengji.env import OBS_SIZE
 from shengji.errors import ShengjiError
-from shengji.moves import N_ACTIONS
-from shengji.presets import load_preset
-from shengji.simulate import Settings, run_job, summarise
+from shengji.game.moves import N_ACTIONS
+from shengji.rules.presets import load_preset
+from shengji.tools.simulate import Settings, run_job
+from shengji.tools.tally import summarise
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,8 +87,8 @@ def test_a_four_seat_model_refuses_a_zhaopengyou_table(tmp_path: Path) -> None:
     import random
 
     from shengji.bots.random_bot import random_action
-    from shengji.game import apply, new_match
-    from shengji.views import seat_view
+    from shengji.game.flow import apply, new_match
+    from shengji.game.views import seat_view
 
     bot = DmcBot(0, str(_random_model(tmp_path / "m.npz")))
     st = new_match(load_preset("zhaopengyou", {"players": 6}), 1)
@@ -133,7 +134,7 @@ def test_without_numpy_the_dmc_bot_names_the_extra(tmp_path: Path) -> None:
         "import sys\n"
         "sys.modules['numpy'] = None  # not installed\n"
         "from shengji.bots.registry import make_player\n"
-        "from shengji.cli import main\n"
+        "from shengji.tools.cli import main\n"
         "from shengji.errors import ShengjiError\n"
         "try:\n"
         "    make_player('dmc:model.npz', 0, 0)\n"

@@ -9,17 +9,19 @@ import random
 
 import pytest
 
-from shengji.actions import Play
 from shengji.bots.endgame import Solver, TooBig, brute_force, distinct_moves, final_value
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import random_action
 from shengji.bots.registry import make_player
 from shengji.bots.search import ENDGAME_CARDS, SearchBot
-from shengji.game import GameState, apply, legal_actions, new_match
+from shengji.game.actions import Play
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
+from shengji.game.players import run_match
+from shengji.game.state import GameState
+from shengji.game.views import seat_view
 from shengji.kernel import from_table
-from shengji.players import run_match
-from shengji.presets import load_preset
-from shengji.views import seat_view
+from shengji.rules.presets import load_preset
 
 
 def _late(preset: str, seed: int, cards: int, mid_trick: int = 0) -> GameState:

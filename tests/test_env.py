@@ -14,8 +14,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
-from shengji.actions import Bury, Declare, Pass, Play
-from shengji.cards import Card, parse_cards
+from shengji.bots.observation import LAYOUT, OBS_SIZE, PHASES, SUIT_NAMES, layout_of
 from shengji.env import (
     DONE,
     N_ACTIONS,
@@ -27,11 +26,12 @@ from shengji.env import (
     part,
     raw_env,
 )
-from shengji.env.observation import LAYOUT, OBS_SIZE, PHASES, SUIT_NAMES, layout_of
-from shengji.follow import count_legal_follows, legal_follows
-from shengji.friends import FriendCall, callable_cards
-from shengji.game import legal_actions
-from shengji.views import seat_view
+from shengji.game.actions import Bury, Declare, Pass, Play
+from shengji.game.legal import legal_actions
+from shengji.game.views import seat_view
+from shengji.rules.cards import Card, parse_cards
+from shengji.rules.follow import count_legal_follows, legal_follows
+from shengji.rules.friends import FriendCall, callable_cards
 
 
 def _play(e: Any, seed: int, check: Any = None) -> dict[str, float]:

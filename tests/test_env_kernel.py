@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from shengji.actions import Call
-from shengji.cards import ALL_CARDS
 from shengji.env import DONE, Decision, encode, raw_env
 from shengji.env.masks import decision, kind_name, mask_array
-from shengji.presets import preset_names
-from shengji.views import seat_view
+from shengji.game.actions import Call
+from shengji.game.views import seat_view
+from shengji.rules.cards import ALL_CARDS
+from shengji.rules.presets import preset_names
 
 #: How each hand of a test match declares (by hand number): passing nearly always
 #: (redeals, kitty-card trumps), showing when it can (counter-declarations, 炒底/反底), or

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from shengji.errors import CODES, Code, ShengjiError
-from shengji.i18n import CATALOGUE, code_table
 from shengji.server.protocol import ProtocolError
 from shengji.server.room_settings import RoomError
+from shengji.words.i18n import CATALOGUE, code_table
 
 ROOT = Path(__file__).parents[1]
 SRC = ROOT / "src" / "shengji"

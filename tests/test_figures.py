@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from shengji.cli import main
 from shengji.errors import ShengjiError
-from shengji.figures import figures_block, write_figures
+from shengji.tools.cli import main
+from shengji.tools.figures import figures_block, write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,14 +65,14 @@ def test_the_docs_hold_the_bench_blocks(doc: str, name: str) -> None:
 def test_bench_writes_what_it_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import shengji.bench
+    import shengji.tools.bench
 
     lines = [
         "simulate end to end (x): 1 hands per CPU-s [kernel]",
         "play phases/s (y): 2 hands/s",
         "VectorEnv (z): 3 steps per CPU-s [kernel]",
     ]
-    monkeypatch.setattr(shengji.bench, "bench_all", lambda hands, repeat: iter(lines))
+    monkeypatch.setattr(shengji.tools.bench, "bench_all", lambda hands, repeat: iter(lines))
     (tmp_path / "docs").mkdir()
     empty = "# k\n<!-- figures:bench-all -->\n<!-- /figures:bench-all -->\n"
     for name in ("README.md", "docs/kernel.md"):
@@ -95,7 +95,7 @@ def test_bench_writes_what_it_printed(
 
 
 def test_the_programs_figures_measure_something() -> None:
-    from shengji.bench import (
+    from shengji.tools.bench import (
         env_rate,
         interleaved_figures,
         simulate_rate,
@@ -143,7 +143,7 @@ def test_the_documented_kernel_figures_are_the_lines_bench_prints(
 def test_bench_rounds_run_every_variant_in_turn() -> None:
     """Interleaved: each round runs every compared variant once, in turn (compiled and
     pure alternate), so a change of load falls on all of them alike."""
-    from shengji.bench import interleaved_figures
+    from shengji.tools.bench import interleaved_figures
 
     order: list[str] = []
 

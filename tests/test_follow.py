@@ -23,9 +23,9 @@ from helpers import (
     sub_multiset_count,
     sub_multisets,
 )
-from shengji.cards import Card, deck
 from shengji.errors import PlayError
-from shengji.follow import (
+from shengji.rules.cards import Card, deck
+from shengji.rules.follow import (
     check_follow,
     count_legal_follows,
     follow_requirement,
@@ -34,8 +34,8 @@ from shengji.follow import (
     random_legal_follow,
     unit_requirements,
 )
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import classify_lead
 
 FOLLOW_PRESETS = ("shuangsheng", "classic-3deck", "shuangkou", "tuolaji")
 

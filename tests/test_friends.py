@@ -10,20 +10,22 @@ from collections import Counter
 
 import pytest
 
-from shengji.actions import Call, Continue, Play, action_from_json, action_to_json
 from shengji.bots.heuristic import HeuristicBot, choose_calls
 from shengji.bots.random_bot import RandomBot, random_action
-from shengji.cards import Card, deck, parse_card, points
 from shengji.errors import OptionError, ShengjiError
-from shengji.follow import legal_follows
-from shengji.friends import CallError, FriendCall, callable_cards, parse_calls
-from shengji.game import GameState, apply, new_match
-from shengji.options import RuleOptions
-from shengji.players import run_match
-from shengji.presets import load_preset
-from shengji.record import Recorder, RecordError, replay, verify
-from shengji.simulate import Settings, deal_seed, format_summary, run_jobs, summarise
-from shengji.views import observe, seat_view
+from shengji.game.actions import Call, Continue, Play, action_from_json, action_to_json
+from shengji.game.flow import apply, new_match
+from shengji.game.players import run_match
+from shengji.game.record import Recorder, RecordError, replay, verify
+from shengji.game.state import GameState
+from shengji.game.views import observe, seat_view
+from shengji.rules.cards import Card, deck, parse_card, points
+from shengji.rules.follow import legal_follows
+from shengji.rules.friends import CallError, FriendCall, callable_cards, parse_calls
+from shengji.rules.options import RuleOptions
+from shengji.rules.presets import load_preset
+from shengji.tools.simulate import Settings, deal_seed, run_jobs
+from shengji.tools.tally import format_summary, summarise
 
 SIZES = (4, 5, 6, 7, 8)
 
@@ -111,7 +113,7 @@ def test_callable_cards_leave_out_jokers_level_cards_and_constant_twos() -> None
     allowed = callable_cards(st.ctx)
     assert all(c.rank != st.level and not c.is_joker for c in allowed)
     o = load_preset("zhaopengyou", {"players": 5, "constant_twos": True})
-    from shengji.trump import trump_context
+    from shengji.rules.trump import trump_context
 
     ctx = trump_context(o, 7, None)
     assert all(c.rank not in (2, 7) for c in callable_cards(ctx))

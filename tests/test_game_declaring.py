@@ -8,10 +8,10 @@ from collections.abc import Sequence
 import pytest
 
 from helpers import build_deck, later_hand, run
-from shengji.actions import Pass
-from shengji.cards import Card, deck
-from shengji.game import apply, new_match
-from shengji.presets import load_preset
+from shengji.game.actions import Pass
+from shengji.game.flow import apply, new_match
+from shengji.rules.cards import Card, deck
+from shengji.rules.presets import load_preset
 
 
 @pytest.mark.parametrize(("preset", "factor"), [("shuangsheng", 1), ("shuangsheng-super", 2)])

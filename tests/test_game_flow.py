@@ -8,15 +8,17 @@ from collections import Counter
 
 import pytest
 
-from shengji.actions import Bury, Call, Continue, Declare, Pass, Play
 from shengji.bots.random_bot import random_action
-from shengji.cards import Card, deck, points
 from shengji.errors import ShengjiError
-from shengji.follow import count_legal_follows
-from shengji.friends import FriendCall, callable_cards
-from shengji.game import GameState, apply, legal_actions, new_match
-from shengji.presets import load_preset, preset_names
-from shengji.record import Recorder, replay
+from shengji.game.actions import Bury, Call, Continue, Declare, Pass, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
+from shengji.game.record import Recorder, replay
+from shengji.game.state import GameState
+from shengji.rules.cards import Card, deck, points
+from shengji.rules.follow import count_legal_follows
+from shengji.rules.friends import FriendCall, callable_cards
+from shengji.rules.presets import load_preset, preset_names
 
 HANDS_PER_PRESET = int(os.environ.get("SHENGJI_SOAK_HANDS", "300"))
 

@@ -10,12 +10,13 @@ import random
 
 import pytest
 
-from shengji.actions import Action, Play
 from shengji.bots.random_bot import random_action
 from shengji.errors import ShengjiError
-from shengji.game import GameState, apply, new_match
-from shengji.immutable import evolve
-from shengji.presets import load_preset, preset_names
+from shengji.game.actions import Action, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
+from shengji.rules.immutable import evolve
+from shengji.rules.presets import load_preset, preset_names
 
 
 def _outcome(st: GameState, seat: int, action: Action) -> object:

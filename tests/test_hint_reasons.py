@@ -8,13 +8,13 @@ from collections import Counter
 
 import pytest
 
-from shengji.actions import Bury, Play
 from shengji.bots.heuristic import HeuristicBot, _lead_reason, burial_reason, keeps_higher
-from shengji.cards import Suit, parse_cards
-from shengji.game import apply, new_match
-from shengji.presets import load_preset
-from shengji.trump import TRUMP, trump_context
-from shengji.views import seat_view
+from shengji.game.actions import Bury, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.views import seat_view
+from shengji.rules.cards import Suit, parse_cards
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TRUMP, trump_context
 
 OPTIONS = load_preset("shuangsheng")
 CTX = trump_context(OPTIONS, 2, Suit.S)  # level 2, spades trumps

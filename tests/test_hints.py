@@ -11,28 +11,22 @@ from typing import Any
 
 import pytest
 
-from shengji.actions import Play
+from shengji.bots.candidates import MARGIN_SE, MIN_DEALS, MIN_GAIN, Evaluation, override_reason
 from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.hints import hint_at
 from shengji.bots.registry import hint_bot
-from shengji.bots.search import (
-    MARGIN_SE,
-    MIN_DEALS,
-    MIN_GAIN,
-    Budget,
-    Evaluation,
-    SearchBot,
-    override_reason,
-)
-from shengji.cards import parse_cards
-from shengji.cli import main
+from shengji.bots.review import Mark
+from shengji.bots.search import Budget, SearchBot
 from shengji.errors import ShengjiError
-from shengji.game import GameState, apply, new_match
-from shengji.hints import hint_at
-from shengji.players import run_match
-from shengji.presets import load_preset
-from shengji.record import save_record
-from shengji.review import Mark
-from shengji.views import seat_view
+from shengji.game.actions import Play
+from shengji.game.flow import apply, new_match
+from shengji.game.players import run_match
+from shengji.game.record import save_record
+from shengji.game.state import GameState
+from shengji.game.views import seat_view
+from shengji.rules.cards import parse_cards
+from shengji.rules.presets import load_preset
+from shengji.tools.cli import main
 
 
 def _record(seed: int = 5) -> dict[str, Any]:

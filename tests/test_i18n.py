@@ -10,11 +10,13 @@ import string
 import pytest
 
 from helpers import show_in_deal
-from shengji.cards import parse_cards
 from shengji.errors import CODES, ShengjiError
-from shengji.follow import check_follow
-from shengji.game import new_match
-from shengji.i18n import (
+from shengji.game.flow import new_match
+from shengji.rules.cards import parse_cards
+from shengji.rules.follow import check_follow
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext
+from shengji.words.i18n import (
     CATALOGUE,
     LANGS,
     card_label,
@@ -23,8 +25,6 @@ from shengji.i18n import (
     error_text,
     t,
 )
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
 
 ASCII_WORDS = re.compile(r"[A-Za-z]{4,}")
 
@@ -128,7 +128,7 @@ def test_not_in_hand_names_only_the_missing_cards() -> None:
 
 
 def test_declaration_refusals_have_reasons() -> None:
-    from shengji.declaring import apply_show, start_state
+    from shengji.rules.declaring import apply_show, start_state
 
     opts = load_preset("shuangsheng")
     with pytest.raises(ShengjiError) as exc:
@@ -169,8 +169,8 @@ def test_throw_failed_text() -> None:
 
 def test_turn_and_phase_errors() -> None:
     st = new_match(load_preset("classic-1deck"), 3)
-    from shengji.actions import Pass
-    from shengji.game import apply
+    from shengji.game.actions import Pass
+    from shengji.game.flow import apply
 
     other = (st.to_act + 1) % 4 if st.to_act is not None else 0
     with pytest.raises(ShengjiError) as exc:

@@ -1,4 +1,4 @@
-"""The move model for programs (``shengji.moves``): finite card-by-card choices that reach
+"""The move model for programs (``shengji.game.moves``): finite card-by-card choices that reach
 every action ``apply`` accepts, and only those."""
 
 from __future__ import annotations
@@ -10,14 +10,15 @@ import sys
 import pytest
 
 import shengji
-from shengji.actions import Bury, Call, Continue, Play
 from shengji.bots.random_bot import random_action
-from shengji.cards import ALL_CARDS, Card
-from shengji.friends import FriendCall, callable_cards
-from shengji.game import GameState, apply, new_match
-from shengji.moves import DONE, Decision, action_indexes, calls_of
-from shengji.presets import load_preset, preset_names
-from shengji.views import seat_view
+from shengji.game.actions import Bury, Call, Continue, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.moves import DONE, Decision, action_indexes, calls_of
+from shengji.game.state import GameState
+from shengji.game.views import seat_view
+from shengji.rules.cards import ALL_CARDS, Card
+from shengji.rules.friends import FriendCall, callable_cards
+from shengji.rules.presets import load_preset, preset_names
 
 
 def _reachable(d: Decision, indexes: list[int]) -> bool:

@@ -8,9 +8,9 @@ from dataclasses import fields
 import pytest
 
 from shengji.errors import OptionError
-from shengji.option_help import option_fields, option_schema
-from shengji.options import RuleOptions
-from shengji.presets import load_preset, preset_names
+from shengji.rules.options import RuleOptions
+from shengji.rules.presets import load_preset, preset_names
+from shengji.words.option_help import option_fields, option_schema
 
 
 @pytest.mark.parametrize("preset", preset_names())

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from shengji.errors import OptionError
-from shengji.options import RuleOptions, load_overrides_file, parse_override
-from shengji.presets import load_preset, preset_description, preset_names
+from shengji.rules.options import RuleOptions, load_overrides_file, parse_override
+from shengji.rules.presets import load_preset, preset_description, preset_names
 
 # RULES.md §8: decks, start, constant 2s, kitty bonus, throw penalty, level table, max_gain,
 # must-play, J hook, match end; then the "Also:" lines (no_declaration,
@@ -375,7 +375,7 @@ def test_unknown_preset(name: str) -> None:
 def test_a_preset_file_reads_the_same_without_tomllib(name: str) -> None:
     import tomllib
 
-    from shengji.presets import _preset_text, read_flat
+    from shengji.rules.presets import _preset_text, read_flat
 
     text = _preset_text(name)
     assert text is not None
@@ -397,7 +397,7 @@ def test_a_preset_file_reads_the_same_without_tomllib(name: str) -> None:
     ],
 )
 def test_other_toml_is_left_to_tomllib(text: str) -> None:
-    from shengji.presets import read_flat
+    from shengji.rules.presets import read_flat
 
     assert read_flat(text) is None
 

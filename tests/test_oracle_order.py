@@ -1,5 +1,5 @@
 """The oracle's card order (``tests/oracle/order.py``, a ladder of ranks per effective
-suit written from the rule book) agrees with :class:`shengji.trump.TrumpContext`, whose
+suit written from the rule book) agrees with :class:`shengji.rules.trump.TrumpContext`, whose
 tables the kernel plays by: on every card's effective suit, on which of two cards of one
 effective suit ranks higher (or equal), and on which two ranks join into a tractor; for
 every level, every trump (and no-trump) and each setting of ``constant_twos``,
@@ -12,9 +12,9 @@ import itertools
 import pytest
 
 from oracle.order import ladders
-from shengji.cards import ALL_CARDS
-from shengji.presets import load_preset
-from shengji.trump import TRUMP, TrumpContext
+from shengji.rules.cards import ALL_CARDS
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TRUMP, TrumpContext
 
 _SUIT_NAME = {0: "S", 1: "H", 2: "C", 3: "D", TRUMP: "trump"}
 

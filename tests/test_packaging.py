@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import shengji
-from shengji.cli import need_extra
 from shengji.errors import ShengjiError
+from shengji.tools.commands import need_extra
 
 ROOT = Path(__file__).parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -29,9 +29,9 @@ import json, sys
 import shengji
 from shengji import TrumpContext, classify_lead, load_preset, parse_cards
 from shengji.bots.registry import make_player
-from shengji.players import run_match
-from shengji.record import verify
-from shengji.views import observe
+from shengji.game.players import run_match
+from shengji.game.record import verify
+from shengji.game.views import observe
 
 ctx = TrumpContext(load_preset("shuangsheng"), level=6, trump="S")
 players = [make_player("random", seat, 3) for seat in range(4)]

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from shengji.cards import parse_cards
-from shengji.follow import count_legal_follows, is_legal_follow, legal_follows
-from shengji.leads import count_unit_leads, unit_leads
-from shengji.presets import load_preset
-from shengji.tricks import trick_winner
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead
+from shengji.rules.cards import parse_cards
+from shengji.rules.follow import count_legal_follows, is_legal_follow, legal_follows
+from shengji.rules.leads import count_unit_leads, unit_leads
+from shengji.rules.presets import load_preset
+from shengji.rules.tricks import trick_winner
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import classify_lead
 
 DATA = Path(__file__).parent / "data" / "perft.json"
 POSITIONS: list[dict[str, Any]] = json.loads(DATA.read_text(encoding="utf-8"))["positions"]

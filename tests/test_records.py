@@ -10,11 +10,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from shengji.cards import ALL_CARDS
-from shengji.cli import main
-from shengji.demo import play_match
-from shengji.presets import load_preset
-from shengji.record import RecordError, replay, verify
+from shengji.game.record import RecordError, replay, verify
+from shengji.rules.cards import ALL_CARDS
+from shengji.rules.presets import load_preset
+from shengji.tools.cli import main
+from shengji.tools.demo import play_match
 
 
 @pytest.fixture(scope="module")

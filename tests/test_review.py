@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 
-from shengji.actions import action_from_json
 from shengji.bots.heuristic_v1 import HeuristicV1Bot
+from shengji.bots.review import THRESHOLD, review
 from shengji.bots.search import Budget
-from shengji.cards import format_cards
-from shengji.cli import main
 from shengji.errors import ShengjiError
-from shengji.players import run_match
-from shengji.presets import load_preset
-from shengji.record import save_record
-from shengji.review import THRESHOLD, review
+from shengji.game.actions import action_from_json
+from shengji.game.players import run_match
+from shengji.game.record import save_record
+from shengji.rules.cards import format_cards
+from shengji.rules.presets import load_preset
+from shengji.tools.cli import main
 
 
 def _record() -> dict[str, Any]:
@@ -62,7 +62,7 @@ def test_review_of_one_hand_and_its_json() -> None:
     from shengji.server.reviewing import hand_actions, review_hand
 
     options = load_preset("classic-1deck", {"match_hands": 2})
-    from shengji.players import Player
+    from shengji.game.players import Player
 
     players: list[Player] = [RandomBot(0, 1), *(HeuristicV1Bot(s, 1) for s in (1, 2, 3))]
     st, recorder = run_match(options, 1, players)

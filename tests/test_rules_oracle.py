@@ -18,11 +18,11 @@ from oracle import leads as o_leads
 from oracle import throws as o_throws
 from oracle import tricks as o_tricks
 from oracle import units as o_units
-from shengji import follow, leads, throws, tricks, units
-from shengji.cards import Card, Suit, deck
 from shengji.errors import ShengjiError
-from shengji.presets import load_preset, preset_names
-from shengji.trump import TrumpContext
+from shengji.rules import follow, leads, throws, tricks, units
+from shengji.rules.cards import Card, Suit, deck
+from shengji.rules.presets import load_preset, preset_names
+from shengji.rules.trump import TrumpContext
 
 SUITS = ["S", "H", "C", "D", "NT"]
 
@@ -157,8 +157,8 @@ def test_declaring_agrees(seed: int, preset: str, takes: bool) -> None:
     ``KDeclare`` (through ``declaring.apply_show``) and the oracle's agree on every state
     and refusal, words included."""
     from oracle import declaring as o_declaring
-    from shengji import declaring
-    from shengji.cards import ALL_CARDS
+    from shengji.rules import declaring
+    from shengji.rules.cards import ALL_CARDS
 
     opts = load_preset(preset).with_overrides({"counter_takes_banker": takes})
     rng = random.Random(seed)

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import C, ctx_for
-from shengji.presets import load_preset, preset_names
-from shengji.scoring import (
+from shengji.rules.presets import load_preset, preset_names
+from shengji.rules.scoring import (
     HandOutcome,
     Side,
     TableResult,
@@ -21,7 +21,7 @@ from shengji.scoring import (
     level_change,
     score_hand,
 )
-from shengji.units import classify_lead
+from shengji.rules.units import classify_lead
 
 LINEAR = load_preset("shuangsheng")
 DOUBLING = load_preset("classic-3deck")

@@ -1,4 +1,4 @@
-"""The kernel's scoring, as ``shengji.scoring`` answers it, against the oracle's (written
+"""The kernel's scoring, as ``shengji.rules.scoring`` answers it, against the oracle's (written
 from docs/rules.md: ``tests/oracle/scoring.py`` and 找朋友's ``oracle.friends.finish``):
 every level table at every number of decks, kitty bonuses of random leads under each
 ``kitty_multiplier``, fixed partnerships' outcomes and standings, and 找朋友's end of a
@@ -15,12 +15,12 @@ import pytest
 from oracle import friends as o_friends
 from oracle import leads as o_leads
 from oracle import scoring as oracle
-from shengji import scoring
-from shengji.cards import deck
-from shengji.options import KittyMultiplier, LevelTable
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead
+from shengji.rules import scoring
+from shengji.rules.cards import deck
+from shengji.rules.options import KittyMultiplier, LevelTable
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import classify_lead
 
 
 @pytest.mark.parametrize("table", get_args(LevelTable))

@@ -11,27 +11,22 @@ from types import SimpleNamespace
 
 import pytest
 
-from shengji.actions import Action, Bury, Declare, Pass, Play
 from shengji.bots import search
+from shengji.bots.candidates import MAX_BURIALS, burial_candidates
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot, random_action
 from shengji.bots.registry import by_difficulty, make_player
-from shengji.bots.search import (
-    MAX_BURIALS,
-    ApplyRollout,
-    Budget,
-    KernelRollout,
-    SearchBot,
-    burial_candidates,
-    finished,
-    hand_value,
-)
-from shengji.cards import parse_cards, rank_text
+from shengji.bots.rollouts import ApplyRollout, KernelRollout, finished, hand_value
+from shengji.bots.search import Budget, SearchBot
 from shengji.errors import ShengjiError
-from shengji.game import GameState, apply, legal_actions, new_match
-from shengji.players import run_match
-from shengji.presets import load_preset
-from shengji.views import SeatView, seat_view
+from shengji.game.actions import Action, Bury, Declare, Pass, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
+from shengji.game.players import run_match
+from shengji.game.state import GameState
+from shengji.game.views import SeatView, seat_view
+from shengji.rules.cards import parse_cards, rank_text
+from shengji.rules.presets import load_preset
 
 
 @pytest.mark.parametrize(
@@ -312,7 +307,8 @@ def test_search_does_not_bury_the_top_trumps(preset: str, seed: int) -> None:
 
 
 def test_search_options_parse() -> None:
-    from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN
+    from shengji.bots.candidates import MARGIN_SE, MIN_GAIN
+    from shengji.bots.search import BOLD_GAIN, BOLD_SE
 
     for spec, apply_rollouts, bury in [
         ("search:100ms", False, True),
@@ -547,7 +543,8 @@ def test_pruning_gives_the_leaders_more_deals_within_the_same_rollouts() -> None
 
 
 def test_a_bold_search_overrides_by_a_smaller_margin() -> None:
-    from shengji.bots.search import BOLD_GAIN, BOLD_SE, MARGIN_SE, MIN_GAIN, Evaluation
+    from shengji.bots.candidates import MARGIN_SE, MIN_GAIN, Evaluation
+    from shengji.bots.search import BOLD_GAIN, BOLD_SE
 
     bold = make_player("search:300it", 0, 0)
     plain = make_player("search:300it:careful", 0, 0)
@@ -567,7 +564,7 @@ def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_doe
     """``light_play`` (the ``:apply`` rollouts) asks the kernel's ``light_follow`` with
     the trick, the side winning it and whether the seat plays last as the kernel's
     ``light_move`` reads them: on the same random stream, the same follow."""
-    from shengji.bots.search import light_play
+    from shengji.bots.rollouts import light_play
     from shengji.kernel import default_kernel
 
     kernel = default_kernel()
@@ -599,7 +596,7 @@ def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_doe
 def test_the_bench_counts_the_rollouts_of_each_play_decision() -> None:
     """``shengji bench``'s search row: decisions with a choice, and per decision the
     rollouts the budget bought (a rollout budget: exactly what fits)."""
-    from shengji.bench import bench_search, search_rollouts, search_views
+    from shengji.tools.bench import bench_search, search_rollouts, search_views
 
     views = search_views(3)
     assert len(views) == 3 and all(v.phase == "play" for v in views)
@@ -613,7 +610,8 @@ def test_a_steady_search_overrides_only_when_the_gain_survives_its_error() -> No
     """Hints (``:steady``): the gain less two standard errors must reach
     :data:`STEADY_GAIN`, a margin sampling noise does not cross from one asking to the
     next; bold plays and steady hints do not mix."""
-    from shengji.bots.search import MARGIN_SE, STEADY_GAIN, Evaluation
+    from shengji.bots.candidates import MARGIN_SE, Evaluation
+    from shengji.bots.search import STEADY_GAIN
 
     sure = Evaluation((), mean=0.3, diff=STEADY_GAIN + 2.5 * 0.02, diff_se=0.02, n=500)
     near = Evaluation((), mean=0.3, diff=STEADY_GAIN + 1.5 * 0.02, diff_se=0.02, n=500)

@@ -8,12 +8,13 @@ import random
 import pytest
 
 from helpers import C, build_deck, run
-from shengji.actions import Declare, Pass
 from shengji.bots.random_bot import random_action
-from shengji.declaring import apply_show, replay_shows
 from shengji.errors import DeclarationError
-from shengji.game import apply, legal_shows, new_match
-from shengji.presets import load_preset
+from shengji.game.actions import Declare, Pass
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
+from shengji.rules.declaring import apply_show, replay_shows
+from shengji.rules.presets import load_preset
 
 # -- 2. showing at any time during the deal, and after it (classic) ----------------------
 
@@ -108,9 +109,9 @@ def test_shuangkou_fandi_goes_round_until_nobody_counters() -> None:
 
 def test_classic_3deck_last_trick_throw_scores_the_triple() -> None:
     """A collector's last-trick throw of a triple and a 2-link tractor: ×6, not ×8."""
-    from shengji.scoring import kitty_bonus
-    from shengji.trump import trump_context
-    from shengji.units import classify_lead
+    from shengji.rules.scoring import kitty_bonus
+    from shengji.rules.trump import trump_context
+    from shengji.rules.units import classify_lead
 
     opts = load_preset("classic-3deck")
     ctx = trump_context(opts, 2, None)
@@ -176,7 +177,7 @@ def test_kitty_card_3_still_redeals_a_first_hand() -> None:
 def test_classic_3deck_hands_score_the_widest_unit_of_the_last_lead(seed: int) -> None:
     """Seed 001's order through whole random hands (throws included): when the collectors
     take the last trick, the multiplier is 2·w^k of the lead's widest unit."""
-    from shengji.units import classify_lead
+    from shengji.rules.units import classify_lead
 
     opts = load_preset("classic-3deck")
     st = new_match(opts, 100 + seed)

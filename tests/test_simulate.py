@@ -10,22 +10,13 @@ from typing import Any
 
 import pytest
 
-from shengji.cli import main
 from shengji.errors import ShengjiError
-from shengji.presets import load_preset
-from shengji.record import load_record, replay
-from shengji.simulate import (
-    Job,
-    Settings,
-    check_ray_address,
-    format_summary,
-    job_from_json,
-    job_to_json,
-    read_run,
-    run_jobs,
-    seat_bots,
-    summarise,
-)
+from shengji.game.record import load_record, replay
+from shengji.rules.presets import load_preset
+from shengji.tools.cli import main
+from shengji.tools.runfiles import job_from_json, job_to_json, read_run
+from shengji.tools.simulate import Job, Settings, check_ray_address, run_jobs, seat_bots
+from shengji.tools.tally import format_summary, summarise
 
 
 def test_mirror_plays_every_deal_twice_with_seats_swapped(tmp_path: Path) -> None:
@@ -167,7 +158,7 @@ KILLER = Path(__file__).parent / "killer_bot.py"
 
 
 def _simulate(bot: str, hands: int = 8) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "classic-1deck"]
+    cmd = [sys.executable, "-m", "shengji.tools.cli", "simulate", "--preset", "classic-1deck"]
     cmd += ["--players", f"exec:{sys.executable} {KILLER} {bot},random", "--hands", str(hands)]
     cmd += ["--workers", "2", "--quiet"]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -195,7 +186,7 @@ def test_simulate_needs_no_extra_and_plot_names_its_own() -> None:
         "real = u.find_spec\n"
         "u.find_spec = lambda n, *a: None if n.split('.')[0] in ('rich', 'matplotlib') "
         "else real(n, *a)\n"
-        "from shengji.cli import main\n"
+        "from shengji.tools.cli import main\n"
         "args = ['simulate', '--players', 'random,random', '--hands', '4', '--workers', '1']\n"
         "assert main(args) == 0\n"
         "assert main([*args, '--plot', 'x.png']) != 0\n"
@@ -263,7 +254,7 @@ def test_workers_stop_when_the_run_is_killed() -> None:
     import signal
     import time
 
-    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "classic-1deck"]
+    cmd = [sys.executable, "-m", "shengji.tools.cli", "simulate", "--preset", "classic-1deck"]
     cmd += ["--players", "search:20it,random", "--hands", "400", "--workers", "2", "--quiet"]
     run = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers: list[int] = []
@@ -385,7 +376,7 @@ def test_a_killed_run_against_a_slow_program_keeps_its_deals(tmp_path: Path) -> 
     import time
 
     out = tmp_path / "run.json"
-    cmd = [sys.executable, "-m", "shengji.cli", "simulate", "--preset", "classic-1deck"]
+    cmd = [sys.executable, "-m", "shengji.tools.cli", "simulate", "--preset", "classic-1deck"]
     cmd += ["--players", f"exec:{sys.executable} {BUSY} 15,random", "--hands", "8", "--quiet"]
     cmd += ["--json", str(out)]
     run = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -430,11 +421,11 @@ def test_random_players_under_quiet_import_no_bar_no_asyncio_no_external_bots() 
     multiprocessing pool are not imported (its start-up is a figure of ``shengji bench``)."""
     code = (
         "import sys\n"
-        "from shengji.cli import main\n"
+        "from shengji.tools.cli import main\n"
         "args = ['simulate', '--players', 'random,random', '--hands', '3', '--quiet']\n"
         "assert main(args) == 0\n"
         "heavy = ('rich', 'asyncio', 'shengji.bots.external', 'shengji.game', "
-        "'concurrent.futures', 'multiprocessing', 'shengji.players')\n"
+        "'concurrent.futures', 'multiprocessing', 'shengji.game.players')\n"
         "print('imported:', sorted(m for m in heavy if m in sys.modules))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from shengji.stats import ratio_ci, wilson
+from shengji.bots.stats import ratio_ci, wilson
 
 
 def test_wilson_known_values() -> None:

@@ -9,15 +9,16 @@ from typing import Any
 import pytest
 
 from helpers import build_deck
-from shengji.actions import Declare, Pass
-from shengji.cards import parse_cards
-from shengji.cli import main
 from shengji.errors import OptionError
-from shengji.game import apply, legal_shows, new_match
-from shengji.narrate import narrate
-from shengji.presets import load_preset
-from shengji.record import Recorder, options_from_record, verify
-from shengji.scoring import hand_outcome
+from shengji.game.actions import Declare, Pass
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
+from shengji.game.narrate import narrate
+from shengji.game.record import Recorder, options_from_record, verify
+from shengji.rules.cards import parse_cards
+from shengji.rules.presets import load_preset
+from shengji.rules.scoring import hand_outcome
+from shengji.tools.cli import main
 
 C = parse_cards
 

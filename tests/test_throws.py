@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import C, ctx_for, examples, key, random_context, random_throw
-from shengji.cards import Card, deck
-from shengji.throws import ThrowResult, beats_unit, check_throw, throw_penalty_points
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead, decompose
+from shengji.rules.cards import Card, deck
+from shengji.rules.throws import ThrowResult, beats_unit, check_throw, throw_penalty_points
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import classify_lead, decompose
 
 
 def throw(ctx: TrumpContext, lead: str, *others: str, banker: bool = False) -> ThrowResult:

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import C, ctx_for, examples, random_context, random_lead
-from shengji.cards import Card, deck
 from shengji.errors import PlayError
-from shengji.follow import is_legal_follow, random_legal_follow
-from shengji.tricks import trick_winner
-from shengji.trump import TRUMP, TrumpContext
-from shengji.units import classify_lead, decompose
+from shengji.rules.cards import Card, deck
+from shengji.rules.follow import is_legal_follow, random_legal_follow
+from shengji.rules.tricks import trick_winner
+from shengji.rules.trump import TRUMP, TrumpContext
+from shengji.rules.units import classify_lead, decompose
 
 PRESETS = ("shuangsheng", "classic-3deck", "shuangkou", "tuolaji", "classic-1deck")
 

@@ -7,10 +7,10 @@ from itertools import pairwise
 import pytest
 
 from helpers import C, ctx_for
-from shengji.cards import ALL_CARDS, Card, Suit
 from shengji.errors import CardError
-from shengji.trump import TRUMP, TrumpContext, parse_trump, trump_context, trump_text
-from shengji.units import classify_lead
+from shengji.rules.cards import ALL_CARDS, Card, Suit
+from shengji.rules.trump import TRUMP, TrumpContext, parse_trump, trump_context, trump_text
+from shengji.rules.units import classify_lead
 
 
 def groups(text: str) -> list[tuple[Card, ...]]:
@@ -227,10 +227,10 @@ def test_a_context_pickles_without_its_kernel_tables() -> None:
     were built pickles as its arguments and works where it lands."""
     import pickle
 
-    from shengji.cards import parse_cards
-    from shengji.presets import load_preset
-    from shengji.trump import trump_context
-    from shengji.units import classify_lead
+    from shengji.rules.cards import parse_cards
+    from shengji.rules.presets import load_preset
+    from shengji.rules.trump import trump_context
+    from shengji.rules.units import classify_lead
 
     ctx = trump_context(load_preset("shuangsheng"), 5, None)
     classify_lead(ctx, parse_cards("S9 S9 S10 S10"))  # builds the tables

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import C, ctx_for, examples, from_key, key, random_context
-from shengji.cards import Card, deck
 from shengji.errors import PlayError
-from shengji.leads import count_unit_leads, unit_leads
-from shengji.trump import TrumpContext
-from shengji.units import Unit, classify_lead, decompose, lead_kind, shape_code, unit_sort_key
+from shengji.rules.cards import Card, deck
+from shengji.rules.leads import count_unit_leads, unit_leads
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import Unit, classify_lead, decompose, lead_kind, shape_code, unit_sort_key
 
 
 def units_text(units: tuple[Unit, ...]) -> list[tuple[str, Counter[Card]]]:

@@ -9,9 +9,10 @@ import random
 import pytest
 
 from shengji.bots.random_bot import random_action
-from shengji.game import GameState, apply, new_match
-from shengji.presets import load_preset
-from shengji.views import observe, redact_event
+from shengji.game.flow import apply, new_match
+from shengji.game.state import GameState
+from shengji.game.views import observe, redact_event
+from shengji.rules.presets import load_preset
 
 
 def swap_hidden(st: GameState, seat: int | None, rng: random.Random) -> GameState | None:
@@ -87,8 +88,8 @@ def test_kitty_is_public_only_at_the_end() -> None:
 def test_view_names_the_winning_play_and_the_trumps(preset: str) -> None:
     """Clients decide no rule: the view says which play wins so far and which cards are
     trumps, exactly as the engine decides."""
-    from shengji.cards import deck
-    from shengji.tricks import trick_winner
+    from shengji.rules.cards import deck
+    from shengji.rules.tricks import trick_winner
 
     rng = random.Random(preset)
     st = new_match(load_preset(preset), 11)
@@ -109,7 +110,7 @@ def test_view_names_the_winning_play_and_the_trumps(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ["shuangsheng", "classic-3deck"])
 def test_a_view_is_the_shared_table_part_and_the_seats_own(preset: str) -> None:
-    from shengji.views import own_view, table_view
+    from shengji.game.views import own_view, table_view
 
     rng = random.Random(11)
     st = new_match(load_preset(preset), 5)

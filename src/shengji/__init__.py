@@ -18,50 +18,65 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers
-    from .actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
-    from .cards import ALL_CARDS, Card, Suit, deck, format_cards, parse_card, parse_cards, points
-    from .declaring import DeclareState, apply_show, replay_shows, start_state
     from .errors import CardError, DeclarationError, OptionError, PlayError, ShengjiError
-    from .follow import (
+    from .game.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
+    from .game.flow import apply, new_match
+    from .game.legal import legal_actions, legal_shows
+    from .game.moves import DONE, Decision, action_indexes
+    from .game.record import Recorder, load_record, make_record, save_record, verify
+    from .game.state import GameState
+    from .game.views import SeatView, observe, seat_view
+    from .rules.cards import (
+        ALL_CARDS,
+        Card,
+        Suit,
+        deck,
+        format_cards,
+        parse_card,
+        parse_cards,
+        points,
+    )
+    from .rules.declaring import DeclareState, apply_show, replay_shows, start_state
+    from .rules.follow import (
         check_follow,
         count_legal_follows,
         is_legal_follow,
         legal_follows,
         random_legal_follow,
     )
-    from .game import GameState, apply, legal_actions, legal_shows, new_match
-    from .leads import check_lead, count_unit_leads, unit_leads
-    from .moves import DONE, Decision, action_indexes
-    from .options import RuleOptions
-    from .presets import load_preset, preset_names
-    from .record import Recorder, load_record, make_record, save_record, verify
-    from .scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
-    from .throws import ThrowResult, check_throw
-    from .tricks import trick_winner
-    from .trump import TRUMP, TrumpContext
-    from .units import Lead, Unit, classify_lead, decompose, lead_kind
-    from .views import SeatView, observe, seat_view
+    from .rules.leads import check_lead, count_unit_leads, unit_leads
+    from .rules.options import RuleOptions
+    from .rules.presets import load_preset, preset_names
+    from .rules.scoring import hand_outcome, kitty_bonus, kitty_multiplier, level_change
+    from .rules.throws import ThrowResult, check_throw
+    from .rules.tricks import trick_winner
+    from .rules.trump import TRUMP, TrumpContext
+    from .rules.units import Lead, Unit, classify_lead, decompose, lead_kind
 
 #: Every public name and the module it comes from, loaded on first use: a program started
 #: once per move (a Botzone turn) imports only the modules it needs.
 _MODULES = {
-    "actions": "Action ActionError Bury Call Continue Declare Pass Play",
-    "cards": "ALL_CARDS Card Suit deck format_cards parse_card parse_cards points",
-    "declaring": "DeclareState apply_show replay_shows start_state",
+    "game.actions": "Action ActionError Bury Call Continue Declare Pass Play",
+    "rules.cards": "ALL_CARDS Card Suit deck format_cards parse_card parse_cards points",
+    "rules.declaring": "DeclareState apply_show replay_shows start_state",
     "errors": "CardError DeclarationError OptionError PlayError ShengjiError",
-    "follow": "check_follow count_legal_follows is_legal_follow legal_follows random_legal_follow",
-    "game": "GameState apply legal_actions legal_shows new_match",
-    "leads": "check_lead count_unit_leads unit_leads",
-    "moves": "DONE Decision action_indexes",
-    "options": "RuleOptions",
-    "presets": "load_preset preset_names",
-    "record": "Recorder load_record make_record save_record verify",
-    "scoring": "hand_outcome kitty_bonus kitty_multiplier level_change",
-    "throws": "ThrowResult check_throw",
-    "tricks": "trick_winner",
-    "trump": "TRUMP TrumpContext",
-    "units": "Lead Unit classify_lead decompose lead_kind",
-    "views": "SeatView observe seat_view",
+    "rules.follow": (
+        "check_follow count_legal_follows is_legal_follow legal_follows random_legal_follow"
+    ),
+    "game.state": "GameState",
+    "game.flow": "apply new_match",
+    "game.legal": "legal_actions legal_shows",
+    "rules.leads": "check_lead count_unit_leads unit_leads",
+    "game.moves": "DONE Decision action_indexes",
+    "rules.options": "RuleOptions",
+    "rules.presets": "load_preset preset_names",
+    "game.record": "Recorder load_record make_record save_record verify",
+    "rules.scoring": "hand_outcome kitty_bonus kitty_multiplier level_change",
+    "rules.throws": "ThrowResult check_throw",
+    "rules.tricks": "trick_winner",
+    "rules.trump": "TRUMP TrumpContext",
+    "rules.units": "Lead Unit classify_lead decompose lead_kind",
+    "game.views": "SeatView observe seat_view",
 }
 _LAZY = {name: module for module, names in _MODULES.items() for name in names.split()}
 

@@ -16,7 +16,7 @@ class Code(StrEnum):
     """Every stable code, listed once: the engine's and the server's refusals, the
     terminal client's, and ``THROW_FAILED`` (not a refusal: it names the outcome of a
     failed throw in events). Each member is its own name as a string and has a one-line
-    ``meaning``; :data:`shengji.i18n.CATALOGUE` words each for players in both languages.
+    ``meaning``; :data:`shengji.words.i18n.CATALOGUE` words each for players in both languages.
 
     >>> Code.MUST_FOLLOW_SUIT == "MUST_FOLLOW_SUIT", Code.NOT_SEATED.meaning
     (True, 'spectators cannot do that')
@@ -161,7 +161,7 @@ class ShengjiError(ValueError):
 
     ``params`` holds the details as data (the suit to follow, the missing cards, ...) so
     that clients can word the message in their own language
-    (:func:`shengji.i18n.error_text`); it is empty where the message says it all.
+    (:func:`shengji.words.i18n.error_text`); it is empty where the message says it all.
     """
 
     code: str = Code.SHENGJI_ERROR
@@ -177,6 +177,12 @@ class ShengjiError(ValueError):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+class ActionError(ShengjiError):
+    """An action that is malformed or not allowed now."""
+
+    code: str = Code.ILLEGAL_ACTION
 
 
 class CardError(ShengjiError):

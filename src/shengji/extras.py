@@ -23,7 +23,7 @@ def missing_extra(part: str, extra: str, error: ModuleNotFoundError) -> ModuleNo
     shengji.server needs the 'server' extra (fastapi missing): pip install 'shengji[server]'
     shengji.server 需要附加组件 'server' (缺少 fastapi): pip install 'shengji[server]'
     """
-    from .i18n import t
+    from .words.i18n import t
 
     text = "\n".join(
         t("extras.missing", lang, part=part, extra=extra, missing=error.name)
@@ -40,7 +40,7 @@ def extra_error(part: str, extra: str, missing: str) -> ShengjiError:
     MISSING_EXTRA: the dmc bot needs the 'rl' extra (numpy missing): pip install 'shengji[rl]'
     the dmc bot 需要附加组件 'rl' (缺少 numpy): pip install 'shengji[rl]'
     """
-    from .i18n import t
+    from .words.i18n import t
 
     text = "\n".join(
         t("extras.missing", lang, part=part, extra=extra, missing=missing) for lang in ("en", "zh")

@@ -15,21 +15,21 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import shengji.game as engine
 from oracle.follow import count_legal_follows, is_legal_follow, legal_follows
 from oracle.game import apply, legal_shows, new_match
 from oracle.leads import unit_lead_list
 from oracle.tricks import trick_winner
 from oracle.units import lead_kind
-from shengji import game as engine
-from shengji.actions import Action, Call, Continue, Deal, Declare, Pass, Play
 from shengji.bots.random_bot import random_action
-from shengji.cards import Card, card_from_index
 from shengji.errors import ShengjiError
-from shengji.friends import FriendCall
-from shengji.game import GameState
+from shengji.game.actions import Action, Call, Continue, Deal, Declare, Pass, Play
+from shengji.game.state import GameState
 from shengji.kernel.rollout import Kernel, kernel_events, score
-from shengji.options import RuleOptions
-from shengji.phases import DECLARING_PHASES
+from shengji.rules.cards import Card, card_from_index
+from shengji.rules.friends import FriendCall
+from shengji.rules.options import RuleOptions
+from shengji.rules.phases import DECLARING_PHASES
 
 if TYPE_CHECKING:
     from shengji.kernel._core import KState
@@ -381,10 +381,10 @@ def _result_key(r: object) -> tuple[object, ...]:
 
 
 def _check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int) -> MatchReport:
-    from shengji.actions import Bury, Call, Continue, Declare, Pass
     from shengji.bots.random_bot import RandomBot
+    from shengji.game.actions import Bury, Call, Continue, Declare, Pass
+    from shengji.game.views import seat_view
     from shengji.kernel.match import KMatch
-    from shengji.views import seat_view
 
     rep = MatchReport()
     core = kernel.core
@@ -511,7 +511,7 @@ def check_matches(
 
 def oracle_presets() -> list[str]:
     """The presets the oracle's game flow plays: every one (找朋友 too, at its six seats)."""
-    from shengji.presets import preset_names
+    from shengji.rules.presets import preset_names
 
     return list(preset_names())
 
@@ -523,7 +523,7 @@ FRIENDS_PLAYERS = (4, 5, 7, 8)
 def gate_tables() -> list[tuple[str, RuleOptions]]:
     """What the long gate plays: every preset, and 找朋友 at every other table size
     (labelled ``zhaopengyou:N``)."""
-    from shengji.presets import load_preset
+    from shengji.rules.presets import load_preset
 
     out = [(p, load_preset(p)) for p in oracle_presets()]
     out += [

@@ -9,16 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from shengji.actions import ActionError, Play
-from shengji.bench import to_play
-from shengji.cards import card_from_index, parse_cards
-from shengji.follow import legal_follows
-from shengji.game import GameState, apply, legal_actions, new_match
+from shengji.game.actions import ActionError, Play
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_actions
+from shengji.game.state import GameState
+from shengji.game.views import seat_view
 from shengji.kernel import Kernel, compiled, load_core
 from shengji.kernel._core import KState
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
-from shengji.views import seat_view
+from shengji.rules.cards import card_from_index, parse_cards
+from shengji.rules.follow import legal_follows
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext
+from shengji.tools.bench import to_play
 
 
 def play_phase(preset: str, seed: int) -> GameState:
@@ -163,8 +165,8 @@ def test_the_kernel_imports_no_game_view_bot_or_adapter_module() -> None:
 
     code = (
         "import sys, shengji.kernel, shengji.kernel.rollout\n"
-        "upper = ('shengji.game', 'shengji.views', 'shengji.bots', 'shengji.server', "
-        "'shengji.tui', 'shengji.env', 'shengji.simulate')\n"
+        "upper = ('shengji.game', 'shengji.game.views', 'shengji.bots', 'shengji.server', "
+        "'shengji.tui', 'shengji.env', 'shengji.tools.simulate')\n"
         "print(sorted(m for m in sys.modules if m.startswith(upper)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from oracle import game as oracle
-from shengji.actions import Play
 from shengji.bots.random_bot import random_action
 from shengji.errors import Code, PlayError
-from shengji.game import apply, new_match
+from shengji.game.actions import Play
+from shengji.game.flow import apply, new_match
 from shengji.kernel import Kernel, access, compiled
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
 
 from .gate import check_engine_hand, oracle_presets
 
@@ -54,7 +54,7 @@ def engine_kernel(request: pytest.FixtureRequest) -> Iterator[Kernel]:
     kern = Kernel(pure=request.param == "pure")
     saved = list(access._CORE)
     access._CORE[:] = [kern.core]
-    from shengji.trump import trump_context
+    from shengji.rules.trump import trump_context
 
     trump_context.cache_clear()
     try:
@@ -130,7 +130,7 @@ def test_many_hands_play_as_the_oracle(preset: str) -> None:
 def test_the_gate_is_not_blind(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kernel that forgets the format rule is caught by the lockstep comparison (the
     pure core, whose functions can be patched)."""
-    from shengji.trump import trump_context
+    from shengji.rules.trump import trump_context
 
     pure = Kernel(pure=True).core
     monkeypatch.setattr(access, "_CORE", [pure])

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
 
 from .conftest import kernels
 from .gate import check_hands, oracle_presets

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from oracle import friends as oracle_friends
-from shengji.cards import Suit, deck
-from shengji.friends import callable_cards
-from shengji.presets import load_preset
-from shengji.trump import trump_context
+from shengji.rules.cards import Suit, deck
+from shengji.rules.friends import callable_cards
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import trump_context
 
 from .conftest import kernels
 from .gate import check_engine_hand, check_matches
@@ -86,8 +86,8 @@ def test_the_calls_offered_are_the_oracles(players: int) -> None:
     """``legal_actions`` at the call: every set of distinct callable calls, in order."""
     import random
 
+    import shengji.game as engine
     from oracle import game as oracle
-    from shengji import game as engine
     from shengji.bots.random_bot import random_action
 
     opts = load_preset("zhaopengyou", {"players": players})

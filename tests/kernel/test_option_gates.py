@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
 
 from .conftest import kernels
 from .gate import check_engine_hand, check_hands, check_matches

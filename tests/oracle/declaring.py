@@ -8,8 +8,8 @@ left and either returns the next state or refuses the show with a
 In 拖拉机 (``tuolaji``) a pair of another suit overrides a single card, and then locks the
 trump (自保):
 
->>> from shengji.cards import parse_cards
->>> from shengji.presets import load_preset as preset
+>>> from shengji.rules.cards import parse_cards
+>>> from shengji.rules.presets import load_preset as preset
 >>> tuolaji = preset("tuolaji")
 >>> st = apply_show(tuolaji, 2, start_state(True, None), 0, parse_cards("H2"), "deal")
 >>> st = apply_show(tuolaji, 2, st, 1, parse_cards("S2 S2"), "deal")
@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shengji.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, format_cards, rank_text
-from shengji.declaring import DeclareState, Show  # the data types are the product's
 from shengji.errors import DeclarationError
-from shengji.immutable import evolve
-from shengji.options import RuleOptions
-from shengji.phases import DeclaringPhase as Phase
+from shengji.rules.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, format_cards, rank_text
+from shengji.rules.declaring import DeclareState, Show  # the data types are the product's
+from shengji.rules.immutable import evolve
+from shengji.rules.options import RuleOptions
+from shengji.rules.phases import DeclaringPhase as Phase
 
 Cards = Sequence[Card]
 

@@ -10,8 +10,8 @@ follow is legal when the cards played meet those same rungs.
 A tractor led at level 2 (hearts trump) by a hand with two spade pairs but no tractor:
 both pairs must be played.
 
->>> from shengji.presets import load_preset as preset
->>> from shengji.trump import TrumpContext as Ctx
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
 >>> hearts = Ctx(preset("shuangsheng"), level=2, trump="H")
 >>> led = parse_cards("S6 S6 S7 S7")
 >>> held = parse_cards("SQ SQ S3 S3 S9 HA C5 D8")
@@ -34,15 +34,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from shengji.errors import PlayError
-from shengji.follow import (  # the words of the refusals (text, not rules)
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.follow import (
     must_follow_format_error,
     must_follow_suit_error,
     not_in_hand_error,
     wrong_count_error,
 )
-from shengji.trump import TrumpContext
+from shengji.rules.trump import TrumpContext
 
 from .units import Lead, Shape, can_host, classify_lead
 

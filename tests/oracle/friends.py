@@ -5,10 +5,10 @@ collectors' points, and the end of a hand with every player's own level (climbin
 :mod:`oracle.scoring` does).
 
 The calls, the states and the results are the product's value types
-(:class:`~shengji.friends.FriendCall`, :class:`~shengji.scoring.HandOutcome`), so they
+(:class:`~shengji.rules.friends.FriendCall`, :class:`~shengji.rules.scoring.HandOutcome`), so they
 compare directly with the product's.
 
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> [(hand_size(o), kitty_size(o), calls_needed(o))
 ...  for o in (load_preset("zhaopengyou", {"players": n}) for n in (4, 5, 6, 7, 8))]
 [(25, 8, 1), (20, 8, 1), (26, 6, 2), (22, 8, 2), (26, 8, 3)]
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shengji.cards import Card, Suit
-from shengji.friends import CalledFriend, CallError, FriendCall
-from shengji.game import Trick, TrickPlay
-from shengji.options import RuleOptions
-from shengji.scoring import HandOutcome
+from shengji.game.state import Trick, TrickPlay
+from shengji.rules.cards import Card, Suit
+from shengji.rules.friends import CalledFriend, CallError, FriendCall
+from shengji.rules.options import RuleOptions
+from shengji.rules.scoring import HandOutcome
 
 from .scoring import climb, level_change
 

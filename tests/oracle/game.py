@@ -1,6 +1,6 @@
 """The oracle's game flow: deal → declare → kitty → (counter-declare) → (找朋友: call
 friends) → play → result → next hand, on the oracle's rules (``tests/oracle``) and
-``shengji.declaring``; the states, actions, events and errors are the product's types
+``shengji.rules.declaring``; the states, actions, events and errors are the product's types
 (``shengji.game``), so the two compare directly.
 
 找朋友 (``friends``, docs/rules.md §4.16) is played here from the rule text, for 4 to 8
@@ -15,7 +15,7 @@ lists what a seat may do now. Dealing is seeded: the same seed gives the same ga
 
 A new 拖拉机 match starts dealing its first hand; the same seed deals the same cards:
 
->>> from shengji.presets import load_preset as preset
+>>> from shengji.rules.presets import load_preset as preset
 >>> a, b = (new_match(preset("tuolaji"), seed=11) for _ in range(2))
 >>> (a.phase, a.hand_number, a.hands == b.hands, a.levels)
 ('deal', 0, True, (2, 2))
@@ -30,18 +30,18 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from shengji.actions import Action, ActionError, Bury, Call, Continue, Deal, Declare, Pass, Play
-from shengji.cards import Card, Suit, deck, format_cards, points, rank_text
-from shengji.declaring import DeclareState
-from shengji.errors import Code, PlayError, ShengjiError
-from shengji.friends import CalledFriend, FriendCall, format_calls
-from shengji.game import Event, GameState, HandResult, Table, Trick, TrickPlay
-from shengji.immutable import evolve
-from shengji.multisets import multiset_combinations
-from shengji.options import RuleOptions
-from shengji.phases import DECLARING_PHASES
-from shengji.shuffle import shuffled
-from shengji.trump import trump_context, trump_text
+from shengji.errors import ActionError, Code, PlayError, ShengjiError
+from shengji.game.actions import Action, Bury, Call, Continue, Deal, Declare, Pass, Play
+from shengji.game.state import Event, GameState, HandResult, Table, Trick, TrickPlay
+from shengji.rules.cards import Card, Suit, deck, format_cards, points, rank_text
+from shengji.rules.declaring import DeclareState
+from shengji.rules.friends import CalledFriend, FriendCall, format_calls
+from shengji.rules.immutable import evolve
+from shengji.rules.multisets import multiset_combinations
+from shengji.rules.options import RuleOptions
+from shengji.rules.phases import DECLARING_PHASES
+from shengji.rules.shuffle import shuffled
+from shengji.rules.trump import trump_context, trump_text
 
 from . import friends
 from .declaring import apply_show, flipped_state, start_state

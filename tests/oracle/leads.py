@@ -4,8 +4,8 @@ is tried (:func:`oracle.throws.check_throw`).
 
 At level 3, with diamonds trump, the club 2 and 4 are adjacent (the level rank drops out):
 
->>> from shengji.presets import load_preset as preset
->>> from shengji.trump import TrumpContext as Ctx
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
 >>> diamonds = Ctx(preset("shuangsheng"), level=3, trump="D")
 >>> [format_cards(u) for u in unit_leads(diamonds, parse_cards("C4 C2 C4 C2 D9"))]
 ['D9', 'C4', 'C2', 'C4 C4', 'C2 C2', 'C4 C4 C2 C2']
@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import product
 
-from shengji.cards import Card, format_cards, parse_cards  # noqa: F401  (doctests)
 from shengji.errors import Code, PlayError
-from shengji.trump import TrumpContext
+from shengji.rules.cards import Card, format_cards, parse_cards  # noqa: F401  (doctests)
+from shengji.rules.trump import TrumpContext
 
 from .units import Lead, classify_lead, effective_suit_of
 

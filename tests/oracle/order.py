@@ -1,5 +1,5 @@
 """The oracle's order of the cards in one hand (§2, §3), written from the rule book as a
-ladder of ranks per effective suit, independently of :class:`shengji.trump.TrumpContext`
+ladder of ranks per effective suit, independently of :class:`shengji.rules.trump.TrumpContext`
 (whose tables the kernel is built from): ``tests/test_oracle_order.py`` checks that the
 two agree on every card's effective suit, on which of two cards ranks higher, and on
 which ranks join into tractors.
@@ -7,7 +7,7 @@ which ranks join into tractors.
 A ladder lists, high to low, the *steps* of an effective suit: the cards that rank equal
 and whether a tuple of them joins a tuple of the step above into a tractor.
 
->>> from shengji.presets import load_preset as preset
+>>> from shengji.rules.presets import load_preset as preset
 >>> trumps = ladders(preset("shuangkou"), 5, "H")["trump"]
 >>> [(" ".join(sorted(c.text for c in s.cards)), s.joins_above) for s in trumps[:6]]
 [('BJ', False), ('LJ', True), ('H5', True), ('C5 D5 S5', True), ('H2', True), ('C2 D2 S2', True)]
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from shengji.cards import Card, parse_cards
-from shengji.options import RuleOptions
+from shengji.rules.cards import Card, parse_cards
+from shengji.rules.options import RuleOptions
 
 _RANKS_HIGH_TO_LOW = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 _RANK_NUMBER = {"J": 11, "Q": 12, "K": 13, "A": 14}

@@ -4,11 +4,11 @@ tables as the rows the rule text gives, must-play levels, the J hook, who banks 
 the match end and the coins. 找朋友's end of a hand is :func:`oracle.friends.finish`
 (it climbs with :func:`climb` and reads :func:`level_change`).
 
-The results are the product's value types (:class:`~shengji.scoring.HandOutcome`,
-:class:`~shengji.scoring.HandScore`, :class:`~shengji.scoring.TableResult`), so the
+The results are the product's value types (:class:`~shengji.rules.scoring.HandOutcome`,
+:class:`~shengji.rules.scoring.HandScore`, :class:`~shengji.rules.scoring.TableResult`), so the
 oracle's game compares with the product's field by field.
 
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> o = hand_outcome(load_preset("shuangkou"), 0, (3, 3), 0)
 >>> (o.side, o.gain, o.moved, o.banker_level, o.must_play_stop, o.next_banker)
 ('banker', 3, 2, 5, True, 2)
@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from shengji.cards import Card
-from shengji.options import RuleOptions
-from shengji.scoring import HandOutcome, HandScore, Side, TableResult
-from shengji.trump import TrumpContext
+from shengji.rules.cards import Card
+from shengji.rules.options import RuleOptions
+from shengji.rules.scoring import HandOutcome, HandScore, Side, TableResult
+from shengji.rules.trump import TrumpContext
 
 if TYPE_CHECKING:
-    from shengji.units import Lead, Shape
+    from shengji.rules.units import Lead, Shape
 
 
 # -- the kitty bonus (§4.6) -------------------------------------------------------------------
@@ -303,7 +303,7 @@ def settle_coins(
     failed throws (``thrown``) under ``throw_penalty = stake``: with a stake of 400 and
     one failed throw on each side, the winners of team 0 get 400.
 
-    >>> from shengji.presets import load_preset
+    >>> from shengji.rules.presets import load_preset
     >>> settle_coins(load_preset("shuangsheng-super"), 400, 0, (1, 1))
     (400, -400)
     """

@@ -4,8 +4,8 @@ other three hands, which unit a failed throw must play, and what it costs.
 A throw of the spade ace and a queen pair fails when another hand holds a king pair:
 the queen pair is played alone.
 
->>> from shengji.presets import load_preset as preset
->>> from shengji.trump import TrumpContext as Ctx
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
 >>> hearts = Ctx(preset("tuolaji"), level=2, trump="H")
 >>> hands = [parse_cards(h) for h in ("C4", "SK SK D3", "H5")]
 >>> verdict = check_throw(hearts, parse_cards("SA SQ SQ"), hands)
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
-from shengji.options import RuleOptions
-from shengji.throws import ThrowResult  # the data type
-from shengji.trump import TrumpContext
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.options import RuleOptions
+from shengji.rules.throws import ThrowResult  # the data type
+from shengji.rules.trump import TrumpContext
 
 from .units import Lead, Unit, classify_lead, placements
 

@@ -8,8 +8,8 @@ earlier play.
 A trump pair beats the led pair, and a higher trump pair beats it in turn; two single
 trumps never beat a pair (at level 5, spades trump):
 
->>> from shengji.presets import load_preset as preset
->>> from shengji.trump import TrumpContext as Ctx
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
 >>> spades = Ctx(preset("tuolaji"), level=5, trump="S")
 >>> plays = ["H10 H10", "S3 S3", "SA SK", "SA SA"]
 >>> trick_winner(spades, [parse_cards(p) for p in plays])
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from shengji.errors import Code, PlayError
-from shengji.trump import TRUMP, TrumpContext
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.trump import TRUMP, TrumpContext
 
 from .units import Lead, best_top, classify_lead, effective_suit_of
 

@@ -8,8 +8,8 @@ beats a triple, a pair, a single).
 The rule book's own example: at level J, hearts trump, ``SJ SJ HA HA DJ DJ HJ HJ`` is a
 3-link tractor (HA, an off-suit J, the trump J) and a pair.
 
->>> from shengji.presets import load_preset as preset
->>> from shengji.trump import TrumpContext as Ctx
+>>> from shengji.rules.presets import load_preset as preset
+>>> from shengji.rules.trump import TrumpContext as Ctx
 >>> hearts = Ctx(preset("classic"), level=11, trump="H")
 >>> split = classify_lead(hearts, parse_cards("SJ SJ HA HA DJ DJ HJ HJ"))
 >>> split.kind, split.codes, split.units[1].cards
@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 
-from shengji.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
 from shengji.errors import Code, PlayError
-from shengji.trump import TrumpContext
-from shengji.units import Lead as Lead  # the data types are the product's
-from shengji.units import Shape as Shape
-from shengji.units import Unit as Unit
+from shengji.rules.cards import Card, parse_cards  # noqa: F401  (parse_cards is used by doctests)
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import Lead as Lead  # the data types are the product's
+from shengji.rules.units import Shape as Shape
+from shengji.rules.units import Unit as Unit
 
 
 def effective_suit_of(ctx: TrumpContext, cards: Sequence[Card]) -> int | None:

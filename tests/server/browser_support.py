@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from shengji.autoplay import choose_action
+from shengji.bots.autoplay import choose_action
 from shengji.server.launch import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

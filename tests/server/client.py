@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from shengji.autoplay import choose_action
+from shengji.bots.autoplay import choose_action
 from shengji.server.hub import Hub
 
 _ids = itertools.count()

@@ -17,7 +17,7 @@ from shengji.server.app import create_app
 from .client import Client, play_to_end, sync
 from .conftest import FAST_CLIENTS
 
-PLAIN_BOT = f"{sys.executable} -m shengji.cli bot --player random"
+PLAIN_BOT = f"{sys.executable} -m shengji.tools.cli bot --player random"
 
 
 @pytest.fixture

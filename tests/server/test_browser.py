@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from shengji.cards import parse_cards
-from shengji.follow import is_legal_follow
-from shengji.options import RuleOptions
-from shengji.presets import load_preset
-from shengji.trump import TrumpContext
-from shengji.units import classify_lead
+from shengji.rules.cards import parse_cards
+from shengji.rules.follow import is_legal_follow
+from shengji.rules.options import RuleOptions
+from shengji.rules.presets import load_preset
+from shengji.rules.trump import TrumpContext
+from shengji.rules.units import classify_lead
 
 from .browser_support import (
     DESKTOP,
@@ -353,7 +353,7 @@ def _check_rule_error(page: Any, st: dict[str, Any], lang: str) -> None:
 
 def _keyboard_turn(page: Any, st: dict[str, Any]) -> bool:
     """Play a one-card move with the keyboard: arrows to the card, space, Enter."""
-    from shengji.autoplay import choose_action
+    from shengji.bots.autoplay import choose_action
 
     action = choose_action(st)
     cards = action["cards"].split()

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from shengji.option_help import option_fields
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
+from shengji.words.option_help import option_fields
 
 from .browser_support import (
     DESKTOP,

@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from shengji.actions import Deal, Pass, action_to_json
-from shengji.dealing import DEAL_SECONDS, DECLARE_SECONDS, deal_total
-from shengji.game import GameState, apply, legal_shows, new_match
-from shengji.presets import load_preset
-from shengji.record import verify
+from shengji.game.actions import Deal, Pass, action_to_json
+from shengji.game.dealing import DEAL_SECONDS, DECLARE_SECONDS, deal_total
+from shengji.game.flow import apply, new_match
+from shengji.game.legal import legal_shows
+from shengji.game.record import verify
+from shengji.game.state import GameState
+from shengji.rules.presets import load_preset
 from shengji.server.app import create_app
 from shengji.server.rooms import Room
 from shengji.server.store import ActionWrite, Store

@@ -41,11 +41,11 @@ def test_a_registered_external_bot_plays_a_hand(tmp_path: Path) -> None:
         port,
         db,
         limits=("commands_burst=1000000",),
-        bots=(f"rando={PY} -m shengji.cli bot --player random", f"faller={BAD_BOT} crash"),
+        bots=(f"rando={PY} -m shengji.tools.cli bot --player random", f"faller={BAD_BOT} crash"),
     )
     try:
         # a command is never taken from a client: only registered plain names
-        for bot in (f"exec:{PY} -m shengji.cli bot", "exec", "rando:1"):
+        for bot in (f"exec:{PY} -m shengji.tools.cli bot", "exec", "rando:1"):
             status, body = _post(port, {"preset": "classic-1deck", "bots": [None, bot]})
             assert status == 400 and body["detail"]["code"] in ("UNKNOWN_BOT", "BAD_BOT_SPEC")
         status, made = _post(

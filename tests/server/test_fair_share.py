@@ -18,12 +18,12 @@ import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from shengji.flood import run_flood
 from shengji.server.app import create_app
 from shengji.server.hub import Hub
 from shengji.server.launch import ServerProcess
 from shengji.server.limits import FairShare, Limits, address_group
 from shengji.server.store import Store
+from shengji.tools.flood import run_flood
 
 from .client import Client
 from .test_restart import _Sock

@@ -10,8 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from shengji.record import replay, verify
-from shengji.views import observe
+from shengji.game.record import replay, verify
+from shengji.game.views import observe
 
 from .client import Client, play_to_end, sync
 

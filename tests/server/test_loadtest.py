@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from shengji import loadtest
-from shengji.cli import main
-from shengji.loadtest import run_loadtest, seats_of
 from shengji.server.launch import free_port
+from shengji.tools import loadtest
+from shengji.tools.cli import main
+from shengji.tools.loadtest import run_loadtest, seats_of
 
 
 @pytest.mark.parametrize(("preset", "seats"), [("shuangsheng", 4), ("zhaopengyou", 6)])

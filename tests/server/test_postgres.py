@@ -9,7 +9,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from shengji.record import verify
+from shengji.game.record import verify
 from shengji.server.app import create_app
 from shengji.server.launch import ServerProcess
 

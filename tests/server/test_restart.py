@@ -14,7 +14,7 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from shengji.record import verify
+from shengji.game.record import verify
 from shengji.server.launch import free_port, start_server
 
 from .client import Client, play_to_end

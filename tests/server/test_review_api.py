@@ -15,8 +15,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from shengji.actions import action_from_json
-from shengji.cards import parse_cards
+from shengji.game.actions import action_from_json
+from shengji.rules.cards import parse_cards
 from shengji.server.app import create_app
 from shengji.server.reviewing import ReviewBusy, Reviewer, hand_actions
 

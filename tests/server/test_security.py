@@ -9,11 +9,11 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from shengji.game import new_match
-from shengji.presets import load_preset
+from shengji.game.flow import new_match
+from shengji.rules.presets import load_preset
+from shengji.rules.shuffle import RESEARCH_SEED_BITS, is_secret, secret_seed, shuffled
 from shengji.server.app import create_app
 from shengji.server.store import sqlite_url
-from shengji.shuffle import RESEARCH_SEED_BITS, is_secret, secret_seed, shuffled
 
 from .client import Client, hub_of, sync, wait_view
 

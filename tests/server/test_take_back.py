@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from shengji.record import verify
+from shengji.game.record import verify
 from shengji.server.app import create_app
 
 from .client import Client, hub_of, play_to_end, sync, wait_view

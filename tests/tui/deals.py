@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import deal_out
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
 from shengji.tui.session import LocalSession
 
 

@@ -15,12 +15,13 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from helpers import show_in_deal
-from shengji.autoplay import choose_action
-from shengji.i18n import t
-from shengji.presets import load_preset
-from shengji.tui.app import BuryDialog, ConfirmQuit, DeclareDialog, ScoreDialog, TableApp
+from shengji.bots.autoplay import choose_action
+from shengji.rules.presets import load_preset
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, ConfirmQuit, DeclareDialog, ScoreDialog
 from shengji.tui.session import LocalSession, Refusal
 from shengji.tui.text import my_turn
+from shengji.words.i18n import t
 
 from .deals import Held, dealt
 

@@ -12,10 +12,10 @@ import pytest
 
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot
-from shengji.cli import build_parser
 from shengji.errors import ShengjiError
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
 from shengji.server.launch import ServerProcess
+from shengji.tools.cli import build_parser
 from shengji.tui import main as tui_main
 from shengji.tui.main import open_session, run_play
 from shengji.tui.online import parse_target, server_levels

@@ -22,22 +22,23 @@ import pytest
 from textual.screen import Screen
 from textual.widgets import Static
 
-from shengji.actions import Declare
-from shengji.autoplay import choose_action
-from shengji.cli import build_parser
-from shengji.dealing import DEAL_SECONDS
-from shengji.i18n import cards_label
-from shengji.phases import DECLARING_PHASES
-from shengji.presets import load_preset
+from shengji.bots.autoplay import choose_action
+from shengji.game.actions import Declare
+from shengji.game.dealing import DEAL_SECONDS
+from shengji.rules.phases import DECLARING_PHASES
+from shengji.rules.presets import load_preset
 from shengji.server.launch import ServerProcess
+from shengji.tools.cli import build_parser
 from shengji.tui import main as tui_main
 from shengji.tui import online
-from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog
 from shengji.tui.main import open_session
 from shengji.tui.online import Target, TokenStore, open_room, parse_target
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, RemoteSession
 from shengji.tui.text import lobby_lines
+from shengji.words.i18n import cards_label
 
 from .deals import Held, dealt
 from .test_app import FakeSession, _select

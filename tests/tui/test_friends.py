@@ -14,12 +14,14 @@ from typing import Any
 
 from textual.widgets import Static
 
-from shengji.autoplay import choose_action
-from shengji.presets import load_preset
-from shengji.tui.app import CallDialog, TableApp
+from shengji.bots.autoplay import choose_action
+from shengji.rules.presets import load_preset
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import CallDialog
 from shengji.tui.plain import action_line, parse_line
 from shengji.tui.session import LocalSession, seat_bots
-from shengji.tui.text import Tracker, describe, prompt, seat_title, status_lines, who
+from shengji.tui.text import describe, prompt, seat_title, status_lines, who
+from shengji.tui.tracker import Tracker
 
 #: where to look for a six-seat deal whose first hand the person (seat 0) banks
 SEED = 0

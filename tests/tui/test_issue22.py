@@ -23,18 +23,19 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from helpers import show_in_deal
-from shengji.autoplay import choose_action
-from shengji.cli import build_parser, main
-from shengji.i18n import cards_label
-from shengji.presets import load_preset
-from shengji.record import load_record, verify
+from shengji.bots.autoplay import choose_action
+from shengji.game.record import load_record, verify
+from shengji.rules.presets import load_preset
 from shengji.server.launch import ServerProcess
+from shengji.tools.cli import build_parser, main
 from shengji.tui import plain as plain_mode
-from shengji.tui.app import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, DeclareDialog, HelpDialog, ScoreDialog
 from shengji.tui.main import failure_line, run_play
 from shengji.tui.plain import run_plain
 from shengji.tui.session import LocalSession, Refusal, connect_error
 from shengji.tui.text import clock_text, describe, lobby_lines, trick_text
+from shengji.words.i18n import cards_label
 
 from .deals import dealt
 from .test_app import FakeSession, until

@@ -24,27 +24,21 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from shengji.autoplay import choose_action
-from shengji.cli import build_parser, main
+from shengji.bots.autoplay import choose_action
 from shengji.errors import ShengjiError
-from shengji.i18n import error_text, t
-from shengji.presets import load_preset, preset_names
+from shengji.rules.presets import load_preset, preset_names
 from shengji.server.launch import ServerProcess
+from shengji.tools.cli import build_parser, main
 from shengji.tui import plain as plain_mode
-from shengji.tui.app import BuryDialog, CallDialog, HelpDialog, ScoreDialog, TableApp
+from shengji.tui.app import TableApp
+from shengji.tui.dialogs import BuryDialog, CallDialog, HelpDialog, ScoreDialog
 from shengji.tui.main import run_play
 from shengji.tui.online import TokenStore, open_room, parse_target
 from shengji.tui.plain import parse_line, run_plain
 from shengji.tui.session import LocalSession, Refusal
-from shengji.tui.text import (
-    Tracker,
-    hint_text,
-    levels_line,
-    lobby_lines,
-    status_lines,
-    status_rows,
-    who,
-)
+from shengji.tui.text import hint_text, levels_line, lobby_lines, status_lines, status_rows, who
+from shengji.tui.tracker import Tracker
+from shengji.words.i18n import error_text, t
 
 from .test_app import FakeSession, until
 
@@ -348,7 +342,7 @@ def test_the_score_sheet_names_the_next_banker_as_the_table_does() -> None:
 def test_replay_names_seats_from_yours_with_suit_symbols(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from shengji.record import save_record
+    from shengji.game.record import save_record
 
     session = _hand_over()
     path = tmp_path / "m.json"

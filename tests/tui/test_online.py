@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from shengji.autoplay import choose_action
-from shengji.cli import build_parser
+from shengji.bots.autoplay import choose_action
 from shengji.server.launch import ServerProcess
+from shengji.tools.cli import build_parser
 from shengji.tui import plain as plain_mode
 from shengji.tui.main import run_play
 from shengji.tui.online import Target, TokenStore, create_room, open_room, parse_target
@@ -172,7 +172,7 @@ def test_unknown_room_is_one_line(server: Server, monkeypatch: pytest.MonkeyPatc
     code, _, err = _play(["--connect", link, "--plain"], Player(), monkeypatch)
     assert code == 2 and err == "error: there is no such room [NO_ROOM]\n"
     r = subprocess.run(
-        [sys.executable, "-m", "shengji.cli", "play", "--connect", link],
+        [sys.executable, "-m", "shengji.tools.cli", "play", "--connect", link],
         capture_output=True,
         timeout=60,
         cwd=ROOT,
@@ -230,7 +230,8 @@ def test_server_gone_for_good_is_one_line(server: Server, monkeypatch: pytest.Mo
 def test_textual_app_online_lobby_start_and_a_hand(server: Server) -> None:
     from textual.screen import Screen
 
-    from shengji.tui.app import BuryDialog, DeclareDialog, ScoreDialog, TableApp
+    from shengji.tui.app import TableApp
+    from shengji.tui.dialogs import BuryDialog, DeclareDialog, ScoreDialog
 
     target, data = _room(server)
     session, _ = open_room(target, name="kim", host_key=data["host_key"])

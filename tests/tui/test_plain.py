@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from helpers import show_in_deal
-from shengji.autoplay import choose_action
-from shengji.cli import main
-from shengji.presets import load_preset
+from shengji.bots.autoplay import choose_action
+from shengji.rules.presets import load_preset
+from shengji.tools.cli import main
 from shengji.tui.plain import action_line, fill_bots, next_level, parse_line, run_plain
 from shengji.tui.session import LocalSession, Refusal, Session
 
@@ -128,7 +128,7 @@ def test_plain_cli_from_stdin(monkeypatch, capsys) -> None:
 
 def _run(args: list[str], stdin: str = "quit\n", env: dict[str, str] | None = None):
     return subprocess.run(
-        [sys.executable, "-m", "shengji.cli", "play", *args],
+        [sys.executable, "-m", "shengji.tools.cli", "play", *args],
         input=stdin.encode(),
         capture_output=True,
         timeout=60,
@@ -157,7 +157,7 @@ def test_bad_connect_is_one_line_and_an_error_exit(url: str, code: str, tmp_path
 
 def test_ctrl_c_in_plain_is_one_line(tmp_path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "shengji.cli", "play", "--plain", "--seed", "5"],
+        [sys.executable, "-m", "shengji.tools.cli", "play", "--plain", "--seed", "5"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

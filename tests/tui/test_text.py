@@ -6,12 +6,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from shengji.autoplay import choose_action
+from shengji.bots.autoplay import choose_action
 from shengji.bots.registry import by_difficulty, hint_bot, parse_spec
 from shengji.bots.search import Budget, SearchBot
-from shengji.presets import load_preset
+from shengji.rules.presets import load_preset
 from shengji.tui.session import LocalSession
-from shengji.tui.text import Tracker, prompt, status_lines, who
+from shengji.tui.text import prompt, status_lines, who
+from shengji.tui.tracker import Tracker
 
 
 def test_every_hint_has_a_fresh_reason() -> None:

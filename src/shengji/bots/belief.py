@@ -1,6 +1,6 @@
 """What a seat knows about the hidden cards, and deals of them consistent with it.
 
-:class:`Belief` reads a :class:`~shengji.views.SeatView` and keeps only facts that are
+:class:`Belief` reads a :class:`~shengji.game.views.SeatView` and keeps only facts that are
 certain (so the true deal always satisfies them):
 
 - which cards are unseen (the decks less the seat's hand, every card played and the kitty
@@ -26,12 +26,12 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from ..cards import Card, deck
-from ..game import GameState, TrickPlay
-from ..immutable import evolve
-from ..seats import FIXED_TEAMS
-from ..trump import TRUMP
-from ..views import SeatView
+from ..game.state import GameState, TrickPlay
+from ..game.views import SeatView
+from ..rules.cards import Card, deck
+from ..rules.immutable import evolve
+from ..rules.seats import FIXED_TEAMS
+from ..rules.trump import TRUMP
 from .heuristic import keep_value
 
 #: The holder number of the kitty in a sampled deal (after the last seat of any table).

@@ -1,11 +1,11 @@
 """A bot that plays a Q-network trained with Deep Monte Carlo (``examples/train_dmc.py``).
 
-The network maps an observation vector (:func:`shengji.env.observation.encode` of the
-bot's own :class:`~shengji.views.SeatView` and its selection so far) to one value per
+The network maps an observation vector (:func:`shengji.bots.observation.encode` of the
+bot's own :class:`~shengji.game.views.SeatView` and its selection so far) to one value per
 action of the environment (54 card kinds and ``DONE``): the levels the bot's team is
 expected to gain from the hand when it takes that action next. The bot chooses card by
 card, the best value among the actions the move model allows
-(:class:`shengji.moves.Decision`), exactly as an agent in the environment does. The model
+(:class:`shengji.game.moves.Decision`), exactly as an agent in the environment does. The model
 is a ``.npz`` file of the layers' weights (``w0``, ``b0``, ``w1``, ...; ReLU between
 them), so playing needs numpy only; training needs PyTorch (the ``train`` extra).
 
@@ -38,11 +38,11 @@ except ImportError as _e:  # pragma: no cover - depends on what is installed
 
     raise extra_error("the dmc bot", "rl", _e.name or "numpy") from None
 
-from ..actions import Action, Continue
-from ..cards import ALL_CARDS, Card
 from ..errors import Code, ShengjiError
-from ..moves import DONE, Decision
-from ..views import SeatView
+from ..game.actions import Action, Continue
+from ..game.moves import DONE, Decision
+from ..game.views import SeatView
+from ..rules.cards import ALL_CARDS, Card
 
 Weights = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
 
@@ -97,7 +97,7 @@ class DmcBot:
     def check_table(self, view: SeatView) -> None:
         """Raise ``BAD_BOT_SPEC`` unless the model's input is this table's observation:
         the four-seat models refuse 找朋友 tables."""
-        from ..env.observation import layout_of
+        from .observation import layout_of
 
         size = layout_of(view.options).size
         inputs = self.weights[0][0].shape[0]
@@ -116,7 +116,7 @@ class DmcBot:
 
     def act(self, view: SeatView) -> Action:
         """Choose the action card by card."""
-        from ..env.observation import encode
+        from .observation import encode
 
         if view.phase == "hand_over":
             return Continue()

@@ -3,14 +3,14 @@ sides with every hand known (double dummy), by alpha-beta on the kernel's state.
 
 Once few cards remain, a sampled deal can be solved exactly instead of played out at
 random: the bot's side picks the plays that maximise the value (levels and collectors'
-points, as :func:`shengji.bots.search.hand_value` counts them), the other side the plays
+points, as :func:`shengji.bots.rollouts.hand_value` counts them), the other side the plays
 that minimise it. Leads are the kernel's one-unit leads (no throws), follows every legal
 follow (:meth:`KState.moves`). A transposition table keyed by the position at the start
 of each trick (the hands, the leader, the points so far) merges orders of play that reach
 the same position.
 
 >>> import random
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> from shengji.game import new_match, apply
 >>> from shengji.bots.random_bot import random_action
 >>> from shengji.kernel import from_table

@@ -29,11 +29,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..actions import Action, action_from_json
-from ..botproto import PROTOCOL, act_message, encode, game_message, hello_message
 from ..errors import Code, ShengjiError
-from ..players import Player
-from ..views import SeatView
+from ..game.actions import Action, action_from_json
+from ..game.players import Player
+from ..game.views import SeatView
+from .botproto import PROTOCOL, act_message, encode, game_message, hello_message
 from .registry import BotKind, bot_names, check_spec, make_player, register
 
 log = logging.getLogger("shengji.bots")

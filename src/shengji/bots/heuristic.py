@@ -38,19 +38,20 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..actions import Action, Bury, Call, Continue, Declare, Pass, Play
-from ..cards import Card, Suit, deck, points
-from ..follow import count_legal_follows, legal_follows, random_legal_follow
-from ..friends import FriendCall, callable_cards
-from ..game import TableFacts, legal_shows
-from ..leads import unit_leads
-from ..options import RuleOptions
-from ..seats import FIXED_TEAMS
-from ..throws import beats_unit
-from ..tricks import trick_winner
-from ..trump import TRUMP, TrumpContext, trump_context
-from ..units import Lead, Unit, classify_lead, decompose
-from ..views import SeatView
+from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
+from ..game.legal import legal_shows
+from ..game.state import TableFacts
+from ..game.views import SeatView
+from ..rules.cards import Card, Suit, deck, points
+from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow
+from ..rules.friends import FriendCall, callable_cards
+from ..rules.leads import unit_leads
+from ..rules.options import RuleOptions
+from ..rules.seats import FIXED_TEAMS
+from ..rules.throws import beats_unit
+from ..rules.tricks import trick_winner
+from ..rules.trump import TRUMP, TrumpContext, trump_context
+from ..rules.units import Lead, Unit, classify_lead, decompose
 from . import lastricks
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
@@ -312,7 +313,7 @@ def _lead_reason(
         return ("draw the opponents' trumps", "吊主, 清对方的主")
     if keeps_higher(ctx, hand, lead):
         return ("lead low and keep the higher cards of the suit", "出小牌, 留着这门的大牌")
-    from ..i18n import cards_label  # only a reason needs the words: a bot's turn does not
+    from ..words.i18n import cards_label  # only a reason needs the words: a bot's turn does not
 
     en, zh = cards_label([c.text for c in lead], "en"), cards_label([c.text for c in lead], "zh")
     return (
@@ -387,7 +388,7 @@ def burial_reason(
         kept_en.append("points")
         kept_zh.append("分")
     if voided:
-        from ..i18n import SUIT_SYMBOLS  # only a reason needs the words
+        from ..words.i18n import SUIT_SYMBOLS  # only a reason needs the words
 
         syms = [SUIT_SYMBOLS["SHCD"[s]] for s in voided]
         en = f"bury every {' and '.join(syms)} to make {'voids' if len(syms) > 1 else 'a void'}"
@@ -713,7 +714,7 @@ def constructed_follows(
 ) -> list[tuple[Card, ...]]:
     """A few hand-built candidate follows for positions with too many to score: the
     cheapest cards, and (when void) the cheapest trumps in the lead's structure."""
-    from ..follow import is_legal_follow
+    from ..rules.follow import is_legal_follow
 
     n = len(lead.cards)
     out = []

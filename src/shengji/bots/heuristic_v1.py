@@ -23,16 +23,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ..actions import Action, Bury, Continue, Declare, Pass, Play
-from ..cards import Card, Suit, deck, points
-from ..follow import count_legal_follows, legal_follows, random_legal_follow
-from ..game import legal_shows
-from ..leads import unit_leads
-from ..throws import beats_unit
-from ..tricks import trick_winner
-from ..trump import TRUMP, TrumpContext, trump_context
-from ..units import Lead, Unit, classify_lead, decompose
-from ..views import SeatView
+from ..game.actions import Action, Bury, Continue, Declare, Pass, Play
+from ..game.legal import legal_shows
+from ..game.views import SeatView
+from ..rules.cards import Card, Suit, deck, points
+from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow
+from ..rules.leads import unit_leads
+from ..rules.throws import beats_unit
+from ..rules.tricks import trick_winner
+from ..rules.trump import TRUMP, TrumpContext, trump_context
+from ..rules.units import Lead, Unit, classify_lead, decompose
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -382,7 +382,7 @@ def constructed_follows(
 ) -> list[tuple[Card, ...]]:
     """A few hand-built candidate follows for positions with too many to score: the
     cheapest cards, and (when void) the cheapest trumps in the lead's structure."""
-    from ..follow import is_legal_follow
+    from ..rules.follow import is_legal_follow
 
     n = len(lead.cards)
     out = []

@@ -18,8 +18,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card
-from ..views import SeatView
+from ..game.views import SeatView
+from ..rules.cards import Card
 
 #: Solve once every hand holds at most this many cards.
 LAST_CARDS = 3

@@ -10,14 +10,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..actions import Action, Bury, Call, Continue, Declare, Pass, Play
-from ..cards import ALL_CARDS
-from ..friends import FriendCall
-from ..game import Table, legal_shows
+from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
+from ..game.legal import legal_shows
+from ..game.state import Table
+from ..game.views import SeatView
 from ..kernel.match import THROW_RATE, seat_stream
 from ..kernel.rollout import default_kernel
-from ..phases import DECLARING_PHASES
-from ..views import SeatView
+from ..rules.cards import ALL_CARDS
+from ..rules.friends import FriendCall
+from ..rules.phases import DECLARING_PHASES
 
 
 def random_action(

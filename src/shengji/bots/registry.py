@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import Code, ShengjiError
 
 if TYPE_CHECKING:
-    from ..players import Player
+    from ..game.players import Player
 
 Difficulty = Literal["easy", "normal", "strong"]
 

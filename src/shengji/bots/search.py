@@ -5,15 +5,16 @@ For each play decision the bot takes the candidate plays the heuristic bot score
 then repeatedly deals the hidden cards at random consistently with everything its view
 reveals (:class:`~shengji.bots.belief.Belief`), and plays the hand out from each
 candidate with a fast policy. A candidate's value is the hand's outcome in levels for the
-bot's team (the level table and kitty multiplier as :mod:`shengji.scoring` applies them),
+bot's team (the level table and kitty multiplier as :mod:`shengji.rules.scoring` applies them),
 with the collectors' points as a small tie-break. The same deals are used for every
 candidate, and the heuristic's choice is kept unless another candidate is clearly better
 on them.
 
 Burying (the banker's, or a counter-declarer's after 反主炒底 / 反底) is searched the same
-way: the heuristic's burial and a few variants of it (:func:`burial_candidates`: emptying
-each short side suit, point cards counted by rank only, pairs not kept, ...) are each
-played out from the start of the play phase on the same deals of the other three hands
+way: the heuristic's burial and a few variants of it
+(:func:`~shengji.bots.candidates.burial_candidates`: emptying each short side suit,
+point cards counted by rank only, pairs not kept, ...) are each played out from the
+start of the play phase on the same deals of the other three hands
 (:meth:`~shengji.bots.belief.Belief.after_burial`; a counter window after the burial is
 taken as passed). After the burial (反主炒底 / 反底), passing and each legal counter are
 searched the same way (:meth:`SearchBot.counter`: a counter takes the kitty and buries
@@ -27,24 +28,24 @@ rollouts only when it would take longer than the cap. With a rollout budget the 
 deterministic for a given seed (with a cap, as long as the cap does not stop it). What
 each searched decision got is :attr:`SearchBot.effort`.
 
-Rollouts go through :class:`Rollout`: by default :class:`KernelRollout` with the kernel's
-``light_move`` policy (:func:`light_play` on ints) on the compiled play-phase kernel;
+Rollouts go through :class:`~shengji.bots.rollouts.Rollout`: by default
+:class:`~shengji.bots.rollouts.KernelRollout` with the kernel's ``light_move`` policy
+(:func:`~shengji.bots.rollouts.light_play` on ints) on the compiled play-phase kernel;
 ``:random`` plays uniformly random legal plays there instead, and ``:apply`` plays
-:func:`light_play` through :func:`shengji.game.apply`. On the kernel, a play's rollouts
-start from one kernel state per sampled deal, copied for each candidate. By default the
-candidates clearly worse than the leader stop being played out (:func:`prune`;
-``:noprune``) and a play overrides the rule of thumb by a smaller margin than a hint does
-(:data:`BOLD_GAIN`, :data:`BOLD_SE`; ``:careful`` for the hints' clear one). Together
-these measured about 13 points of level rate over random rollouts with neither
-(docs/bots.md). Flags for the other levers of docs/bots.md ("Stronger search"):
+:func:`~shengji.bots.rollouts.light_play` through :func:`shengji.game.apply`. On the
+kernel, a play's rollouts start from one kernel state per sampled deal, copied for each
+candidate. By default the candidates clearly worse than the leader stop being played out
+(:func:`prune`; ``:noprune``) and a play overrides the rule of thumb by a smaller margin
+than a hint does (:data:`BOLD_GAIN`, :data:`BOLD_SE`; ``:careful`` for the hints' clear
+one). Together these measured about 13 points of level rate over random rollouts with
+neither (docs/bots.md). Flags for the other levers of docs/bots.md ("Stronger search"):
 ``:endgame`` solves the last tricks of each sampled deal exactly
 (:mod:`shengji.bots.endgame`), ``:tail`` ends each random rollout with the solver,
 ``:infer`` weighs sampled deals by the soft facts of the other seats' plays
-(:meth:`~shengji.bots.belief.Belief.likelihood`), ``:narrow`` searches 6 candidate
-plays instead of 10, and ``:buryprior`` samples the kitty as a banker buries
+(:meth:`~shengji.bots.belief.Belief.likelihood`), ``:narrow`` searches 6 candidate plays
+instead of 10, and ``:buryprior`` samples the kitty as a banker buries
 (:meth:`~shengji.bots.belief.Belief.buried`) rather than like a fourth hand. At a 找朋友
-table only the plays are searched; burials, counters and calls are the heuristic's.
-"""
+table only the plays are searched; burials, counters and calls are the heuristic's."""
 
 from __future__ import annotations
 
@@ -52,51 +53,33 @@ import math
 import random
 import re
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..actions import Action, Bury, Declare, Pass, Play
-from ..cards import ALL_CARDS, Card, Suit
 from ..errors import Code, ShengjiError
-from ..game import GameState, apply, legal_shows
-from ..i18n import cards_label
-from ..immutable import evolve
-from ..kernel import access
-from ..kernel.rollout import HandInfo, score
-from ..leads import unit_lead_list
-from ..scoring import HandOutcome
-from ..seats import FIXED_TEAMS
-from ..trump import TRUMP, TrumpContext
-from ..units import Lead
-from ..views import SeatView, seat_view
+from ..game.actions import Action, Bury, Declare, Pass, Play
+from ..game.flow import apply
+from ..game.legal import legal_shows
+from ..game.state import GameState
+from ..game.views import SeatView, seat_view
+from ..rules.cards import Card
+from ..rules.immutable import evolve
+from ..words.i18n import cards_label
 from .belief import KITTY, Belief
+from .candidates import MARGIN_SE, MIN_GAIN, Evaluation, burial_candidates, override_reason
 from .endgame import Solver, TooBig
-from .heuristic import HeuristicBot, choose_burial, partners
+from .heuristic import HeuristicBot, choose_burial
+from .rollouts import ApplyRollout, Finished, KernelRollout, Rollout, Start, finished, hand_value
 
 if TYPE_CHECKING:
     from ..kernel._core import KState
 
-#: Where a candidate's rollout starts: a full game state, or a kernel state.
-Start = Union[GameState, "KState"]
 
 #: Candidate plays searched per decision (the heuristic's best ones).
 MAX_CANDIDATES = 10
 #: ... with ``:narrow`` (the default until 10 measured stronger, docs/bots.md).
 NARROW_CANDIDATES = 6
-#: How many standard errors (of the paired difference over the same sampled deals) better
-#: than the heuristic's choice a candidate must be to replace it.
-MARGIN_SE = 2.0
-#: ... and by how many levels at least (a clear margin, not a hair).
-MIN_GAIN = 0.05
-#: Sampled deals a comparison needs before it may override the rule of thumb: fewer (a
-#: short time budget on a busy machine) and the rule of thumb stands.
-MIN_DEALS = 30
-#: Weight of one collectors' point against one level in a rollout's value.
-POINT_WEIGHT = 1 / 200
-#: Candidate burials searched per burial (the heuristic's and variants of it).
-MAX_BURIALS = 6
 #: With ``:endgame``, sampled deals are solved exactly (double dummy) once every hand
 #: holds at most this many cards.
 ENDGAME_CARDS = 3
@@ -186,7 +169,7 @@ def effort_figures(efforts: Sequence[tuple[int, int, bool]]) -> dict[str, Any]:
     >>> effort_figures([Effort(1000, 100), Effort(400, 40, True)])["rollouts"]
     {'p10': 400, 'p50': 400}
     """
-    from ..stats import percentile
+    from .stats import percentile
 
     rollouts = sorted(e[0] for e in efforts)
     deals = sorted(e[1] for e in efforts)
@@ -200,213 +183,6 @@ def effort_figures(efforts: Sequence[tuple[int, int, bool]]) -> dict[str, Any]:
         if efforts
         else None,
     }
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """What a played-out hand left: the banker, the collectors' points and the outcome;
-    in 找朋友, each seat's side as the hand ended (in a sampled deal the friends are
-    whoever the deal gave the called copies)."""
-
-    banker: int
-    points: int
-    outcome: HandOutcome
-    team: tuple[int, ...] = ()
-
-
-def finished(st: GameState) -> Finished:
-    """The last finished hand of a game state."""
-    r = st.results[-1]
-    side = set(r.banker_side)
-    team = tuple(0 if s in side else 1 for s in range(st.seats)) if side else ()
-    return Finished(r.banker, r.points, r.outcome, team)
-
-
-def _team_of(state: KState) -> tuple[int, ...]:
-    """A finished kernel hand's sides (找朋友 only: fixed partnerships give ())."""
-    return tuple(state.team) if state.calls else ()
-
-
-class Rollout(Protocol):
-    """Plays a hand out from a full state (every hand known, play phase) to its result."""
-
-    def finish(self, st: GameState, rng: random.Random) -> Finished:
-        """The result of the current hand once it is played out."""
-        ...
-
-
-class ApplyRollout:
-    """Rollouts through :func:`shengji.game.apply` with :func:`light_play` for every
-    seat (each seat sees only its own hand and the table)."""
-
-    def finish(self, st: GameState, rng: random.Random) -> Finished:
-        """Play :func:`light_play` for every seat until the hand is over."""
-        while st.phase == "play":
-            seat = st.to_act
-            assert seat is not None
-            play = light_play(st.ctx, st.hands[seat], st, seat, rng)
-            st, _ = apply(st, seat, Play(play))
-        return finished(st)
-
-
-class KernelRollout:
-    """Rollouts on the compiled play-phase kernel (:mod:`shengji.kernel`): uniformly
-    random legal plays, or (``light``) the kernel's ``light_move`` policy for every seat
-    (:func:`light_play` on ints)."""
-
-    def __init__(self, light: bool = False) -> None:
-        from ..kernel import default_kernel
-
-        self.kernel = default_kernel()
-        self.light = light
-
-    def finish(self, st: GameState, rng: random.Random) -> Finished:
-        """Play the hand out on the kernel."""
-        state = self.kernel.from_table(st)
-        if self.light:
-            res = self.kernel.play_out_light(state, rng)
-        else:
-            res = self.kernel.play_out(state, rng=rng)
-        assert st.banker is not None
-        return Finished(st.banker, res.points, res.outcome, _team_of(state))
-
-    def finish_kernel(
-        self,
-        state: KState,
-        rng: random.Random,
-        cache: dict[tuple[object, ...], Finished] | None = None,
-    ) -> Finished:
-        """Play a kernel state (changed in place) out and score it; ``cache`` keeps the
-        scores of finished hands by what scoring reads (one search's deals share it)."""
-        core = self.kernel.core
-        if self.light:
-            core.play_out_light(state, core.rng_from(rng))
-        else:
-            core.play_out(state, rng, 0.0, None)
-        if cache is None:
-            res = score(state)
-            return Finished(state.banker, res.points, res.outcome, _team_of(state))
-        info = cast(HandInfo, state.info)
-        key = (
-            info.kitty,
-            state.banker,
-            state.trick_points,
-            state.penalties,
-            state.last_winner,
-            tuple(state.last_lead),
-            tuple(state.last_win),
-            state.last_points,
-            _team_of(state),
-        )
-        hit = cache.get(key)
-        if hit is None:
-            res = score(state)
-            hit = cache[key] = Finished(state.banker, res.points, res.outcome, _team_of(state))
-        return hit
-
-
-def light_play(
-    ctx: TrumpContext, hand: tuple[Card, ...], st: GameState, seat: int, rng: random.Random
-) -> tuple[Card, ...]:
-    """A cheap, sensible play: lead a unit (pairs and tractors often, else a high or low
-    single); follow a single cheaply (give points to a winning partner, win with the
-    lowest card that wins, else shed the lowest card, points last); follow larger leads
-    as the kernel's ``light_follow`` does (when the other side is winning and the trick
-    holds points, seats are still to play, or 30% of the time: take it with the lowest
-    pair or triple that beats a pair or triple lead or, void, with the lowest trumps that
-    do, or the lowest trumps of a throw's shape; else at random among the legal plays)."""
-    key, suit_of = ctx.key, ctx.suit_of
-    if not st.trick:
-        leads = unit_lead_list(ctx, hand)
-        longest = max(len(lead) for lead in leads)
-        if longest >= 2 and rng.random() < 0.6:
-            return rng.choice([lead for lead in leads if len(lead) == longest])
-        singles = [lead[0] for lead in leads if len(lead) == 1]
-        suits = sorted({suit_of[c.index] for c in singles})
-        x = rng.choice(suits)
-        mine = [c for c in singles if suit_of[c.index] == x]
-        return (mine[0],) if rng.random() < 0.5 else (mine[-1],)
-    lead = st.lead
-    assert lead is not None
-    if len(lead.cards) != 1:  # the kernel's rule (light_follow), on this state's cards
-        core, t = access.core(), access.tables(ctx)
-        plays = [access.ints(p.cards) for p in st.trick]
-        units = core.lead_units(t, plays[0])
-        winner = st.trick[core.trick_winner(t, units, plays)].seat
-        losing = winner != seat and winner not in partners(st, seat)
-        last = len(st.trick) == len(st.hands) - 1
-        krng = core.rng_from(rng)
-        follow = core.light_follow(
-            t, units, len(lead.cards), access.counts(hand), plays, losing, last, krng
-        )
-        return tuple(ALL_CARDS[c] for c in follow)
-    x = lead.suit
-    in_suit = [c for c in hand if suit_of[c.index] == x]
-    options = in_suit or list(hand)
-    best_seat, best_key = _single_leader(ctx, st, lead)
-    if best_seat in partners(st, seat):
-        return (max(options, key=lambda c: (c.points, -key[c.index])),)
-    winners = [c for c in options if suit_of[c.index] in (x, TRUMP) and key[c.index] > best_key]
-    trick_pts = sum(c.points for p in st.trick for c in p.cards)
-    if winners and (trick_pts or len(st.trick) < len(st.hands) - 1 or rng.random() < 0.3):
-        return (min(winners, key=lambda c: key[c.index]),)
-    return (min(options, key=lambda c: (c.points, key[c.index])),)
-
-
-def _single_leader(ctx: TrumpContext, st: GameState, lead: Lead) -> tuple[int, int]:
-    """Seat and card key of the play winning a one-card trick so far."""
-    key, suit_of = ctx.key, ctx.suit_of
-    x = lead.suit
-    best = st.trick[0]
-    best_key = key[best.cards[0].index]
-    for p in st.trick[1:]:
-        c = p.cards[0]
-        if suit_of[c.index] in (x, TRUMP) and key[c.index] > best_key:
-            best, best_key = p, key[c.index]
-    return best.seat, best_key
-
-
-def hand_value(r: Finished, seat: int) -> float:
-    """The finished hand's worth to ``seat``'s team: levels gained (negative: levels the
-    other team gained), plus the collectors' points as a tie-break."""
-    o = r.outcome
-    teams = r.team or FIXED_TEAMS
-    team = teams[seat]
-    bteam = teams[r.banker]
-    up = bteam if o.side == "banker" else 1 - bteam
-    levels = o.moved if up == team else -o.moved
-    pts = r.points if team != bteam else -r.points
-    return levels + POINT_WEIGHT * pts
-
-
-@dataclass(frozen=True, slots=True)
-class Evaluation:
-    """Search figures for one candidate play: mean value and its paired difference to
-    the heuristic's choice over the same deals."""
-
-    play: tuple[Card, ...]
-    mean: float
-    diff: float
-    diff_se: float
-    n: int
-
-    @property
-    def clearly_better(self) -> bool:
-        """Better than the heuristic's choice by a clear margin on enough deals
-        (:data:`MIN_DEALS`, :data:`MIN_GAIN`, :data:`MARGIN_SE`)."""
-        return self.better(MIN_GAIN, MARGIN_SE)
-
-    def surely_better(self, min_gain: float, margin_se: float) -> bool:
-        """Better than the heuristic's choice on at least :data:`MIN_DEALS` deals, by at
-        least ``min_gain`` levels once ``margin_se`` standard errors are taken off."""
-        return self.n >= MIN_DEALS and self.diff - margin_se * self.diff_se >= min_gain
-
-    def better(self, min_gain: float, margin_se: float) -> bool:
-        """Better than the heuristic's choice on at least :data:`MIN_DEALS` deals, by at
-        least ``min_gain`` levels and ``margin_se`` standard errors."""
-        return (
-            self.n >= MIN_DEALS and self.diff >= min_gain and self.diff > margin_se * self.diff_se
-        )
 
 
 def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
@@ -926,148 +702,3 @@ def prune(values: Sequence[Sequence[float]], active: list[int]) -> list[int]:
         if mean_d + PRUNE_SE * math.sqrt(var / n) >= 0:
             keep.append(i)
     return keep
-
-
-def override_reason(
-    view: SeatView, heuristic: tuple[Card, ...], best: Evaluation
-) -> tuple[str, str]:
-    """Why the search plays ``best.play`` rather than the rule of thumb's ``heuristic``:
-    both plays, the gain with its standard error and deals, and the difference in words
-    where one can be named (English, Chinese)."""
-    from ..i18n import cards_label
-
-    words = play_difference(view, heuristic, best.play)
-    en_cards = [cards_label([c.text for c in p], "en") for p in (best.play, heuristic)]
-    zh_cards = [cards_label([c.text for c in p], "zh") for p in (best.play, heuristic)]
-    gain = f"{best.diff:+.2f} ± {best.diff_se:.2f}"
-    en = (
-        f"search: {en_cards[0]} rather than the rule of thumb's {en_cards[1]}"
-        + (f": {words[0]}" if words else "")
-        + f"; worth {gain} levels in {best.n} sampled deals"
-    )
-    zh = (
-        f"搜索: 出 {zh_cards[0]} 而不是经验打法的 {zh_cards[1]}"
-        + (f": {words[1]}" if words else "")
-        + f"; 在 {best.n} 次抽样中平均多得 {gain} 级"
-    )
-    return en, zh
-
-
-def play_difference(
-    view: SeatView, heuristic: tuple[Card, ...], chosen: tuple[Card, ...]
-) -> tuple[str, str] | None:
-    """What ``chosen`` does that ``heuristic`` does not, in words, when it is one of a few
-    plain differences: it draws trumps, trumps in (毙), saves points, gives points to the
-    partner, keeps a higher card, or leads a pair or tractor; None otherwise."""
-    ctx = view.ctx
-    suit_of, key = ctx.suit_of, ctx.key
-
-    def trumps(p: tuple[Card, ...]) -> int:
-        return sum(1 for c in p if suit_of[c.index] == TRUMP)
-
-    def pts(p: tuple[Card, ...]) -> int:
-        return sum(c.points for c in p)
-
-    def top(p: tuple[Card, ...]) -> int:
-        return max(key[c.index] for c in p)
-
-    leading = not view.trick
-    if leading:
-        if trumps(chosen) and not trumps(heuristic):
-            return ("draws trumps first", "先调主")
-        if len(chosen) > 1 and len(set(chosen)) < len(chosen) and len(heuristic) == 1:
-            return ("leads a pair or tractor while it is strongest", "趁大先出对子或拖拉机")
-        if top(chosen) < top(heuristic):
-            return ("keeps the higher card for later", "留着大牌")
-        return None
-    lead_suit = suit_of[view.trick[0].cards[0].index]
-    if lead_suit != TRUMP and trumps(chosen) > trumps(heuristic):
-        return ("trumps in (毙) to take the trick", "毙牌拿下这一轮")
-    partner_winning = False
-    if view.seat is not None and view.lead is not None:
-        from ..tricks import trick_winner
-
-        plays = [p.cards for p in view.trick]
-        winner = view.trick[trick_winner(ctx, plays, view.lead)].seat
-        partner_winning = winner in partners(view, view.seat)
-    if pts(chosen) > pts(heuristic) and partner_winning:
-        return ("gives points to the partner, who is winning", "给赢牌的对家贴分")
-    if pts(chosen) < pts(heuristic):
-        return ("gives away fewer points", "少送分")
-    if top(chosen) < top(heuristic) and suit_of[chosen[0].index] == suit_of[heuristic[0].index]:
-        return ("keeps the higher card for later", "留着大牌")
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class BurialCandidate:
-    """A burial to search, and what it does (English, Chinese)."""
-
-    cards: tuple[Card, ...]
-    en: str
-    zh: str
-
-
-def burial_candidates(view: SeatView, chosen: tuple[Card, ...]) -> list[BurialCandidate]:
-    """``chosen`` (the heuristic's burial) first, then up to :data:`MAX_BURIALS` - 1
-    distinct variants of the heuristic's ordering of the hand (always the kitty's size,
-    from the hand, so always legal): emptying each short side suit (shortest first),
-    trumps kept; point cards counted by rank only; pairs not kept together; no
-    preference for short suits; emptying two short side suits."""
-    ctx, hand, k = view.ctx, view.hand, view.options.kitty_size
-    suit_of, strength = ctx.suit_of, ctx.strength
-    counts = Counter(hand)
-    by_suit: dict[int, list[Card]] = {}
-    for c in hand:
-        if suit_of[c.index] != TRUMP:
-            by_suit.setdefault(suit_of[c.index], []).append(c)
-
-    def ordered(
-        pair: float = 25, pts: float = 1.6, short: bool = True, empty: frozenset[int] = frozenset()
-    ) -> tuple[Card, ...]:
-        def keep_value(c: Card) -> float:
-            x = suit_of[c.index]
-            v = strength[c.index] + (pair if counts[c] >= 2 else 0) + c.points * pts
-            if x == TRUMP:
-                return v + 100
-            if x in empty:
-                return v - 1000
-            n = len(by_suit[x])
-            if short and n <= k // 2:
-                v -= 8 - n
-            return v
-
-        return tuple(sorted(hand, key=keep_value)[:k])
-
-    out = [BurialCandidate(chosen, "bury as the rule of thumb says", "按经验扣底")]
-    seen = {_multiset_key(chosen)}
-
-    def add(cards: tuple[Card, ...], en: str, zh: str) -> None:
-        key = _multiset_key(cards)
-        if key not in seen and len(out) < MAX_BURIALS:
-            seen.add(key)
-            out.append(BurialCandidate(cards, en, zh))
-
-    short = sorted((len(cs), x) for x, cs in by_suit.items() if len(cs) <= k)
-    for _, x in short:
-        add(
-            ordered(empty=frozenset({x})),
-            f"empty {Suit(x).en} to make a void",
-            f"扣光{Suit(x).zh}做绝门",
-        )
-    add(ordered(pts=0), "bury point cards like other cards", "分牌照常扣")
-    add(ordered(pair=0), "break pairs if need be", "必要时拆对子")
-    add(ordered(short=False), "bury the lowest cards", "扣最小的牌")
-    for i, (n1, x1) in enumerate(short):
-        for n2, x2 in short[i + 1 :]:
-            if n1 + n2 <= k:
-                add(
-                    ordered(empty=frozenset({x1, x2})),
-                    f"empty {Suit(x1).en} and {Suit(x2).en}",
-                    f"扣光{Suit(x1).zh}和{Suit(x2).zh}",
-                )
-    return out
-
-
-def _multiset_key(cards: Sequence[Card]) -> tuple[int, ...]:
-    return tuple(sorted(c.index for c in cards))

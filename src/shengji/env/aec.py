@@ -1,6 +1,6 @@
 """The PettingZoo AEC environment: agents ``seat_0`` .. ``seat_{n-1}`` (four, or the
 preset's ``players`` in 找朋友) play a match of any preset, choosing every action card by
-card (see :mod:`shengji.moves`).
+card (see :mod:`shengji.game.moves`).
 
 Each step is one action index: a card kind (0..53) added to the acting seat's selection,
 or ``DONE`` (54), which applies the selection to the game. The same agent keeps acting
@@ -11,7 +11,7 @@ the hand ended), and the next hand is dealt. The match ends (terminations) at
 
 The match runs on the kernel (:class:`~shengji.kernel.match.KMatch`): masks come from
 the kernel's ``KDecision`` (:mod:`shengji.env.masks`) and observations from its
-``KObserver`` (:class:`~shengji.env.observation.KernelObserver`), both compiled with the
+``KObserver`` (:class:`~shengji.bots.observation.KernelObserver`), both compiled with the
 kernel and equal to what the object engine's ``moves.Decision`` and
 ``encode(seat_view(...))`` give for the same game. :attr:`raw_env.game`
 is the same match as a :class:`~shengji.game.GameState`, rebuilt on request by applying the
@@ -30,20 +30,21 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from ..actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
-from ..cards import ALL_CARDS, Card, format_cards, rank_text
+from ..bots.observation import LAYOUT, KernelObserver, Layout, layout_of, scales
 from ..errors import Code, OptionError
-from ..friends import FriendCall, check_calls
-from ..game import GameState, apply, new_match
+from ..game.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
+from ..game.flow import apply, new_match
+from ..game.moves import DONE, N_ACTIONS
+from ..game.state import GameState
 from ..kernel._core import ACT_BURY, ACT_CALL, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
 from ..kernel.access import PHASE_NAMES
 from ..kernel.match import KMatch
-from ..moves import DONE, N_ACTIONS
-from ..options import RuleOptions
-from ..phases import Phase
-from ..presets import load_preset
+from ..rules.cards import ALL_CARDS, Card, format_cards, rank_text
+from ..rules.friends import FriendCall, check_calls
+from ..rules.options import RuleOptions
+from ..rules.phases import Phase
+from ..rules.presets import load_preset
 from .masks import CALL, decision, mask_array
-from .observation import LAYOUT, KernelObserver, Layout, layout_of, scales
 
 if TYPE_CHECKING:
     from ..kernel._core import KDecision
@@ -209,7 +210,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
         self.options: RuleOptions = load_preset(preset, overrides)
         self.render_mode = render_mode
         self.max_hands = max_hands
-        #: The observation layout of this table (:func:`~shengji.env.observation.layout_of`).
+        #: The observation layout of this table (:func:`~shengji.bots.observation.layout_of`).
         self.layout: Layout = layout_of(self.options)
         #: Seats at the table: 4, or the preset's ``players`` in 找朋友.
         self.seats = self.layout.seats
@@ -368,7 +369,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming and untyped 
 
     def call_at_once(self, calls: Sequence[FriendCall]) -> None:
         """The banker to act calls ``calls`` in one step (for bots and referees: a call of
-        one card twice, ``SA:1 SA:2``, has no card-by-card steps, :mod:`shengji.moves`).
+        one card twice, ``SA:1 SA:2``, has no card-by-card steps, :mod:`shengji.game.moves`).
         Raises ``ILLEGAL_CALL`` when the calls are not allowed, ``ILLEGAL_ACTION`` outside
         the call phase or after a card was chosen."""
         d = self._decision

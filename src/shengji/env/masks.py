@@ -1,9 +1,9 @@
-"""The move model of :mod:`shengji.moves` on the kernel's state: action masks of a
+"""The move model of :mod:`shengji.game.moves` on the kernel's state: action masks of a
 :class:`~shengji.kernel._core.KHand` for the seat to act, card by card.
 
 The work is the kernel's :class:`~shengji.kernel._core.KDecision` (compiled with the rest
 of the kernel), which allows exactly the cards and ``DONE`` that
-``shengji.moves.Decision(seat_view(...)).mask(selection)`` allows for the same game and
+``shengji.game.moves.Decision(seat_view(...)).mask(selection)`` allows for the same game and
 selection (``tests/test_env_kernel.py`` compares them along random games of every preset),
 worked out from the kernel's int cards and count arrays:
 
@@ -36,7 +36,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from ..kernel._core import KDecision, KHand
 
-#: Kinds of a decision (``KDecision.kind``: the ``kind`` of ``shengji.moves.Decision``,
+#: Kinds of a decision (``KDecision.kind``: the ``kind`` of ``shengji.game.moves.Decision``,
 #: as ints, the kernel's ``DEC_*``).
 DECLARE: Final = 0
 BURY: Final = 1

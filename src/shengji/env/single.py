@@ -16,12 +16,12 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Call
 from ..bots.registry import make_player
 from ..errors import Code, OptionError
-from ..moves import action_indexes
-from ..players import Player
-from ..views import seat_view
+from ..game.actions import Call
+from ..game.moves import action_indexes
+from ..game.players import Player
+from ..game.views import seat_view
 from .aec import Observation, raw_env
 
 

@@ -2,9 +2,9 @@
 wants observations and masks as one numpy array.
 
 Each of ``num_envs`` tables plays a match of the preset on the kernel, as :class:`raw_env
-<shengji.env.aec.raw_env>` does, card by card (the move model of :mod:`shengji.moves`):
+<shengji.env.aec.raw_env>` does, card by card (the move model of :mod:`shengji.game.moves`):
 row ``i`` of the arrays is the decision of the seat to act at table ``i``
-(``obs["seat"][i]``), its observation (the layout of :mod:`shengji.env.observation`, equal
+(``obs["seat"][i]``), its observation (the layout of :mod:`shengji.bots.observation`, equal
 to ``raw_env``'s for that seat) and its mask. ``step(actions)`` takes one action per table
 (a card kind 0..53, or ``DONE``). A table whose hand ends gets every seat's reward in
 levels (``rewards[i, seat]``, as ``raw_env``) and deals the next hand at once; a table
@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import ActionError
+from ..bots.observation import Layout, _floats, layout_of, positions, scales
 from ..errors import Code, OptionError
+from ..game.actions import ActionError
+from ..game.moves import N_ACTIONS
 from ..kernel._core import PH_OVER, PH_REDEAL
 from ..kernel.match import KMatch
-from ..moves import N_ACTIONS
-from ..options import RuleOptions
-from ..presets import load_preset
-from .observation import Layout, _floats, layout_of, positions, scales
+from ..rules.options import RuleOptions
+from ..rules.presets import load_preset
 
 if TYPE_CHECKING:
     from ..kernel._core import KTable
@@ -79,7 +79,7 @@ class VectorEnv:
         self.options: RuleOptions = load_preset(preset, overrides)
         self.max_hands = max_hands
         self.copy = copy
-        #: The observation layout (:func:`~shengji.env.observation.layout_of`).
+        #: The observation layout (:func:`~shengji.bots.observation.layout_of`).
         self.layout: Layout = layout_of(self.options)
         #: Seats at each table: 4, or the preset's ``players`` in 找朋友.
         self.seats = self.layout.seats

@@ -1,12 +1,17 @@
 """The engine at the bottom of the package: int cards, count-array hands, precomputed
 tables, move generation, whole hands (``KHand``) and matches (:mod:`.match`), with a
-rollout API for search (docs/kernel.md). The rules API (``shengji.units``, ``follow``,
+rollout API for search (docs/kernel.md). The rules API (``shengji.rules.units``, ``follow``,
 ``leads``, ``throws``, ``tricks``) answers from it.
 
 ``_core`` is compiled with mypyc when the package is installed with a compiler at hand;
 ``SHENGJI_PURE=1`` (or :func:`load_core` with ``pure=True``) uses the same code as plain
 Python. ``tests/kernel`` checks it against the oracle (``tests/oracle``, the object rules
 core it was ported from).
+
+The bottom layer: ``_core``, ``loader`` and ``access`` import nothing of the package
+but ``shengji.errors``; ``match`` and ``rollout`` drive the kernel from the rules'
+objects (cards, trump contexts, scoring), the known exception of
+tests/test_architecture.py.
 """
 
 from __future__ import annotations

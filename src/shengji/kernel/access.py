@@ -1,13 +1,11 @@
 """The default kernel core and the tables of a trump context, for the rules API
-(``shengji.units``, ``follow``, ``leads``, ``throws``, ``tricks``), which answers from the
-kernel on :class:`~shengji.cards.Card` objects; :class:`Kernel`, the kernel API over one
-core (its rollouts are :mod:`shengji.kernel.rollout`'s). Imports nothing above the
-kernel."""
+(``shengji.rules.units``, ``follow``, ``leads``, ``throws``, ``tricks``), which answers from the
+kernel on :class:`~shengji.rules.cards.Card` objects; :class:`CoreKernel`, one
+core and its tables (:class:`shengji.kernel.rollout.Kernel` adds the rollouts). Imports
+nothing above the kernel."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +13,7 @@ from ..errors import Code, OptionError
 from .loader import load_core
 
 if TYPE_CHECKING:
-    from ..phases import Phase
+    from ..rules.phases import Phase
 
 #: The kernel's hand phases (``_core.PH_*``) by number, named as the game engine names
 #: them (``PH_OVER`` is ``hand_over``; ``PH_REDEAL`` is never a state's phase).
@@ -30,11 +28,9 @@ PHASE_NAMES: dict[int, Phase] = {
 }
 
 if TYPE_CHECKING:
-    from ..cards import Card
-    from ..options import RuleOptions
-    from ..trump import TrumpContext
-    from ._core import HandRules, KState, ScoreRules, Tables
-    from .rollout import PlayTable, Policy, RolloutResult
+    from ..rules.options import RuleOptions
+    from ..rules.trump import TrumpContext
+    from ._core import HandRules, ScoreRules, Tables
 
 #: ``throw_penalty`` option values as the kernel's codes.
 PENALTY = {"none": 0, "per_card": 1, "per_attempt": 2, "stake": 3, "flat_per_card": 4}
@@ -160,10 +156,9 @@ def counts(cards: Any) -> list[int]:
     return result
 
 
-class Kernel:
-    """The kernel API over one ``_core`` (compiled or pure); tables are cached per
-    (options, level, trump). Its rollouts (:meth:`from_table`, :meth:`play_out`) are
-    :mod:`shengji.kernel.rollout`'s, imported when first used."""
+class CoreKernel:
+    """One ``_core`` (compiled or pure) and its tables, cached per (options, level,
+    trump). The rollouts over it are :class:`shengji.kernel.rollout.Kernel`'s."""
 
     def __init__(self, pure: bool | None = None, core: ModuleType | None = None) -> None:
         self.core: ModuleType = core if core is not None else load_core(pure)
@@ -185,49 +180,14 @@ class Kernel:
             self._tables[key] = hit
         return hit
 
-    def from_table(
-        self,
-        table: PlayTable,
-        hands: Sequence[Sequence[Card]] | None = None,
-        kitty: Sequence[Card] | None = None,
-        record: bool = False,
-    ) -> KState:
-        """A kernel state for a hand in the play phase (:func:`.rollout.state_of`)."""
-        from .rollout import state_of
 
-        return state_of(self, table, hands, kitty, record)
-
-    def play_out(
-        self,
-        state: KState,
-        policy: Policy | None = None,
-        rng: random.Random | None = None,
-        throw_rate: float = 0.0,
-    ) -> RolloutResult:
-        """Play ``state`` (changed in place: pass a copy to keep it) to the end of the hand
-        with ``policy``, or uniformly random legal plays (random leads attempt a throw with
-        probability ``throw_rate``), and score it."""
-        from .rollout import score
-
-        self.core.play_out(state, rng or random.Random(), throw_rate, policy)
-        return score(state)
-
-    def play_out_light(self, state: KState, rng: random.Random | None = None) -> RolloutResult:
-        """:meth:`play_out` with the kernel's ``light_move`` policy for every seat (the
-        search bot's rollouts: cheap, and closer to how people play than random plays)."""
-        from .rollout import score
-
-        self.core.play_out_light(state, self.core.rng_from(rng or random.Random()))
-        return score(state)
+_DEFAULT: list[CoreKernel] = []
 
 
-_DEFAULT: list[Kernel] = []
-
-
-def default_kernel() -> Kernel:
+def default_core_kernel() -> CoreKernel:
     """The process-wide kernel, on the product's core (:func:`core`: compiled unless
     ``SHENGJI_PURE=1``)."""
     kernel_core = core()
     if not _DEFAULT or _DEFAULT[0].core is not kernel_core:
-        _DEFAULT[:] = [Kernel(core=kernel_core)]
+        _DEFAULT[:] = [CoreKernel(core=kernel_core)]
     return _DEFAULT[0]

@@ -9,7 +9,7 @@ oracle's game flow on whole matches of every preset, and
 decisions exactly as :meth:`KMatch.play_random` does, so a simulation of random players
 can run here at kernel speed.
 
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> m = KMatch(load_preset("shuangsheng"), seed=3)
 >>> m.play_random(random_streams(3), max_hands=2)
 >>> len(m.results), m.results[0].points % 5
@@ -22,16 +22,17 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ..cards import ALL_CARDS, Card, Suit, deck
-from ..seats import level_holder, start_teams
-from ..shuffle import hand_seed, is_secret, shuffled
-from ..trump import trump_context
+from ..rules.cards import ALL_CARDS, Card, Suit, deck
+from ..rules.seats import level_holder, start_teams
+from ..rules.shuffle import hand_seed, is_secret, shuffled
+from ..rules.trump import trump_context
 from . import access
-from .access import Kernel, default_kernel
+from .access import CoreKernel as Kernel
+from .access import default_core_kernel as default_kernel
 
 if TYPE_CHECKING:
-    from ..options import RuleOptions
-    from ..scoring import HandResult, Side
+    from ..rules.options import RuleOptions
+    from ..rules.scoring import HandResult, Side
     from ._core import KHand, KRng, KScore, ScoreRules, Tables
 
 #: A random player's chance of attempting a throw when it leads.
@@ -260,7 +261,7 @@ class KMatch:
     def finish_hand(self) -> HandResult:
         """Score the finished hand (:meth:`score_hand`) and add its result to
         :attr:`results` (as ``shengji.game``'s end of a hand)."""
-        from ..scoring import HandOutcome, HandResult
+        from ..rules.scoring import HandOutcome, HandResult
 
         scored = self.score_hand()
         h = self.hand
@@ -366,5 +367,5 @@ class Scored:
         self.climbed: tuple[int, ...] = ()
 
 
-# The decks as ints in the order ``shengji.cards.deck`` gives them (shuffles match).
+# The decks as ints in the order ``shengji.rules.cards.deck`` gives them (shuffles match).
 _DECK = {n: [c.index for c in deck(n)] for n in range(1, 5)}

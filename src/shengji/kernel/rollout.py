@@ -3,7 +3,7 @@ sampled hands), cheap copies, play-outs with a random or pluggable policy, and t
 score by the rules core's own scoring (``kitty_bonus``, ``j_hook_width``, ``hand_outcome``).
 
 >>> import random
->>> from shengji.presets import load_preset
+>>> from shengji.rules.presets import load_preset
 >>> from shengji.game import new_match, apply
 >>> from shengji.bots.random_bot import random_action
 >>> st, rng = new_match(load_preset("shuangsheng"), seed=5), random.Random(5)
@@ -24,15 +24,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from ..actions import ActionError
-from ..cards import ALL_CARDS, Card, card_from_index, format_cards, points
-from ..errors import Code
-from ..options import RuleOptions
-from ..scoring import HandOutcome, score_hand, scoring_levels
-from ..seats import start_teams
-from ..trump import TrumpContext
-from .access import Kernel as Kernel
-from .access import default_kernel as default_kernel
+from ..errors import ActionError, Code
+from ..rules.cards import ALL_CARDS, Card, card_from_index, format_cards, points
+from ..rules.options import RuleOptions
+from ..rules.scoring import HandOutcome, score_hand, scoring_levels
+from ..rules.seats import start_teams
+from ..rules.trump import TrumpContext
+from .access import CoreKernel, core
 
 #: An event as the game engine gives it (``shengji.game.Event``).
 Event = dict[str, Any]
@@ -84,7 +82,7 @@ class HandInfo:
     options: RuleOptions
     ctx: TrumpContext
     kitty: tuple[Card, ...]
-    #: The levels :func:`shengji.scoring.score_hand` reads (:func:`scoring_levels`).
+    #: The levels :func:`shengji.rules.scoring.score_hand` reads (:func:`scoring_levels`).
     levels: tuple[int, int]
 
 
@@ -92,7 +90,7 @@ class HandInfo:
 class RolloutResult:
     """A finished hand: collectors' trick points, kitty points and multiplier (0 when the
     banker side took the last trick), throw penalties, the collectors' total and the
-    outcome (levels, next banker) from :func:`shengji.scoring.hand_outcome`."""
+    outcome (levels, next banker) from :func:`shengji.rules.scoring.hand_outcome`."""
 
     trick_points: int
     kitty_points: int
@@ -254,6 +252,52 @@ def kernel_events(state: KState, start: int = 0) -> list[Event]:
 
 def _text(cards: list[int]) -> str:
     return format_cards(card_from_index(i) for i in cards)
+
+
+class Kernel(CoreKernel):
+    """The kernel API over one ``_core`` (compiled or pure): its tables
+    (:class:`~shengji.kernel.access.CoreKernel`) and its rollouts."""
+
+    def from_table(
+        self,
+        table: PlayTable,
+        hands: Sequence[Sequence[Card]] | None = None,
+        kitty: Sequence[Card] | None = None,
+        record: bool = False,
+    ) -> KState:
+        """A kernel state for a hand in the play phase (:func:`state_of`)."""
+        return state_of(self, table, hands, kitty, record)
+
+    def play_out(
+        self,
+        state: KState,
+        policy: Policy | None = None,
+        rng: random.Random | None = None,
+        throw_rate: float = 0.0,
+    ) -> RolloutResult:
+        """Play ``state`` (changed in place: pass a copy to keep it) to the end of the hand
+        with ``policy``, or uniformly random legal plays (random leads attempt a throw with
+        probability ``throw_rate``), and score it."""
+        self.core.play_out(state, rng or random.Random(), throw_rate, policy)
+        return score(state)
+
+    def play_out_light(self, state: KState, rng: random.Random | None = None) -> RolloutResult:
+        """:meth:`play_out` with the kernel's ``light_move`` policy for every seat (the
+        search bot's rollouts: cheap, and closer to how people play than random plays)."""
+        self.core.play_out_light(state, self.core.rng_from(rng or random.Random()))
+        return score(state)
+
+
+_DEFAULT: list[Kernel] = []
+
+
+def default_kernel() -> Kernel:
+    """The process-wide kernel, on the product's core (:func:`shengji.kernel.access.core`:
+    compiled unless ``SHENGJI_PURE=1``)."""
+    kernel_core = core()
+    if not _DEFAULT or _DEFAULT[0].core is not kernel_core:
+        _DEFAULT[:] = [Kernel(core=kernel_core)]
+    return _DEFAULT[0]
 
 
 def from_table(

@@ -1,4 +1,9 @@
-"""The multiplayer web server: rooms, a WebSocket protocol, persistence and the browser UI."""
+"""The multiplayer web server: rooms, a WebSocket protocol, persistence and the browser UI.
+
+An adapter: it may import the bots, the game, the words, the rules, the kernel,
+``shengji.errors`` and ``shengji.extras``; not env, tui or the tools
+(tests/test_architecture.py checks it).
+"""
 
 from ..extras import require
 

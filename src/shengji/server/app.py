@@ -22,12 +22,12 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from ..bots.external import BotLimits, register_command
 from ..bots.registry import bot_kinds
-from ..dealing import DEAL_SECONDS, DEAL_SECONDS_RANGE, DECLARE_SECONDS
 from ..errors import Code, ShengjiError
-from ..i18n import CATALOGUE, error_text
-from ..narrate import narrate
-from ..presets import preset_description, preset_names
-from ..views import seat_view
+from ..game.dealing import DEAL_SECONDS, DEAL_SECONDS_RANGE, DECLARE_SECONDS
+from ..game.narrate import narrate
+from ..game.views import seat_view
+from ..rules.presets import preset_description, preset_names
+from ..words.i18n import CATALOGUE, error_text
 from .assets import Asset, Assets, answer
 from .broadcast import dumps
 from .connection import WRITE_NOW, Connection
@@ -322,7 +322,7 @@ def create_app(
 
     @app.get("/api/presets/{name}")
     async def preset(name: str) -> dict[str, Any]:
-        from ..option_help import option_schema
+        from ..words.option_help import option_schema
 
         if name not in preset_names():
             raise _http_error(404, "UNKNOWN_PRESET", f"no preset called {name!r}")
@@ -447,7 +447,7 @@ def create_app(
     @app.get("/api/rooms/{room_id}/review")
     async def review_hand(room_id: str, seat: int, hand: int, request: Request) -> dict[str, Any]:
         """The plays of ``seat`` in ``hand`` that the search bot finds clearly worse
-        (:mod:`shengji.review`), with the better play. Any seat once the match is over;
+        (:mod:`shengji.bots.review`), with the better play. Any seat once the match is over;
         during the match only the caller's own seat (``Authorization: Bearer TOKEN``, the
         resume token) and only a finished hand."""
         if not 0 <= seat <= 7:

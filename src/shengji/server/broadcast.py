@@ -8,10 +8,10 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from ..friends import callable_cards
-from ..game import GameState
-from ..i18n import notice_texts
-from ..views import legal_show_texts, own_view, seat_message, table_view
+from ..game.state import GameState
+from ..game.views import legal_show_texts, own_view, seat_message, table_view
+from ..rules.friends import callable_cards
+from ..words.i18n import notice_texts
 from .connection import Connection
 from .protocol import (
     PROTOCOL_VERSION,
@@ -130,7 +130,7 @@ class Broadcasting(RoomCore):
                 self.conns.discard(conn)
 
     def _table_text(self, st: GameState) -> str:
-        """:func:`~shengji.views.table_view` as JSON. The finished tricks and the score
+        """:func:`~shengji.game.views.table_view` as JSON. The finished tricks and the score
         sheet, the longest part, change only when a trick or a hand ends: their text is
         kept while the state's tuples are the same objects."""
         table = table_view(st)

@@ -9,17 +9,18 @@ import contextlib
 import time
 from typing import Any
 
-from ..actions import Action, Continue, Pass, Play, action_to_json
 from ..bots.external import ExternalBot
 from ..bots.registry import make_player
-from ..dealing import is_dealing
 from ..errors import ShengjiError
-from ..follow import count_legal_follows, legal_follows
-from ..game import GameState, apply
-from ..phases import DECLARING_PHASES
-from ..shuffle import derived_seed
-from ..units import decompose
-from ..views import seat_view
+from ..game.actions import Action, Continue, Pass, Play, action_to_json
+from ..game.dealing import is_dealing
+from ..game.flow import apply
+from ..game.state import GameState
+from ..game.views import seat_view
+from ..rules.follow import count_legal_follows, legal_follows
+from ..rules.phases import DECLARING_PHASES
+from ..rules.shuffle import derived_seed
+from ..rules.units import decompose
 from .broadcast import Broadcasting
 from .connection import Connection
 from .room_core import log

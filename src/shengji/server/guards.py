@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import Code
-from ..i18n import error_text
+from ..words.i18n import error_text
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -33,7 +33,7 @@ def start_server(
     cmd = [
         sys.executable,
         "-m",
-        "shengji.cli",
+        "shengji.tools.cli",
         "serve",
         "--port",
         str(port),

@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from ..errors import Code
-from ..game import new_match
-from ..record import Recorder
+from ..game.flow import new_match
+from ..game.record import Recorder
 from .connection import Connection
 from .driver import Driving
 from .protocol import (

@@ -20,8 +20,8 @@ def replay_views(source: dict[str, Any], seat: int, _hand: int = 0, _budget: int
     ``record`` and the ``room`` block (seats' kinds and names) to send along."""
     from pydantic_core import to_json
 
-    from ..record import replay
-    from ..views import observe
+    from ..game.record import replay
+    from ..game.views import observe
 
     rec = source["record"]
     states = [replay({**rec, "actions": []})]

@@ -1,4 +1,4 @@
-"""Hand reviews and hints for the web app, off the event loop: :func:`shengji.review.review`
+"""Hand reviews and hints for the web app, off the event loop: :func:`shengji.bots.review.review`
 of one seat's plays in one hand (:func:`review_hand`), and the strongest bot's action for
 a seat on its turn (:func:`hint_for`), each in a :class:`Reviewer` of its own.
 
@@ -47,7 +47,7 @@ class ReviewBusy(ShengjiError):
 
 
 def mark_json(mark: Any) -> dict[str, Any]:
-    """A :class:`shengji.review.Mark` for clients: cards in notation, figures rounded, the
+    """A :class:`shengji.bots.review.Mark` for clients: cards in notation, figures rounded, the
     line in both languages (suits as symbols). ``view`` is the replayer's view index of
     the table just after the play (``GET /api/rooms/{id}/replay/views``)."""
     played = " ".join(c.text for c in mark.played)
@@ -73,9 +73,9 @@ def mark_json(mark: Any) -> dict[str, Any]:
 def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> list[dict[str, Any]]:
     """The marks of ``seat`` in ``hand`` of a record, as JSON (runs in the worker);
     ``BAD_HAND`` unless the record plays that hand to its end."""
+    from ..bots.review import review
     from ..bots.search import Budget
-    from ..record import replay
-    from ..review import review
+    from ..game.record import replay
 
     if len(replay(rec).results) <= hand:
         raise ShengjiError(f"hand {hand} is not over", code=Code.BAD_HAND)
@@ -83,14 +83,14 @@ def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> lis
 
 
 def hint_for(view: Any, seat: int, _hand: int, millis: int) -> dict[str, Any]:
-    """What the strongest bot would do in ``view`` (a :class:`~shengji.views.SeatView`,
+    """What the strongest bot would do in ``view`` (a :class:`~shengji.game.views.SeatView`,
     or a :func:`live_record` to replay first) within ``millis`` ms, and why
-    (:func:`shengji.hints.hint`; runs in the worker; ``NOT_YOUR_TURN`` unless ``seat`` is
+    (:func:`shengji.bots.hints.hint`; runs in the worker; ``NOT_YOUR_TURN`` unless ``seat`` is
     to act)."""
+    from ..bots.hints import hint
     from ..bots.registry import hint_bot
-    from ..hints import hint
-    from ..record import replay
-    from ..views import seat_view
+    from ..game.record import replay
+    from ..game.views import seat_view
 
     if isinstance(view, dict):
         st = replay(view)
@@ -120,7 +120,7 @@ def live_record(
     """A record of a match under way from the store's rows (the room's settings, its
     lobby with the secret seed, its ``(seat, action)`` log): never for anyone's eyes, only
     for the worker, which reviews from the reviewed seat's view."""
-    from ..record import FORMAT, VERSION
+    from ..game.record import FORMAT, VERSION
     from .room_settings import RoomSettings
 
     room = RoomSettings.stored(settings)

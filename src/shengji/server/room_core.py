@@ -16,14 +16,15 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 from typing import Any
 
-from ..actions import Action, action_to_json
 from ..bots.external import ExternalBot
-from ..dealing import DealClock
 from ..errors import ShengjiError
-from ..game import GameState, apply
-from ..players import Player
-from ..record import Recorder
-from ..shuffle import secret_seed
+from ..game.actions import Action, action_to_json
+from ..game.dealing import DealClock
+from ..game.flow import apply
+from ..game.players import Player
+from ..game.record import Recorder
+from ..game.state import GameState
+from ..rules.shuffle import secret_seed
 from .connection import Connection
 from .limits import Limits
 from .room_settings import (

@@ -7,12 +7,12 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action
-from ..dealing import DEAL_SECONDS, DECLARE_SECONDS
 from ..errors import Code, ShengjiError
-from ..game import GameState
-from ..options import RuleOptions
-from ..presets import load_preset
+from ..game.actions import Action
+from ..game.dealing import DEAL_SECONDS, DECLARE_SECONDS
+from ..game.state import GameState
+from ..rules.options import RuleOptions
+from ..rules.presets import load_preset
 
 
 class RoomError(ShengjiError):

@@ -4,7 +4,7 @@ store (:mod:`.room_core`, over the plain data of :mod:`.room_settings`), what it
 the lobby's commands (:mod:`.lobby`) and here the players' commands, loading a room
 and following another process that plays it.
 
-The deal runs by itself (a paced deal, :mod:`shengji.dealing`): a round of cards every
+The deal runs by itself (a paced deal, :mod:`shengji.game.dealing`): a round of cards every
 ``deal_seconds``, anyone shows at any moment, bots answer at their draws, and nobody is
 waited on; the round before the kitty and the counters after the burial give a person
 ``declare_seconds`` (silence is not showing). Each room handles one command at a time (an
@@ -24,12 +24,12 @@ import asyncio
 import time
 from typing import Any
 
-from ..actions import Action, Continue, Declare, Play, action_from_json, action_to_json
 from ..errors import Code, ShengjiError
-from ..game import apply, new_match
-from ..record import Recorder
-from ..units import classify_lead
-from ..views import seat_view
+from ..game.actions import Action, Continue, Declare, Play, action_from_json, action_to_json
+from ..game.flow import apply, new_match
+from ..game.record import Recorder
+from ..game.views import seat_view
+from ..rules.units import classify_lead
 from .connection import Connection
 from .limits import Limits
 from .lobby import Lobby

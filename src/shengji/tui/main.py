@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..dealing import DEAL_SECONDS
 from ..errors import Code, ShengjiError
-from ..i18n import error_text, t
-from ..options import load_overrides_file, parse_override
-from ..presets import load_preset
+from ..game.dealing import DEAL_SECONDS
+from ..rules.options import load_overrides_file, parse_override
+from ..rules.presets import load_preset
+from ..words.i18n import error_text, t
 from .online import (
     Target,
     TokenStore,
@@ -227,7 +227,7 @@ def save_local(session: LocalSession, lang: str) -> list[str]:
     path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{session.seed}.json"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        from ..record import save_record
+        from ..game.record import save_record
 
         save_record(session.record(), path)
     except OSError:

@@ -17,18 +17,10 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..errors import Code, ShengjiError
-from ..i18n import cards_label, t
+from ..words.i18n import cards_label, t
 from .session import LEVELS, Refusal, Session, bot_for, local_levels
-from .text import (
-    Tracker,
-    describe,
-    hint_text,
-    my_seat,
-    my_turn,
-    prompt,
-    status_lines,
-    trick_text,
-)
+from .text import describe, hint_text, my_seat, my_turn, prompt, status_lines, trick_text
+from .tracker import Tracker
 
 _ROOM_VERBS = ("ready", "unready", "start", "bots", "say", "chat")
 

@@ -4,7 +4,7 @@ Both give the same ``state`` dictionary the browser receives (``room``, ``you``,
 = the seat's ``observe`` view, ``shows`` = its declarations when it must declare) and
 take actions in the protocol's JSON form, so the app and the plain mode render one thing.
 A refused action comes back as a :class:`Refusal` (code, message, params) that
-:func:`shengji.i18n.error_text` words in either language.
+:func:`shengji.words.i18n.error_text` words in either language.
 
 :class:`RemoteSession` reads the server on a thread of its own: when the connection
 drops it reconnects with the resume token (``status`` says how it goes) and the table
@@ -28,17 +28,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..actions import Action, action_from_json, action_to_json
 from ..bots.registry import bot_kinds, check_spec, hint_bot, make_player, reason_of
-from ..dealing import DEAL_SECONDS, DealClock, is_dealing
 from ..errors import Code, ShengjiError
-from ..friends import callable_cards
-from ..game import GameState, apply, new_match
-from ..i18n import error_text, t
-from ..options import RuleOptions
-from ..players import Player
-from ..presets import load_preset, preset_names
-from ..views import seat_message, seat_view
+from ..game.actions import Action, action_from_json, action_to_json
+from ..game.dealing import DEAL_SECONDS, DealClock, is_dealing
+from ..game.flow import apply, new_match
+from ..game.players import Player
+from ..game.state import GameState
+from ..game.views import seat_message, seat_view
+from ..rules.friends import callable_cards
+from ..rules.options import RuleOptions
+from ..rules.presets import load_preset, preset_names
+from ..words.i18n import error_text, t
 
 
 def _overrides_of(options: RuleOptions) -> dict[str, Any]:
@@ -167,7 +168,7 @@ def seat_bots(
 
 class LocalSession:
     """A match in this process: one person's seat, bots in the others. The deal runs by
-    itself (a round every ``deal_seconds``, :class:`~shengji.dealing.DealClock`): the
+    itself (a round every ``deal_seconds``, :class:`~shengji.game.dealing.DealClock`): the
     person shows whenever they like, the bots at their draws, two rounds after they
     decide; :meth:`poll` moves it on."""
 
@@ -267,7 +268,7 @@ class LocalSession:
 
     def record(self) -> dict[str, Any]:
         """The match record so far (``shengji replay`` / ``verify`` read it)."""
-        from ..record import make_record
+        from ..game.record import make_record
 
         return make_record(self.options, self.seed, self.actions, self.st)
 

@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import Final, Protocol
 
-#: Effective suit number of trumps (as :data:`shengji.trump.TRUMP`).
+#: Effective suit number of trumps (as :data:`shengji.rules.trump.TRUMP`).
 TRUMP: Final = 4
 #: ``throw_penalty`` codes.
 PENALTY_NONE: Final = 0
@@ -121,11 +121,11 @@ class Core:
         self.count: int = math.comb(len(pool), free)
 
 
-# -- card objects as ints (``shengji.cards.Card``) --------------------------------------------
+# -- card objects as ints (``shengji.rules.cards.Card``) --------------------------------------------
 
 
 class HasIndex(Protocol):
-    """A card object (:class:`shengji.cards.Card`): its int is ``index``."""
+    """A card object (:class:`shengji.rules.cards.Card`): its int is ``index``."""
 
     @property
     def index(self) -> int: ...

@@ -10,13 +10,13 @@ from .declare import PH_BURY, PH_CALL, PH_PLAY
 from .follow import cores
 from .hand import KHand
 
-#: Kinds of :class:`KDecision` (``shengji.moves.Decision.kind``, as ints).
+#: Kinds of :class:`KDecision` (``shengji.game.moves.Decision.kind``, as ints).
 DEC_DECLARE: Final = 0
 DEC_BURY: Final = 1
 DEC_LEAD: Final = 2
 DEC_FOLLOW: Final = 3
 DEC_CALL: Final = 4
-#: The action that applies the selection (``shengji.moves.DONE``); 55 actions in all.
+#: The action that applies the selection (``shengji.game.moves.DONE``); 55 actions in all.
 DONE: Final = 54
 N_ACTIONS: Final = 55
 
@@ -29,7 +29,7 @@ _NO_FLAGS: Final[list[bool]] = []
 
 class KDecision:
     """The decision of the seat to act in ``h``, card by card (the move model of
-    ``shengji.moves`` on the kernel's state): :attr:`mask` (55 ints, 0/1) for the
+    ``shengji.game.moves`` on the kernel's state): :attr:`mask` (55 ints, 0/1) for the
     selection so far, :meth:`add` to choose the next card, :attr:`cards` the selection.
 
     - declaring: a prefix of a legal show (``legal_shows``), ``DONE`` on a whole show or on

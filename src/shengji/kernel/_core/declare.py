@@ -9,7 +9,7 @@ from typing import Final
 from .cards import TRUMP, Tables
 from .rng import KRng
 
-#: Phases of :class:`KHand` (``shengji.phases`` names them; ``PH_REDEAL`` asks the caller
+#: Phases of :class:`KHand` (``shengji.rules.phases`` names them; ``PH_REDEAL`` asks the caller
 #: for a new deck: nobody declared and the rules redeal).
 PH_DEAL: Final = 0
 PH_BEFORE_KITTY: Final = 1
@@ -108,7 +108,7 @@ def show_rung(card: int, count: int) -> int:
 
 
 class KDeclare:
-    """What the accepted shows of a hand leave (``shengji.declaring.DeclareState``):
+    """What the accepted shows of a hand leave (``shengji.rules.declaring.DeclareState``):
     ``trump`` is a suit 0..3 or :data:`NT`; seats -1 for none; ``pair_seats`` a bit set."""
 
     def __init__(self, first_hand: bool, banker: int) -> None:
@@ -206,7 +206,7 @@ class KDeclare:
     def show(self, r: HandRules, level: int, seat: int, card: int, count: int, phase: int) -> str:
         """Apply a show of ``count`` cards ``card`` by ``seat`` in ``phase`` (``PH_ANY``:
         accepted earlier, phase unknown): "" when it is accepted (the state changed), else
-        the refusal's reason (the ``reason`` parameter of ``shengji.declaring``'s errors;
+        the refusal's reason (the ``reason`` parameter of ``shengji.rules.declaring``'s errors;
         the state is unchanged: every rule is checked before anything changes)."""
         why = self._show(r, level, seat, card, count, phase)
         if not why:

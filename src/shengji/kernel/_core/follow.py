@@ -13,7 +13,7 @@ from .units import can_host
 
 
 def unit_requirements(k: int, w: int, shorter: bool = False) -> list[list[tuple[int, int]]]:
-    """:func:`shengji.follow.unit_requirements` for a k x w unit (cached). ``shorter``
+    """:func:`shengji.rules.follow.unit_requirements` for a k x w unit (cached). ``shorter``
     (``follow_shorter_tractor``): before each list of tuples with m of width w, the same
     list with the longest j-link tractor of width w it can hold in place of j of them
     (j from min(m, k - 1) down to 2)."""
@@ -117,7 +117,7 @@ class _CoreBuilder:
 
 def cores(t: Tables, units: list[Unit], n: int, hand: list[int]) -> list[Core]:
     """The legal follows of ``hand`` to a lead of ``n`` cards with ``units``, as disjoint
-    families (:func:`shengji.follow._cores`)."""
+    families (:func:`shengji.rules.follow._cores`)."""
     x = units[0].suit
     suit_cards = t.suit_cards[x]
     held = 0

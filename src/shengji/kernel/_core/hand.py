@@ -145,7 +145,7 @@ class KHand:
 
     def legal_shows(self, seat: int) -> list[int]:
         """Every show ``seat`` may make now, as ``card * 8 + count``, ordered by count then
-        card (as ``shengji.game.legal_shows``)."""
+        card (as ``shengji.game.legal.legal_shows``)."""
         out: list[int] = []
         if self.phase not in (PH_DEAL, PH_BEFORE_KITTY, PH_AFTER_BURIAL):
             return out

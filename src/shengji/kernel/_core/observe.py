@@ -27,12 +27,12 @@ class KRow:
 
 
 class KObserver:
-    """The observation vectors of the hands of a match (``shengji.env.observation``'s
+    """The observation vectors of the hands of a match (``shengji.bots.observation``'s
     layout, equal to ``encode(seat_view(...))`` of the object engine), written into a
     float32 buffer (a :class:`KRow`) by :meth:`write`.
 
     ``at`` gives where each part and each scalar is in the vector (the names of
-    ``shengji.env.observation.Layout``), ``scale`` what each raw entry is multiplied by
+    ``shengji.bots.observation.Layout``), ``scale`` what each raw entry is multiplied by
     (float32 values) before it is clipped into [0, 1]. Each seat's card parts are kept
     here, as a vector of their own, and changed as the hand goes (cards dealt, shown,
     taken and buried with the kitty, played, tricks ended): :meth:`write` copies the seat's

@@ -28,7 +28,7 @@ LT_STANDARD_FIXED: Final = 8
 ME_DEFEND_ACE: Final = 0
 ME_REACH_ACE: Final = 1
 ME_WRAP: Final = 2
-#: Sides of a hand's outcome (``shengji.scoring.Side``); ``SIDE_NONE``: no winner yet.
+#: Sides of a hand's outcome (``shengji.rules.scoring.Side``); ``SIDE_NONE``: no winner yet.
 SIDE_BANKER: Final = 0
 SIDE_COLLECTORS: Final = 1
 SIDE_NONE: Final = -1
@@ -107,7 +107,7 @@ def kitty_multiplier(r: ScoreRules, links: list[int], widths: list[int]) -> int:
 
 def level_change(r: ScoreRules, pts: int, last_collectors: bool) -> tuple[int, int]:
     """``(side, gain)``: which side goes up and by how much for the collectors' points
-    ``pts`` (<= 0 counts as 0) in the rules' level table (``shengji.scoring.level_change``
+    ``pts`` (<= 0 counts as 0) in the rules' level table (``shengji.rules.scoring.level_change``
     says each table); ``gain`` 0 for the collectors is a swap."""
     p = max(0, pts)
     table = r.level_table
@@ -199,7 +199,7 @@ def next_on_side(seat: int, team: int, teams: list[int]) -> int:
 
 
 class KOutcome:
-    """A hand's outcome (``shengji.scoring.HandOutcome`` as ints): ``side`` and
+    """A hand's outcome (``shengji.rules.scoring.HandOutcome`` as ints): ``side`` and
     ``winner`` are ``SIDE_*`` (``winner`` ``SIDE_NONE`` while the match goes on), ``hook``
     the level the J hook drops the banker side to (0: none), ``bonus`` the levels of
     ``small_side_bonus`` included in ``gain``."""
@@ -252,7 +252,7 @@ def hand_outcome(
 ) -> KOutcome:
     """The level table, ``max_gain``, must-play levels, the J hook (``hook_width``: 0
     for none, 1 a single J, 2 or more a pair), rotation and the match end applied to a
-    finished hand (``shengji.scoring.hand_outcome``); 找朋友's ``small_side_bonus`` adds
+    finished hand (``shengji.rules.scoring.hand_outcome``); 找朋友's ``small_side_bonus`` adds
     to the gain of a winning banker's side smaller than the banker and its calls."""
     side, gain = level_change(r, points, last_collectors)
     bonus = 0
@@ -357,7 +357,7 @@ def score_hand(
     last_points: int,
     teams: list[int],
 ) -> KScore:
-    """Score a finished hand (``shengji.scoring.score_hand``): the kitty bonus when the
+    """Score a finished hand (``shengji.rules.scoring.score_hand``): the kitty bonus when the
     collectors won the last trick, the J hook, the level table and the match end; with
     ``classic-1deck-45`` the last trick's points and the kitty do not count."""
     collectors_last = teams[last_winner] != teams[banker]

@@ -43,7 +43,7 @@ def check_throw(
     t: Tables, units: list[Unit], others: list[list[int]], banker_side: bool
 ) -> ThrowCheck | None:
     """A multi-unit lead against the other hands (next seat first): None when it stands,
-    else what it plays instead (:func:`shengji.throws.check_throw`)."""
+    else what it plays instead (:func:`shengji.rules.throws.check_throw`)."""
     beaten: list[Unit] = []
     index: list[int] = []
     by: list[int] = []
@@ -91,7 +91,7 @@ def throw_penalty_points(penalty: int, beaten: list[Unit]) -> int:
 
 def trick_winner(t: Tables, units: list[Unit], plays: list[list[int]]) -> int:
     """Index in ``plays`` (0 = the lead, whose units are ``units``) of the play winning
-    the trick so far (:func:`shengji.tricks.trick_winner`)."""
+    the trick so far (:func:`shengji.rules.tricks.trick_winner`)."""
     lead = plays[0]
     best = 0
     if len(lead) == 1:

@@ -41,7 +41,7 @@ def _longest_run(positions: dict[int, list[int]]) -> tuple[int, int]:
 
 
 def decompose(t: Tables, cards: list[int]) -> list[Unit]:
-    """Units of ``cards`` largest first, as :func:`shengji.units.decompose`; empty when
+    """Units of ``cards`` largest first, as :func:`shengji.rules.units.decompose`; empty when
     the cards are of several effective suits (or none)."""
     if not cards:
         return []
@@ -172,7 +172,7 @@ def _host(
 
 def best_top(t: Tables, play: list[int], shapes: list[tuple[int, int]]) -> int:
     """The highest top of the largest shape when ``play`` groups exactly into ``shapes``
-    (largest first), else -1 (:func:`shengji.units.best_top`)."""
+    (largest first), else -1 (:func:`shengji.rules.units.best_top`)."""
     size = 0
     for s in shapes:
         size += s[0] * s[1]
@@ -222,7 +222,7 @@ def beats_unit(t: Tables, unit: Unit, hand: list[int]) -> bool:
 
 
 def unit_leads(t: Tables, hand: list[int]) -> list[list[int]]:
-    """Every distinct one-unit lead of ``hand`` (:func:`shengji.leads.unit_lead_list`)."""
+    """Every distinct one-unit lead of ``hand`` (:func:`shengji.rules.leads.unit_lead_list`)."""
     strength = t.strength
     out: list[list[int]] = []
     for s in _SUIT_ORDER:
