@@ -32,7 +32,7 @@ from ..rules.cards import Card, deck
 from ..rules.immutable import evolve
 from ..rules.seats import FIXED_TEAMS
 from ..rules.trump import TRUMP
-from .heuristic import keep_value
+from .burial import keep_value
 
 #: The holder number of the kitty in a sampled deal (after the last seat of any table).
 KITTY = 8
@@ -303,7 +303,7 @@ class Belief:
     def buried(self, deal: dict[int, list[Card]], rng: random.Random) -> dict[int, list[Card]]:
         """``deal`` with its kitty chosen again from the banker's sampled hand and kitty as
         a banker buries (when both are sampled): the cards a burial keeps least
-        (:func:`~shengji.bots.heuristic.keep_value`: low side cards of short suits, not
+        (:func:`~shengji.bots.burial.keep_value`: low side cards of short suits, not
         trumps, pairs or points, over the banker's hand at the burial, the cards it
         played since included), each with :data:`BURY_NOISE` of random doubt. Cards the
         banker cannot hold go to the kitty, those it must hold stay; a split that breaks

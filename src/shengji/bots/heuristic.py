@@ -53,6 +53,7 @@ from ..rules.tricks import trick_winner
 from ..rules.trump import TRUMP, TrumpContext, trump_context
 from ..rules.units import Lead, Unit, classify_lead, decompose
 from . import lastricks
+from .burial import keep_value
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -675,20 +676,6 @@ def choose_burial(view: SeatView) -> tuple[Card, ...]:
     lengths = Counter(ctx.suit_of[c.index] for c in hand)
     ordered = sorted(hand, key=lambda c: keep_value(ctx, c, counts[c], lengths, k))
     return tuple(ordered[:k])
-
-
-def keep_value(ctx: TrumpContext, c: Card, copies: int, lengths: Counter[int], k: int) -> float:
-    """How much a banker burying ``k`` cards wants to keep ``c`` (``copies`` of it in its
-    hand, ``lengths`` cards of each effective suit there): by rank, pairs and points,
-    trumps far above the rest, side suits short enough to empty below (voids let it
-    ruff)."""
-    x = ctx.suit_of[c.index]
-    v = ctx.strength[c.index] * 1.0 + (25 if copies >= 2 else 0) + c.points * 1.6
-    if x == TRUMP:
-        return v + 100
-    if lengths[x] <= k // 2:
-        v -= 8 - lengths[x]  # short suits go first: voids let us ruff
-    return v
 
 
 def safe_throw(ctx: TrumpContext, hand: Sequence[Card], know: Knowledge) -> tuple[Card, ...] | None:
