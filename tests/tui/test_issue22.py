@@ -147,7 +147,9 @@ def test_trick_marks_leader_winner_and_points_in_both_languages() -> None:
     assert trick_text(state, "en") == (
         "this trick: ▶right ♦6 · ★partner ♦K · left ♦J · 10 points so far (▶ led, ★ winning)"
     )
-    assert trick_text(state, "zh") == "本轮: ▶下家 ♦6 · ★对家 ♦K · 上家 ♦J · 已有10分 (▶首家, ★最大)"
+    assert trick_text(state, "zh") == (
+        "本轮: ▶下家 ♦6 · ★对家 ♦K · 上家 ♦J · 已有10分 (▶首家, ★最大)"
+    )
     assert trick_text(state, "en") in describe(state, "en")
     for lang, rows in (
         ("en", ["↑ partner", "★  ♦K", "→ right", "▶  ♦6", "» ↓ you", "▶ led · ★ winning"]),
