@@ -46,8 +46,8 @@ def _top(app: TableApp) -> Screen[Any]:
 
 
 def _trick_session() -> LocalSession:
-    """Seed 52: right led ♦6, partner's ♦Q wins so far, left threw ♦5; our turn."""
-    return dealt("classic-1deck", seed=52)
+    """Seed 33: right led ♦6, partner's ♦K wins so far, left threw ♦J; our turn."""
+    return dealt("classic-1deck", seed=33)
 
 
 def _declaring() -> dict[str, Any]:
@@ -145,13 +145,15 @@ def test_trick_marks_leader_winner_and_points_in_both_languages() -> None:
     state = session.state
     assert state["view"]["winning"] == 2 and state["view"]["trick"][0]["seat"] == 1
     assert trick_text(state, "en") == (
-        "this trick: ▶right ♦6 · ★partner ♦Q · left ♦5 · 5 points so far (▶ led, ★ winning)"
+        "this trick: ▶right ♦6 · ★partner ♦K · left ♦J · 10 points so far (▶ led, ★ winning)"
     )
-    assert trick_text(state, "zh") == "本轮: ▶下家 ♦6 · ★对家 ♦Q · 上家 ♦5 · 已有5分 (▶首家, ★最大)"
+    assert trick_text(state, "zh") == (
+        "本轮: ▶下家 ♦6 · ★对家 ♦K · 上家 ♦J · 已有10分 (▶首家, ★最大)"
+    )
     assert trick_text(state, "en") in describe(state, "en")
     for lang, rows in (
-        ("en", ["↑ partner", "★  ♦Q", "→ right", "▶  ♦6", "» ↓ you", "▶ led · ★ winning"]),
-        ("zh", ["↑ 对家", "★  ♦Q", "→ 下家", "▶  ♦6", "» ↓ 你", "▶ 首家 · ★ 目前最大"]),
+        ("en", ["↑ partner", "★  ♦K", "→ right", "▶  ♦6", "» ↓ you", "▶ led · ★ winning"]),
+        ("zh", ["↑ 对家", "★  ♦K", "→ 下家", "▶  ♦6", "» ↓ 你", "▶ 首家 · ★ 目前最大"]),
     ):
         app = TableApp(session, lang=lang)
 
@@ -166,13 +168,13 @@ def test_trick_marks_leader_winner_and_points_in_both_languages() -> None:
         assert partner.rstrip().endswith(rows[1]) and right.rstrip().endswith(rows[3])
         assert any(r.startswith(rows[4]) for r in table)
         legend = next(r for r in table if rows[5] in r)
-        assert legend.endswith("5 points") or legend.endswith("5分")
+        assert legend.endswith("10 points") or legend.endswith("10分")
 
 
 def test_plain_turn_shows_the_marked_trick_and_a_legal_example() -> None:
     """Item 4 in plain mode; and every example play is one the rules accept: a script
     that types exactly the example plays a whole hand without a refusal."""
-    session = LocalSession(load_preset("classic-1deck"), seed=52, seat=0, deal_seconds=0)
+    session = LocalSession(load_preset("classic-1deck"), seed=33, seat=0, deal_seconds=0)
     out = io.StringIO()
 
     class Typist(io.StringIO):
@@ -192,7 +194,7 @@ def test_plain_turn_shows_the_marked_trick_and_a_legal_example() -> None:
     text = out.getvalue()
     assert session.state["view"]["phase"] == "hand_over"
     assert "refused" not in text and "\x1b[" not in text  # never colour codes either
-    assert "this trick: ▶right ♦6 · ★partner ♦Q · left ♦5 · 5 points so far" in text
+    assert "this trick: ▶right ♦6 · ★partner ♦K · left ♦J · 10 points so far" in text
 
 
 # -- 5. NO_COLOR -------------------------------------------------------------------------------
@@ -268,7 +270,7 @@ def test_ctrl_c_in_the_app_exits_130(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 
 
 def test_help_escape_jumps_hint_selection_and_clicks() -> None:
-    session = _trick_session()
+    session = dealt("classic-1deck", seed=52)  # a hand with ♦s, a 10 after them, and ♥s
     app = TableApp(session, lang="en")
 
     async def run() -> None:

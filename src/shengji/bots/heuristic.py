@@ -93,7 +93,9 @@ class HeuristicBot:
         play = self._follow(view) if view.trick else self._lead(view)
         if lastricks.applies(view):
             cands = [play, *(p for _, p in self.scored if p != play)]
-            key = f"lastricks:{self.seed}:{view.seat}:{view.hand_number}:{len(view.tricks)}"
+            # sampled from the view alone, not the seed: the same seat plays the same way
+            # in process and over the bot protocol (which hands it another seed)
+            key = f"lastricks:{view.seat}:{view.hand_number}:{len(view.tricks)}"
             solved = lastricks.solve_last_tricks(view, cands, f"{key}:{len(view.trick)}")
             if solved is not None:
                 self.reason = lastricks.reason(solved)
