@@ -32,7 +32,7 @@ from .access import default_core_kernel as default_kernel
 
 if TYPE_CHECKING:
     from ..rules.options import RuleOptions
-    from ..rules.scoring import HandResult, Side
+    from ..rules.scoring import HandResult
     from ._core import KHand, KRng, KScore, ScoreRules, Tables
 
 #: A random player's chance of attempting a throw when it leads.
@@ -261,32 +261,15 @@ class KMatch:
     def finish_hand(self) -> HandResult:
         """Score the finished hand (:meth:`score_hand`) and add its result to
         :attr:`results` (as ``shengji.game``'s end of a hand)."""
-        from ..rules.scoring import HandOutcome, HandResult
+        from ..rules.scoring import HandResult, outcome_of
 
         scored = self.score_hand()
         h = self.hand
         ks = h.play
         assert ks is not None
         score, o = scored.score, scored.score.outcome
-        side: tuple[Side, Side] = ("banker", "collectors")
         kitty = tuple([ALL_CARDS[c] for c in h.kitty])
-        outcome = HandOutcome(
-            points=o.points,
-            side=side[o.side],
-            gain=o.gain,
-            moved=o.moved,
-            capped=o.capped,
-            must_play_stop=o.must_play_stop,
-            hook=o.hook or None,
-            banker_seat=o.banker_seat,
-            next_banker=o.next_banker,
-            old_banker_level=o.old_banker_level,
-            old_collector_level=o.old_collector_level,
-            banker_level=o.banker_level,
-            collector_level=o.collector_level,
-            winner=None if o.winner < 0 else side[o.winner],
-            bonus=o.bonus,
-        )
+        outcome = outcome_of(o)
         trump = h.decl.trump
         result = HandResult(
             number=scored.number,
