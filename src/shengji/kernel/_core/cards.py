@@ -121,7 +121,7 @@ class Core:
         self.count: int = math.comb(len(pool), free)
 
 
-# -- card objects as ints (``shengji.rules.cards.Card``) --------------------------------------------
+# -- card objects as ints (``shengji.rules.cards.Card``) --------------------------------------
 
 
 class HasIndex(Protocol):
