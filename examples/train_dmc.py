@@ -67,7 +67,7 @@ from shengji.env.masks import BURY, DECLARE, KDecision
 from shengji.bots.observation import LAYOUT, OBS_SIZE, KernelObserver, scales
 from shengji.game.moves import DONE, N_ACTIONS
 from shengji.kernel._core import PH_OVER, PH_REDEAL
-from shengji.kernel.match import THROW_RATE, KMatch, random_streams
+from shengji.engine.match import THROW_RATE, KMatch, random_streams
 from shengji.rules.options import RuleOptions
 from shengji.rules.presets import load_preset
 

@@ -13,11 +13,11 @@ from helpers import C, build_deck, examples, run
 from shengji.bots.belief import KITTY, Belief
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import RandomBot
+from shengji.engine import from_table, play_out
 from shengji.game.actions import Bury, Continue, Play
 from shengji.game.flow import apply, new_match
 from shengji.game.state import GameState
 from shengji.game.views import seat_view
-from shengji.kernel import from_table, play_out
 from shengji.rules.cards import Card, deck, points
 from shengji.rules.presets import load_preset
 

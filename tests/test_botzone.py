@@ -504,7 +504,7 @@ def test_an_empty_hand_asked_to_play_is_refused() -> None:
 # -- a cold turn: Botzone starts the bot once per turn ---------------------------------------
 
 #: Modules a turn does not need; each used to be imported by every turn (the registry's
-#: other bots, the kernel's rollout and match layers, the terminal's texts, the version's
+#: other bots, the engine's rollout and match layers, the terminal's texts, the version's
 #: metadata, the presets' resource reader and TOML parser, argparse's terminal width). The
 #: kernel's core is needed: the rules API answers from it (and ``hashlib`` checks that the
 #: compiled core is not stale).
@@ -513,8 +513,8 @@ UNNEEDED = {
     "shengji.bots.belief",
     "shengji.bots.random_bot",
     "shengji.bots.heuristic_v1",
-    "shengji.kernel.rollout",
-    "shengji.kernel.match",
+    "shengji.engine.rollout",
+    "shengji.engine.match",
     "shengji.game.players",
     "shengji.game.record",
     "shengji.words.i18n",

@@ -14,13 +14,13 @@ from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random_bot import random_action
 from shengji.bots.registry import make_player
 from shengji.bots.search import ENDGAME_CARDS, SearchBot
+from shengji.engine import from_table
 from shengji.game.actions import Play
 from shengji.game.flow import apply, new_match
 from shengji.game.legal import legal_actions
 from shengji.game.players import run_match
 from shengji.game.state import GameState
 from shengji.game.views import seat_view
-from shengji.kernel import from_table
 from shengji.rules.presets import load_preset
 
 

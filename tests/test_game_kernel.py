@@ -1,4 +1,4 @@
-"""The game engine is a facade over the kernel's match (:class:`~shengji.kernel.match.KMatch`):
+"""The game engine is a facade over the kernel's match (:class:`~shengji.engine.match.KMatch`):
 the newest state of a line of play keeps its kernel match, and any other state (an older
 one applied to again, a copy, a pickled one, a state built by a bot) rebuilds it from its
 fields. Whichever path a state takes, ``apply`` must answer the same."""

@@ -565,7 +565,7 @@ def test_the_light_policy_on_a_game_state_follows_larger_leads_as_the_kernel_doe
     the trick, the side winning it and whether the seat plays last as the kernel's
     ``light_move`` reads them: on the same random stream, the same follow."""
     from shengji.bots.rollouts import light_play
-    from shengji.kernel import default_kernel
+    from shengji.engine import default_kernel
 
     kernel = default_kernel()
     core = kernel.core

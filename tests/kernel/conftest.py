@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from shengji.kernel import Kernel, compiled
+from shengji.engine import Kernel
+from shengji.kernel import compiled
 
 
 def kernels() -> list[Kernel]:

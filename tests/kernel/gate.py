@@ -22,10 +22,10 @@ from oracle.leads import unit_lead_list
 from oracle.tricks import trick_winner
 from oracle.units import lead_kind
 from shengji.bots.random_bot import random_action
+from shengji.engine.rollout import Kernel, kernel_events, score
 from shengji.errors import ShengjiError
 from shengji.game.actions import Action, Call, Continue, Deal, Declare, Pass, Play
 from shengji.game.state import GameState
-from shengji.kernel.rollout import Kernel, kernel_events, score
 from shengji.rules.cards import Card, card_from_index
 from shengji.rules.friends import FriendCall
 from shengji.rules.options import RuleOptions
@@ -351,12 +351,12 @@ def check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int = 2)
     """Play ``hands`` hands of a match (``seed``) with a random player at every seat on the
     oracle's game flow (deal, shows, kitty, 找朋友's calls, play and scoring by the object
     rules core) and, decision by decision, on the kernel's
-    :class:`~shengji.kernel.match.KMatch`; report every difference in phase, seat to act,
+    :class:`~shengji.engine.match.KMatch`; report every difference in phase, seat to act,
     legal shows, hands, kitty, points, friends found, sides, results and levels. Then
     replay the match with the kernel's own random players (:meth:`KMatch.play_random`) and
     check it ends the same."""
     rep = _check_match(options, seed, kernel, hands)
-    from shengji.kernel.match import KMatch, random_streams
+    from shengji.engine.match import KMatch, random_streams
 
     m = KMatch(options, seed, kernel=kernel)
     m.play_random(random_streams(seed, options.players, kernel=kernel), max_hands=hands)
@@ -382,9 +382,9 @@ def _result_key(r: object) -> tuple[object, ...]:
 
 def _check_match(options: RuleOptions, seed: int, kernel: Kernel, hands: int) -> MatchReport:
     from shengji.bots.random_bot import RandomBot
+    from shengji.engine.match import KMatch
     from shengji.game.actions import Bury, Call, Continue, Declare, Pass
     from shengji.game.views import seat_view
-    from shengji.kernel.match import KMatch
 
     rep = MatchReport()
     core = kernel.core

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from shengji.engine import Kernel
 from shengji.game.actions import ActionError, Play
 from shengji.game.flow import apply, new_match
 from shengji.game.legal import legal_actions
 from shengji.game.state import GameState
 from shengji.game.views import seat_view
-from shengji.kernel import Kernel, compiled, load_core
+from shengji.kernel import compiled, load_core
 from shengji.kernel._core import KState
 from shengji.rules.cards import card_from_index, parse_cards
 from shengji.rules.follow import legal_follows
@@ -79,7 +80,7 @@ def test_wrong_phase_and_unfinished_hand(kernel: Kernel) -> None:
     with pytest.raises(ActionError) as exc:
         kernel.from_table(st)
     assert exc.value.code == "ILLEGAL_ACTION"
-    from shengji.kernel import score
+    from shengji.engine import score
 
     with pytest.raises(ActionError):
         score(kernel.from_table(play_phase("shuangsheng", 2)))
@@ -164,7 +165,7 @@ def test_the_kernel_imports_no_game_view_bot_or_adapter_module() -> None:
     import sys
 
     code = (
-        "import sys, shengji.kernel, shengji.kernel.rollout\n"
+        "import sys, shengji.kernel, shengji.engine.rollout\n"
         "upper = ('shengji.game', 'shengji.game.views', 'shengji.bots', 'shengji.server', "
         "'shengji.tui', 'shengji.env', 'shengji.tools.simulate')\n"
         "print(sorted(m for m in sys.modules if m.startswith(upper)))\n"

@@ -14,10 +14,11 @@ import pytest
 
 from oracle import game as oracle
 from shengji.bots.random_bot import random_action
+from shengji.engine import Kernel
 from shengji.errors import Code, PlayError
 from shengji.game.actions import Play
 from shengji.game.flow import apply, new_match
-from shengji.kernel import Kernel, access, compiled
+from shengji.kernel import access, compiled
 from shengji.rules.presets import load_preset
 
 from .gate import check_engine_hand, oracle_presets

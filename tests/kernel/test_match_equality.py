@@ -74,7 +74,7 @@ def test_friends_tables_play_the_same_matches(overrides: dict[str, Any]) -> None
 
 def test_a_wrong_kernel_answer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The gate is not blind: a kernel whose declaring forgets one rule is reported."""
-    from shengji.kernel import Kernel
+    from shengji.engine import Kernel
 
     k = Kernel(pure=True)
     real = k.core.KDeclare._shuangsheng

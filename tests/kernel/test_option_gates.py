@@ -89,7 +89,7 @@ def test_weak_hands_are_redealt_in_the_gate() -> None:
 def test_the_count_gate_is_not_blind(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kernel whose ``count`` declaring forgets the number of cards (a higher suit's
     pair over three of a kind, 找朋友's bug) is caught by the whole-match gate."""
-    from shengji.kernel import Kernel
+    from shengji.engine import Kernel
 
     k = Kernel(pure=True)
 
@@ -103,7 +103,7 @@ def test_the_count_gate_is_not_blind(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_penalty_side_gate_is_not_blind(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kernel that keeps the side known when throwing under ``final`` is caught."""
-    from shengji.kernel import Kernel
+    from shengji.engine import Kernel
 
     k = Kernel(pure=True)
     monkeypatch.setattr(k.core.KState, "recount_penalties", lambda self: None)

@@ -13,7 +13,7 @@ the same position.
 >>> from shengji.rules.presets import load_preset
 >>> from shengji.game import new_match, apply
 >>> from shengji.bots.random_bot import random_action
->>> from shengji.kernel import from_table
+>>> from shengji.engine import from_table
 >>> st, rng = new_match(load_preset("shuangsheng"), seed=5), random.Random(5)
 >>> while st.phase != "play" or len(st.hands[0]) > 3:
 ...     st, _ = apply(st, st.to_act, random_action(st, st.to_act, rng))
@@ -28,7 +28,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from ..kernel.rollout import HandInfo, score
+from ..engine.rollout import HandInfo, score
 
 if TYPE_CHECKING:
     from ..kernel._core import KState

@@ -62,7 +62,7 @@ def solve_last_tricks(view: SeatView, cands: Sequence[tuple[Card, ...]], key: st
     if len(cands) < 2 or view.seat is None:
         return None
     try:
-        from ..kernel import default_kernel
+        from ..engine import default_kernel
         from .belief import KITTY, Belief
         from .endgame import Solver, TooBig
     except ImportError:  # pragma: no cover - a build without the kernel

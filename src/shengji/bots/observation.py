@@ -1,7 +1,7 @@
 """Fixed-shape numpy observations of exactly what :func:`~shengji.game.views.seat_view` shows.
 
 :func:`encode` builds the vector from a seat's view (objects); :class:`KernelObserver`
-builds the same vector from a match on the kernel (:class:`~shengji.kernel.match.KMatch`),
+builds the same vector from a match on the kernel (:class:`~shengji.engine.match.KMatch`),
 as the RL environments do.
 
 Seats are relative: row 0 is the observing seat, row 1 the next seat to act after it
@@ -41,8 +41,8 @@ from ..rules.options import RuleOptions
 from ..rules.phases import Phase
 
 if TYPE_CHECKING:
+    from ..engine.match import KMatch
     from ..kernel._core import KObserver
-    from ..kernel.match import KMatch
 
 PHASES: tuple[Phase, ...] = (
     "deal",

@@ -1,7 +1,7 @@
 """A uniformly random legal player (with occasional throw attempts when leading).
 
 Its choices are the kernel's (``KHand.random_action``): the same stream gives the same
-decisions on a game state, on a seat's view and inside :class:`shengji.kernel.match.KMatch`,
+decisions on a game state, on a seat's view and inside :class:`shengji.engine.match.KMatch`,
 which is how ``shengji simulate`` plays random players at kernel speed.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..engine.match import THROW_RATE, seat_stream
+from ..engine.rollout import default_kernel
 from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..game.legal import legal_shows
 from ..game.state import Table
 from ..game.views import SeatView
-from ..kernel.match import THROW_RATE, seat_stream
-from ..kernel.rollout import default_kernel
 from ..rules.cards import ALL_CARDS
 from ..rules.friends import FriendCall
 from ..rules.phases import DECLARING_PHASES
@@ -28,7 +28,7 @@ def random_action(
     uniform friend calls, a uniform legal follow, a uniform one-unit lead or
     (``throw_rate``) a throw attempt.
     ``rng`` is a :class:`random.Random` (one kernel stream is drawn from it per call) or a
-    kernel stream (``shengji.kernel.match.seat_stream``). Works on a game state or on the
+    kernel stream (``shengji.engine.match.seat_stream``). Works on a game state or on the
     seat's own view."""
     if st.phase == "hand_over":
         return Continue()
@@ -60,7 +60,7 @@ def random_action(
 
 class RandomBot:
     """Plays :func:`random_action` from its own view; deterministic for a seed (the same
-    stream as a random seat of :class:`shengji.kernel.match.KMatch`)."""
+    stream as a random seat of :class:`shengji.engine.match.KMatch`)."""
 
     name = "random"
 

@@ -9,11 +9,11 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Union, cast
 
+from ..engine.rollout import HandInfo, score
 from ..game.actions import Play
 from ..game.flow import apply
 from ..game.state import GameState
 from ..kernel import access
-from ..kernel.rollout import HandInfo, score
 from ..rules.cards import ALL_CARDS, Card
 from ..rules.leads import unit_lead_list
 from ..rules.scoring import HandOutcome
@@ -87,7 +87,7 @@ class KernelRollout:
     (:func:`light_play` on ints)."""
 
     def __init__(self, light: bool = False) -> None:
-        from ..kernel import default_kernel
+        from ..engine import default_kernel
 
         self.kernel = default_kernel()
         self.light = light

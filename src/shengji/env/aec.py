@@ -9,7 +9,7 @@ until its action is done. When a hand ends, every agent is rewarded at once, in 
 the hand ended), and the next hand is dealt. The match ends (terminations) at
 ``match_over``; ``max_hands`` ends it earlier (truncations).
 
-The match runs on the kernel (:class:`~shengji.kernel.match.KMatch`): masks come from
+The match runs on the kernel (:class:`~shengji.engine.match.KMatch`): masks come from
 the kernel's ``KDecision`` (:mod:`shengji.env.masks`) and observations from its
 ``KObserver`` (:class:`~shengji.bots.observation.KernelObserver`), both compiled with the
 kernel and equal to what the object engine's ``moves.Decision`` and
@@ -31,6 +31,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..bots.observation import LAYOUT, KernelObserver, Layout, layout_of, scales
+from ..engine.match import KMatch
 from ..errors import Code, OptionError
 from ..game.actions import Action, ActionError, Bury, Call, Continue, Declare, Pass, Play
 from ..game.flow import apply, new_match
@@ -38,7 +39,6 @@ from ..game.moves import DONE, N_ACTIONS
 from ..game.state import GameState
 from ..kernel._core import ACT_BURY, ACT_CALL, ACT_DECLARE, ACT_PASS, PH_OVER, PH_REDEAL
 from ..kernel.access import PHASE_NAMES
-from ..kernel.match import KMatch
 from ..rules.cards import ALL_CARDS, Card, format_cards, rank_text
 from ..rules.friends import FriendCall, check_calls
 from ..rules.options import RuleOptions

@@ -35,11 +35,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots.observation import Layout, _floats, layout_of, positions, scales
+from ..engine.match import KMatch
 from ..errors import Code, OptionError
 from ..game.actions import ActionError
 from ..game.moves import N_ACTIONS
 from ..kernel._core import PH_OVER, PH_REDEAL
-from ..kernel.match import KMatch
 from ..rules.options import RuleOptions
 from ..rules.presets import load_preset
 

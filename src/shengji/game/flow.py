@@ -6,7 +6,7 @@ events it produced, or raises a :class:`~shengji.errors.ShengjiError` (stable co
 message) and leaves the state untouched (states are immutable). :func:`legal_actions`
 lists what a seat may do now. Dealing is seeded: the same seed gives the same game.
 
-The flow is the kernel's (:class:`~shengji.kernel.match.KMatch`: the deal with its shows,
+The flow is the kernel's (:class:`~shengji.engine.match.KMatch`: the deal with its shows,
 the windows, burial, 炒底/反底, play, scoring, levels): this module checks and words each
 action and hands it to the kernel; :mod:`shengji.game.fold` folds what the kernel did
 into immutable states and events. The newest state of a line of play keeps its kernel
@@ -52,8 +52,8 @@ from .actions import (
 from .fold import _advance, _attach, _core, _deal, _detach, _fresh_hand, _kernel_of, _take_kernel
 
 if TYPE_CHECKING:
+    from ..engine.match import KMatch
     from ..kernel._core import KState
-    from ..kernel.match import KMatch
 from .state import Event, GameState, Trick, TrickPlay
 
 
@@ -80,7 +80,7 @@ def new_match(
                 f"stacked deck {i} must hold exactly the {size} cards of {options.decks} deck(s)",
                 code=Code.BAD_DECK,
             )
-    from ..kernel.match import KMatch  # not at import time: a Botzone turn may not need it
+    from ..engine.match import KMatch  # not at import time: a Botzone turn may not need it
 
     m = KMatch(options, seed, stacked, paced=paced)
     st = GameState(

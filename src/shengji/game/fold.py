@@ -21,8 +21,8 @@ from ..rules.phases import Phase
 from ..rules.trump import trump_context
 
 if TYPE_CHECKING:
+    from ..engine.match import KMatch
     from ..kernel._core import KHand, KState
-    from ..kernel.match import KMatch
 from .state import _KERNEL, Event, GameState
 
 
@@ -208,7 +208,7 @@ def _take_kernel(st: GameState) -> KMatch:
 
 def _rebuild(st: GameState) -> KMatch:
     """A kernel match in the position ``st`` describes."""
-    from ..kernel.match import KMatch
+    from ..engine.match import KMatch
 
     core = _core()
     opts = st.options
@@ -265,7 +265,7 @@ def _rebuild(st: GameState) -> KMatch:
 
 def _play_state(st: GameState, h: KHand, team: list[int]) -> KState:
     """The kernel's play state of ``st`` (sharing ``h``'s hands; seats on sides ``team``)."""
-    from ..kernel.rollout import restore_play
+    from ..engine.rollout import restore_play
 
     banker = st.declare.banker
     assert banker is not None

@@ -1,7 +1,7 @@
 """The default kernel core and the tables of a trump context, for the rules API
 (``shengji.rules.units``, ``follow``, ``leads``, ``throws``, ``tricks``), which answers from the
 kernel on :class:`~shengji.rules.cards.Card` objects; :class:`CoreKernel`, one
-core and its tables (:class:`shengji.kernel.rollout.Kernel` adds the rollouts). Imports
+core and its tables (:class:`shengji.engine.rollout.Kernel` adds the rollouts). Imports
 nothing above the kernel."""
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def counts(cards: Any) -> list[int]:
 
 class CoreKernel:
     """One ``_core`` (compiled or pure) and its tables, cached per (options, level,
-    trump). The rollouts over it are :class:`shengji.kernel.rollout.Kernel`'s."""
+    trump). The rollouts over it are :class:`shengji.engine.rollout.Kernel`'s."""
 
     def __init__(self, pure: bool | None = None, core: ModuleType | None = None) -> None:
         self.core: ModuleType = core if core is not None else load_core(pure)

@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterator
 
 from ..bots.heuristic import HeuristicBot
 from ..bots.random_bot import random_action
+from ..engine import Kernel
+from ..engine.match import KMatch, random_streams
 from ..game.flow import apply, new_match
 from ..game.legal import legal_actions
 from ..game.state import GameState
 from ..game.views import SeatView, seat_view
-from ..kernel import Kernel
-from ..kernel.match import KMatch, random_streams
 from ..rules.cards import Card, deck
 from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow
 from ..rules.leads import unit_leads
@@ -168,7 +168,7 @@ def engine_hands(preset: str, n: int, seed: int = 0) -> int:
 
 
 def kernel_hands(kernel: Kernel, preset: str, n: int, seed: int = 0) -> int:
-    """Full random hands on the kernel alone (:class:`~shengji.kernel.match.KMatch`: deal
+    """Full random hands on the kernel alone (:class:`~shengji.engine.match.KMatch`: deal
     with shows, declaring, burial, play and scoring), the random bot's policy; returns
     ``n``."""
     opts = load_preset(preset)

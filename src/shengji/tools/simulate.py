@@ -27,11 +27,11 @@ from ..errors import Code, ShengjiError
 from ..rules.seats import FIXED_TEAMS
 
 if TYPE_CHECKING:  # the rest is imported where it is used: random players need none of it
+    from ..engine.match import Scored
     from ..game.actions import Action
     from ..game.players import Player
     from ..game.state import GameState, HandResult
     from ..game.views import SeatView
-    from ..kernel.match import Scored
     from ..rules.options import RuleOptions
 
 #: An external program named as a player (``exec:COMMAND``, :mod:`shengji.bots.external`).
@@ -361,8 +361,8 @@ def scored_facts(scored: Sequence[Scored], a_team: int, is_a: Sequence[bool]) ->
 
 
 def _run_random_job(settings: Settings, job: Job, seed: int) -> JobResult:
-    """:func:`run_job` for four random players, on :class:`~shengji.kernel.match.KMatch`."""
-    from ..kernel.match import KMatch, random_streams
+    """:func:`run_job` for four random players, on :class:`~shengji.engine.match.KMatch`."""
+    from ..engine.match import KMatch, random_streams
 
     m = KMatch(settings.options, seed)
     max_hands = 1 if settings.matches is None else settings.max_hands_per_match

@@ -52,7 +52,7 @@ NT: Final = -1
 
 
 class HandRules:
-    """What a hand needs of the rule options, as ints (``shengji.kernel.match`` builds it);
+    """What a hand needs of the rule options, as ints (``shengji.engine.match`` builds it);
     ``team[seat]`` is the seat's side (with friend calls, only its length counts: sides
     are found during the hand)."""
 

@@ -22,18 +22,18 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from ..kernel import access
+from ..kernel.access import CoreKernel as Kernel
+from ..kernel.access import default_core_kernel as default_kernel
 from ..rules.cards import ALL_CARDS, Card, Suit, deck
 from ..rules.seats import level_holder, start_teams
 from ..rules.shuffle import hand_seed, is_secret, shuffled
 from ..rules.trump import trump_context
-from . import access
-from .access import CoreKernel as Kernel
-from .access import default_core_kernel as default_kernel
 
 if TYPE_CHECKING:
+    from ..kernel._core import KHand, KRng, KScore, ScoreRules, Tables
     from ..rules.options import RuleOptions
     from ..rules.scoring import HandResult
-    from ._core import KHand, KRng, KScore, ScoreRules, Tables
 
 #: A random player's chance of attempting a throw when it leads.
 THROW_RATE = 0.1

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..errors import ActionError, Code
+from ..kernel.access import CoreKernel, core
 from ..rules.cards import ALL_CARDS, Card, card_from_index, format_cards, points
 from ..rules.options import RuleOptions
 from ..rules.scoring import HandOutcome, score_hand, scoring_levels
 from ..rules.seats import start_teams
 from ..rules.trump import TrumpContext
-from .access import CoreKernel, core
 
 #: An event as the game engine gives it (``shengji.game.Event``).
 Event = dict[str, Any]
@@ -69,7 +69,7 @@ class PlayTable(Protocol):
 
 
 if TYPE_CHECKING:
-    from ._core import KState
+    from ..kernel._core import KState
 
 #: A play-out policy: the cards the seat to act plays (``state.to_act``), from the state.
 Policy = Callable[["KState", random.Random], list[int]]
@@ -220,7 +220,7 @@ def score(state: KState) -> RolloutResult:
 def kernel_events(state: KState, start: int = 0) -> list[Event]:
     """The recorded events (``record=True``) from the ``start``-th on, as the game
     engine's ``throw_failed``, ``play`` and ``trick`` events."""
-    from . import _core  # not at import time: a compiled module cannot load mid-package-init
+    from ..kernel import _core  # not at import time: the core loads on first use
 
     out: list[Event] = []
     stake = cast(HandInfo, state.info).options.throw_penalty == "stake"
