@@ -42,7 +42,7 @@ from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..game.legal import legal_shows
 from ..game.state import TableFacts
 from ..game.views import SeatView
-from ..rules.cards import Card, deck, points
+from ..rules.cards import Card, Suit, deck, points
 from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow
 from ..rules.friends import FriendCall, callable_cards
 from ..rules.leads import unit_leads
@@ -50,19 +50,10 @@ from ..rules.options import RuleOptions
 from ..rules.seats import FIXED_TEAMS
 from ..rules.throws import beats_unit
 from ..rules.tricks import trick_winner
-from ..rules.trump import TRUMP, TrumpContext
+from ..rules.trump import TRUMP, TrumpContext, trump_context
 from ..rules.units import Lead, Unit, classify_lead, decompose
 from . import lastricks
 from .burial import keep_value
-
-# the rules of thumb the first heuristic already had, unchanged since: one copy, kept frozen there
-from .heuristic_v1 import (
-    _trump_of,
-    card_cost,
-    constructed_follows,
-    suit_count,
-    trump_ratio,
-)
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -287,6 +278,10 @@ class HeuristicBot:
         )
         self.scored.sort(key=lambda sp: -sp[0])
         return best
+
+
+def _trump_of(show: tuple[Card, ...]) -> Suit | None:
+    return None if show[0].is_joker else show[0].suit
 
 
 def keeps_higher(ctx: TrumpContext, hand: Sequence[Card], play: Sequence[Card]) -> bool:
@@ -652,6 +647,30 @@ def friend_cost(cards_left: int) -> float:
     return 30 + 5 * cards_left
 
 
+def suit_count(ctx: TrumpContext, hand: Sequence[Card], suit: int) -> int:
+    """Cards of an effective suit in ``hand``."""
+    return sum(1 for c in hand if ctx.suit_of[c.index] == suit)
+
+
+def card_cost(ctx: TrumpContext, c: Card) -> float:
+    """How much a card is worth keeping: trumps by rank, side cards by rank, points extra."""
+    s = ctx.strength[c.index]
+    if ctx.suit_of[c.index] == TRUMP:
+        return 6 + s * 0.9
+    return s * 0.5 + (3 if s >= 11 else 0)
+
+
+def trump_ratio(view: SeatView, trump: Suit | None) -> float:
+    """Share of the hand that would be trumps with this trump suit (None: no-trump)."""
+    hand = view.hand
+    if not hand:
+        return 0.0
+    ctx = trump_context(view.options, view.level, trump)
+    n = sum(1 for c in hand if ctx.suit_of[c.index] == TRUMP)
+    jokers = sum(1 for c in hand if c.is_joker)
+    return (n + 0.5 * jokers) / len(hand)
+
+
 def choose_burial(view: SeatView) -> tuple[Card, ...]:
     """Pick the kitty: empty short side suits, keep trumps, aces, kings, pairs, points."""
     ctx, hand, k = view.ctx, view.hand, view.options.kitty_size
@@ -677,3 +696,28 @@ def safe_throw(ctx: TrumpContext, hand: Sequence[Card], know: Knowledge) -> tupl
         if best is None or len(throw) > len(best):
             best = throw
     return best
+
+
+def constructed_follows(
+    ctx: TrumpContext, lead: Lead, hand: Sequence[Card]
+) -> list[tuple[Card, ...]]:
+    """A few hand-built candidate follows for positions with too many to score: the
+    cheapest cards, and (when void) the cheapest trumps in the lead's structure."""
+    from ..rules.follow import is_legal_follow
+
+    n = len(lead.cards)
+    out = []
+    cheap = sorted(hand, key=lambda c: (card_cost(ctx, c), c.points))
+    if is_legal_follow(ctx, lead, hand, cheap[:n]):
+        out.append(tuple(cheap[:n]))
+    no_points = sorted(hand, key=lambda c: (c.points, card_cost(ctx, c)))
+    if is_legal_follow(ctx, lead, hand, no_points[:n]):
+        out.append(tuple(no_points[:n]))
+    trumps = sorted(
+        (c for c in hand if ctx.suit_of[c.index] == TRUMP), key=lambda c: ctx.key[c.index]
+    )
+    if len(trumps) >= n:
+        ruff = tuple(trumps[:n])
+        if is_legal_follow(ctx, lead, hand, ruff):
+            out.append(ruff)
+    return out
