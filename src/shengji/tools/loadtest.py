@@ -170,7 +170,7 @@ async def _player(
         stats.errors["CONNECT_FAILED"] += 1
         return
     try:
-        await _play(ws, room, seat, stats, think, stop, rng)
+        await _Person(ws, room, seat, stats, think, rng).run(stop)
     except ConnectionClosed as e:
         if time.perf_counter() < stop:
             code = e.rcvd.code if e.rcvd is not None else "LOST"
@@ -180,128 +180,170 @@ async def _player(
             await asyncio.wait_for(ws.close(), 2)
 
 
-async def _play(
-    ws: Any, room: RoomLoad, seat: int, stats: Stats, think: float, stop: float, rng: random.Random
-) -> None:
-    ids = 0
-    #: Request id -> (kind of the action, when it was sent, whether measuring then).
-    pending: dict[str, tuple[str, float, bool]] = {}
-    latest: dict[str, Any] | None = None
-    joined = 0
-    planned = -1  # the revision this player has decided to act on (-1: none)
-    act_at: float | None = None
-    awaiting: str | None = None  # the action sent and not yet answered
-    offered: str | None = None  # the shows last offered outside this player's turn
-    last_phase = ""
+class _Person:
+    """One simulated person at a table: reads every message as it comes (one ``recv``
+    each, no timer per message) and acts from timers the messages set, so that the
+    generator spends its CPU on what a client must do and the latencies are the server's."""
 
-    async def send(cmd: dict[str, Any], rev: int = 0, kind: str = "") -> None:
-        nonlocal ids, awaiting
-        ids += 1
-        rid = f"{seat}-{ids}"
+    def __init__(
+        self, ws: Any, room: RoomLoad, seat: int, stats: Stats, think: float, rng: random.Random
+    ) -> None:
+        self.ws = ws
+        self.room = room
+        self.seat = seat
+        self.stats = stats
+        self.think = think
+        self.rng = rng
+        self.ids = 0
+        #: Request id -> (kind of the action, when it was sent, whether measuring then).
+        self.pending: dict[str, tuple[str, float, bool]] = {}
+        self.latest: dict[str, Any] | None = None
+        self.joined = 0
+        self.planned = -1  # the revision this player has decided to act on (-1: none)
+        self.timer: asyncio.TimerHandle | None = None  # the action planned, when due
+        self.awaiting: str | None = None  # the action sent and not yet answered
+        self.offered: str | None = None  # the shows last offered outside this player's turn
+        self.last_phase = ""
+        self.sends: set[asyncio.Task[None]] = set()
+
+    def send(self, cmd: dict[str, Any], rev: int = 0, kind: str = "") -> None:
+        """Send ``cmd`` (in a task of its own: the reader never waits on a send)."""
+        self.ids += 1
+        rid = f"{self.seat}-{self.ids}"
         if kind:
-            pending[rid] = (kind, time.perf_counter(), stats.measuring)
-            awaiting = rid
-        await ws.send(json.dumps({"v": 1, "id": rid, "rev": rev, **cmd}))
+            self.pending[rid] = (kind, time.perf_counter(), self.stats.measuring)
+            self.awaiting = rid
+        text = json.dumps({"v": 1, "id": rid, "rev": rev, **cmd})
+        task = asyncio.ensure_future(self.ws.send(text))
+        self.sends.add(task)
+        task.add_done_callback(self._sent)
 
-    def plan(msg: dict[str, Any]) -> None:
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self.sends.discard(task)
+        if not task.cancelled():
+            task.exception()  # a closed connection: the reader meets it and counts it
+
+    def plan(self, msg: dict[str, Any]) -> None:
         """Decide, from the table ``msg``, whether and when to act next."""
-        nonlocal planned, act_at, offered
         view = msg.get("view")
-        if awaiting is not None or act_at is not None or not view:
+        if self.awaiting is not None or self.timer is not None or not view:
             return  # one command at a time, as a person waits for the table to answer
         if view["phase"] == "match_over":
             return
-        if _my_turn(msg, seat):
-            if planned != msg["rev"]:
-                planned = msg["rev"]
-                act_at = time.perf_counter() + think * (0.5 + rng.random())
+        delay = None
+        if _my_turn(msg, self.seat):
+            if self.planned != msg["rev"]:
+                self.planned = msg["rev"]
+                delay = self.think * (0.5 + self.rng.random())
         elif (shows := msg.get("shows")) and view["phase"] in DECLARING_PHASES:
             # offered a show outside a turn (the deal runs by itself): decided once per
             # new set of shows, half the time, as a person who may wait for a better one
             key = " | ".join(shows)
-            if key != offered:
-                offered = key
-                if rng.random() < 0.5:
-                    planned = msg["rev"]
-                    act_at = time.perf_counter() + think * (0.5 + rng.random())
+            if key != self.offered:
+                self.offered = key
+                if self.rng.random() < 0.5:
+                    self.planned = msg["rev"]
+                    delay = self.think * (0.5 + self.rng.random())
+        if delay is not None:
+            self.timer = asyncio.get_running_loop().call_later(delay, self.act)
 
-    join: dict[str, Any] = {"type": "join", "name": f"load{seat}", "seat": seat}
-    if seat == 0:
-        join["host_key"] = room.host_key
-    await send(join)
-    while True:
-        now = time.perf_counter()
-        if now >= stop:
-            break
-        if act_at is not None and now >= act_at:
-            act_at = None
-            seen = latest
-            if seen is not None and seen.get("view") and seen["rev"] >= planned:
-                if _my_turn(seen, seat):
-                    action = person_action(seen, rng)
-                elif seen.get("shows") and seen["view"]["phase"] in DECLARING_PHASES:
-                    action = {"type": "declare", "cards": rng.choice(seen["shows"])}
-                else:
-                    continue  # the chance went by
-                # players acting on one revision at once (after a hand): the first command
-                # sent is the one that can have made the next revision
-                room.sent.setdefault(seen["rev"] + 1, time.perf_counter())
-                kind = action_kind(seen["view"]["phase"])
-                await send({"type": "act", "action": action}, seen["rev"], kind)
-            continue
-        wait = (act_at if act_at is not None else stop) - now
-        try:
-            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.001, wait))
-        except TimeoutError:
-            continue
-        msg: dict[str, Any] = from_json(raw)
-        kind_of = msg["type"]
-        if kind_of in ("ack", "error"):
-            rid = msg.get("id") or ""
-            sent = pending.pop(rid, None)
-            if sent is None:
-                if kind_of == "error":
-                    stats.errors[msg["code"]] += 1
-                continue
-            if kind_of == "ack":
-                if sent[2] and stats.measuring:
-                    stats.mix[sent[0]] += 1
-            elif msg["code"] == "STALE_REVISION" or (
-                msg["code"] == "ILLEGAL_DECLARATION" and sent[0] == "deal"
-            ):
-                stats.overtaken += 1
-                planned = -1  # look again at the table
-            else:
+    def act(self) -> None:
+        """The planned moment: act on the latest table, if the chance is still there."""
+        self.timer = None
+        seen = self.latest
+        if seen is None or not seen.get("view") or seen["rev"] < self.planned:
+            return
+        if _my_turn(seen, self.seat):
+            action = person_action(seen, self.rng)
+        elif seen.get("shows") and seen["view"]["phase"] in DECLARING_PHASES:
+            action = {"type": "declare", "cards": self.rng.choice(seen["shows"])}
+        else:
+            return  # the chance went by
+        # players acting on one revision at once (after a hand): the first command sent
+        # is the one that can have made the next revision
+        self.room.sent.setdefault(seen["rev"] + 1, time.perf_counter())
+        kind = action_kind(seen["view"]["phase"])
+        self.send({"type": "act", "action": action}, seen["rev"], kind)
+
+    def answered(self, msg: dict[str, Any]) -> None:
+        """An ``ack`` or ``error``."""
+        stats = self.stats
+        rid = msg.get("id") or ""
+        sent = self.pending.pop(rid, None)
+        if sent is None:
+            if msg["type"] == "error":
                 stats.errors[msg["code"]] += 1
-                planned = -1
-            if rid == awaiting:
-                awaiting = None
-                if latest is not None:
-                    plan(latest)
-            continue
-        if kind_of != "state":
-            continue
-        latest = msg
-        room.arrived(msg["rev"], stats)
+            return
+        if msg["type"] == "ack":
+            if sent[2] and stats.measuring:
+                stats.mix[sent[0]] += 1
+        elif msg["code"] == "STALE_REVISION" or (
+            msg["code"] == "ILLEGAL_DECLARATION" and sent[0] == "deal"
+        ):
+            stats.overtaken += 1
+            self.planned = -1  # look again at the table
+        else:
+            stats.errors[msg["code"]] += 1
+            self.planned = -1
+        if rid == self.awaiting:
+            self.awaiting = None
+            if self.latest is not None:
+                self.plan(self.latest)
+
+    def table(self, msg: dict[str, Any]) -> None:
+        """A ``state``."""
+        self.latest = msg
+        self.room.arrived(msg["rev"], self.stats)
         if msg["room"]["status"] == "lobby":
-            if joined == 0 and msg["you"]["seat"] == seat:
-                joined = 1
-                await send({"type": "ready"}, msg["rev"])
-            elif seat == 0 and joined == 1 and all(s["ready"] for s in msg["room"]["seats"]):
-                joined = 2
-                await send({"type": "start"}, msg["rev"])
-            continue
+            if self.joined == 0 and msg["you"]["seat"] == self.seat:
+                self.joined = 1
+                self.send({"type": "ready"}, msg["rev"])
+            elif (
+                self.seat == 0
+                and self.joined == 1
+                and all(s["ready"] for s in msg["room"]["seats"])
+            ):
+                self.joined = 2
+                self.send({"type": "start"}, msg["rev"])
+            return
         view = msg.get("view")
         if not view:
-            continue
+            return
         phase = view["phase"]
-        if seat == 0 and phase == "hand_over" and last_phase != "hand_over" and stats.measuring:
-            stats.hands += 1
-        last_phase = phase
-        plan(msg)
-    late = time.perf_counter() - ANSWER_SECONDS
-    if unanswered := sum(1 for _, at, _ in pending.values() if at < late):
-        stats.errors["NO_ANSWER"] += unanswered
+        if (
+            self.seat == 0
+            and phase == "hand_over"
+            and self.last_phase != "hand_over"
+            and self.stats.measuring
+        ):
+            self.stats.hands += 1
+        self.last_phase = phase
+        self.plan(msg)
+
+    async def run(self, stop: float) -> None:
+        """Join and play until ``stop`` (``time.perf_counter()``); then count the
+        commands left unanswered."""
+        join: dict[str, Any] = {"type": "join", "name": f"load{self.seat}", "seat": self.seat}
+        if self.seat == 0:
+            join["host_key"] = self.room.host_key
+        self.send(join)
+        try:
+            async with asyncio.timeout(max(0.0, stop - time.perf_counter())):
+                while True:
+                    msg: dict[str, Any] = from_json(await self.ws.recv())
+                    kind = msg["type"]
+                    if kind in ("ack", "error"):
+                        self.answered(msg)
+                    elif kind == "state":
+                        self.table(msg)
+        except TimeoutError:
+            pass
+        finally:
+            if self.timer is not None:
+                self.timer.cancel()
+        late = time.perf_counter() - ANSWER_SECONDS
+        if unanswered := sum(1 for _, at, _ in self.pending.values() if at < late):
+            self.stats.errors["NO_ANSWER"] += unanswered
 
 
 def _create_room(base: str, preset: str) -> tuple[str, str]:
