@@ -241,12 +241,12 @@ def legal_show_texts(st: GameState, seat: int | None) -> list[str] | None:
     """The declarations ``seat`` may make now, as notation: during the deal for every
     seat (any seat shows at any moment of it; the list may be empty), later when it is
     its turn to declare (else None)."""
-    from .legal import legal_shows
-
     if seat is None or st.phase not in DECLARING_PHASES:
         return None
     if st.phase != "deal" and st.to_act != seat:
         return None
+    from .legal import legal_shows  # here: the server asks at every broadcast
+
     return [" ".join(c.text for c in s) for s in legal_shows(st, seat)]
 
 
