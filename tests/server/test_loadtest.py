@@ -5,6 +5,9 @@ error makes the command exit non-zero, and a server that cannot be reached is on
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +25,10 @@ from shengji.tools.loadtest import run_loadtest, seats_of
 @pytest.mark.parametrize(("preset", "seats"), [("shuangsheng", 4), ("zhaopengyou", 6)])
 def test_a_load_plays_whole_hands_without_errors(preset: str, seats: int) -> None:
     assert seats_of(preset) == seats
+    cpus = os.sched_getaffinity(0)
     m = run_loadtest(rooms=2, duration=12.0, think=0.01, preset=preset, ramp=0.5, deal_seconds=0.05)
+    assert os.sched_getaffinity(0) == cpus  # the generator's CPUs are given back
+    assert (m.placed is None) == (len(cpus) < 2)
     f = m.figures()
     assert f["clients"] == 2 * seats
     assert f["errors"] == 0, f["error_codes"]
@@ -37,6 +43,23 @@ def test_a_load_plays_whole_hands_without_errors(preset: str, seats: int) -> Non
     assert f["server_cpu_ms_per_action"] is not None
     # a latency is taken when a broadcast has reached every player of its room
     assert f"latency p50 (command to broadcast at all {seats} players)" in "\n".join(m.lines(seats))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: nothing to pin apart")
+def test_the_server_gets_a_cpu_of_its_own_and_the_generator_the_others() -> None:
+    cpus = os.sched_getaffinity(0)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        placed = loadtest.pin_apart(child.pid)
+        server, generator = os.sched_getaffinity(child.pid), os.sched_getaffinity(0)
+    finally:
+        os.sched_setaffinity(0, cpus)
+        child.kill()
+        child.wait()
+    assert len(server) == 1 and not server & generator and server | generator == cpus
+    assert placed == f"server on CPU {min(server)}, load generator on CPU " + ", ".join(
+        str(c) for c in sorted(generator)
+    )
 
 
 class _Silent(BaseHTTPRequestHandler):

@@ -342,6 +342,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="seconds between two rounds of the deal on the server it starts (default: the "
         "rooms' own, 0.3)",
     )
+    p.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="let the server it starts and the load generator share every CPU (default: "
+        "the server on a CPU of its own, the generator on the others, where there are two)",
+    )
     p.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     p.add_argument(
         "--flood",

@@ -394,6 +394,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
         "preset": args.preset,
         "db": args.db,
         "ramp": args.ramp,
+        "pin": not args.no_pin,
     }
     if args.deal_seconds is not None:
         run["deal_seconds"] = args.deal_seconds
@@ -417,6 +418,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     command = f"shengji loadtest --think {args.think:g} --duration {args.duration:g}"
     command += f" --preset {args.preset}" if args.preset != "shuangsheng" else ""
     command += f" --deal-seconds {args.deal_seconds:g}" if args.deal_seconds is not None else ""
+    command += " --no-pin" if args.no_pin else ""
     if args.knee:
         steps = [int(x) for x in args.knee.split(",") if x.strip()]
         knee = find_knee(steps, **run)

@@ -399,6 +399,8 @@ class Measured:
     stats: Stats
     server_cpu: float | None
     own_cpu: float
+    #: Where the server and the generator ran (:func:`pin_apart`; None: CPUs shared).
+    placed: str | None = None
 
     @property
     def actions_per_s(self) -> float:
@@ -443,6 +445,7 @@ class Measured:
             "overtaken": self.stats.overtaken,
             "hands_completed": self.stats.hands,
             "mix": self.mix(),
+            "cpus": self.placed or "shared",
         }
 
     def lines(self, seats: int) -> list[str]:
@@ -479,6 +482,7 @@ class Measured:
                 f"load generator lag p99: {lags[int(0.99 * (len(lags) - 1))] * 1000:.1f} ms, "
                 f"max {lags[-1] * 1000:.1f} ms (latencies above it are the generator's own)"
             )
+        out.append(f"CPUs: {self.placed or 'shared by the server and the load generator'}")
         out.append(f"overtaken (refused, looked again): {self.stats.overtaken}")
         codes = ", ".join(f"{k} {v}" for k, v in sorted(self.stats.errors.items()))
         out.append(f"errors: {self.errors}" + (f" ({codes})" if codes else ""))
@@ -565,28 +569,65 @@ def run_loadtest(
     db: str | None = None,
     ramp: float | None = None,
     deal_seconds: float = DEAL_SECONDS,
+    pin: bool = True,
 ) -> Measured:
     """Run the load once and return what was measured. Without ``url`` a server is
     started on loopback over ``db`` (default: a fresh SQLite file), dealing a round every
-    ``deal_seconds`` (the rooms' default pace); ``ramp`` is the seconds over which the
-    rooms start (default: about a hand, :func:`hand_seconds`). Raises ``UNREACHABLE``
-    when the server cannot be reached."""
+    ``deal_seconds`` (the rooms' default pace), on a CPU of its own when ``pin`` and
+    there are two (:func:`pin_apart`); ``ramp`` is the seconds over which the rooms start
+    (default: about a hand, :func:`hand_seconds`). Raises ``UNREACHABLE`` when the server
+    cannot be reached."""
     proc = None
+    own_cpus = _affinity(0)
+    placed = None
     if url is None:
         port = free_port()
         db = db or f"sqlite:///{tempfile.mkdtemp(prefix='shengji-load-')}/load.db"
         pace = ("--deal-seconds", f"{deal_seconds:g}")
         proc = start_server(port, db, limits=LOAD_LIMITS, args=pace)
         url = f"http://127.0.0.1:{port}"
+        if pin:
+            placed = pin_apart(proc.pid)
     ramp = hand_seconds(preset, think, deal_seconds) if ramp is None else ramp
     try:
-        return asyncio.run(
+        measured = asyncio.run(
             _run(url.rstrip("/"), rooms, duration, think, preset, proc.pid if proc else None, ramp)
         )
+        measured.placed = placed
+        return measured
     finally:
+        if own_cpus is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(0, own_cpus)
         if proc is not None:
             proc.kill()
             proc.wait(10)
+
+
+def _affinity(pid: int) -> set[int] | None:
+    """The CPUs ``pid`` (0: this process) may run on (None where the OS does not say)."""
+    try:
+        return set(os.sched_getaffinity(pid))
+    except (AttributeError, OSError):
+        return None
+
+
+def pin_apart(server_pid: int) -> str | None:
+    """Give the server a CPU of its own and this process (the load generator, which
+    stands for thousands of clients on other machines) the others, so that the generator
+    never takes the server's core; what was done, or None where it cannot be (fewer than
+    two CPUs, or no affinity on this OS)."""
+    cpus = _affinity(0)
+    if cpus is None or len(cpus) < 2:
+        return None
+    server, *rest = sorted(cpus)
+    try:
+        os.sched_setaffinity(server_pid, {server})
+        os.sched_setaffinity(0, set(rest))
+    except OSError:
+        return None
+    others = ", ".join(str(c) for c in rest)
+    return f"server on CPU {server}, load generator on CPU {others}"
 
 
 @dataclass
