@@ -48,8 +48,10 @@ class ReviewBusy(ShengjiError):
 
 def mark_json(mark: Any) -> dict[str, Any]:
     """A :class:`shengji.bots.review.Mark` for clients: cards in notation, figures rounded, the
-    line in both languages (suits as symbols). ``view`` is the replayer's view index of
-    the table just after the play (``GET /api/rooms/{id}/replay/views``)."""
+    line in both languages (suits as symbols, the reason at its end), and the ``reason``
+    on its own: a stable ``code``, its ``params`` and its ``text`` in both languages
+    (:mod:`shengji.bots.reasons`). ``view`` is the replayer's view index of the table just
+    after the play (``GET /api/rooms/{id}/replay/views``)."""
     played = " ".join(c.text for c in mark.played)
     better = " ".join(c.text for c in mark.better)
     gain, se = round(mark.gain, 3), round(mark.se, 3)
@@ -67,6 +69,7 @@ def mark_json(mark: Any) -> dict[str, Any]:
         "se": se,
         "deals": mark.deals,
         "text": text,
+        "reason": mark.why.json(),
     }
 
 
