@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import C, build_deck, run
-
 from shengji.bots.reasons import CODES, Reason, searched, trick_after, why
 from shengji.bots.review import Mark
 from shengji.game.actions import Bury, Play
@@ -51,16 +50,16 @@ def _words(r: Reason) -> tuple[str, str]:
 def test_a_higher_card_that_wins_the_trick_with_its_points() -> None:
     """Seat 3, last, against the banker's ♠K: ♠6 lets it take the trick's 20 points; the
     ace wins it."""
-    st = _position(
-        {0: "SK", 1: "S4", 2: "S10", 3: "SA S6"}, [(0, "SK"), (1, "S4"), (2, "S10")]
-    )
+    st = _position({0: "SK", 1: "S4", 2: "S10", 3: "SA S6"}, [(0, "SK"), (1, "S4"), (2, "S10")])
     trick, end = _finish(st, 3, "S6", [])
     assert trick.winner == 0 and trick.points == 20
     r = why(st, 3, C("S6"), C("SA"), trick, end)
     assert r is not None and r.code == "beats_winner"
     assert r.args() == {"played": "S6", "better": "SA", "winner": "SK", "taken": 20}
     en, zh = _words(r)
-    assert en == "♠A beats ♠K, which took the trick and its 20 points for the opponents; ♠6 does not"
+    assert (
+        en == "♠A beats ♠K, which took the trick and its 20 points for the opponents; ♠6 does not"
+    )
     assert zh == "出♠A能压住♠K, 出♠6压不住: 对方拿走了这一轮和其中的20分"
     # without the trick's ending, what is known at the play: the ace wins it for sure
     r = why(st, 3, C("S6"), C("SA"), None, st)
@@ -70,20 +69,43 @@ def test_a_higher_card_that_wins_the_trick_with_its_points() -> None:
 
 
 def test_points_given_to_the_opponents() -> None:
-    """Seat 1, void in spades, discards under the banker's ♠A: ♦10 gives the opponents 10
-    points (♦5 would give 5, ♦9 none)."""
+    """Seat 1 (a collector), void in spades, discards under the banker's ♠A: ♦10 puts 10
+    points where the banker's side keeps them (♦5 would put 5, ♦9 none); seat 2 (the
+    banker's side), void in spades, discards under a collector's ♠A: ♦10 gives them 10."""
     st = _position({0: "SA", 1: "D10 D5 " + PLAIN, 2: "S3", 3: "S4"}, [(0, "SA")])
     trick, end = _finish(st, 1, "D10", [(2, "S3"), (3, "S4")])
     assert trick.winner == 0
     r = why(st, 1, C("D10"), C("D9"), trick, end)
     assert r is not None and r.code == "gives_points"
-    assert r.args()["points"] == 10 and r.args()["taken"] == 10
+    assert r.args() == {
+        "played": "D10",
+        "better": "D9",
+        "points": 10,
+        "taken": 10,
+        "collector": True,
+    }
     assert _words(r) == (
-        "♦10 gives 10 points to the opponents, who took the trick (10 points in all); ♦9 keeps them",
-        "出♦10送给对方10分 (对方这一轮共拿10分); 出♦9不送",
+        "♦10 puts 10 points into a trick the banker's side took, out of our count (10 points"
+        " in all); ♦9 keeps them",
+        "出♦10把10分垫给了庄家一方拿下的这一轮, 我方拿不到 (这一轮共10分); 出♦9不垫",
     )
     r = why(st, 1, C("D10"), C("D5"), trick, end)
     assert r is not None and r.code == "gives_points" and r.args()["points"] == 5
+
+    plain = " ".join(PLAIN.split()[:22])
+    st = _position(
+        {0: "S3 S8", 1: "SA SA", 2: "S4 D10 D5 " + plain, 3: "S6 S7"},
+        [(0, "S3"), (1, "SA"), (2, "S4"), (3, "S6"), (1, "SA")],
+    )
+    trick, end = _finish(st, 2, "D10", [(3, "S7"), (0, "S8")])
+    assert trick.winner == 1 and trick.points == 10
+    r = why(st, 2, C("D10"), C("D9"), trick, end)
+    assert r is not None and r.code == "gives_points" and "collector" not in r.args()
+    assert _words(r) == (
+        "♦10 gives 10 points to the opponents, who took the trick (10 points in all);"
+        " ♦9 keeps them",
+        "出♦10送给对方10分 (对方这一轮共拿10分); 出♦9不送",
+    )
 
 
 def test_trumping_a_partners_winning_ace() -> None:
@@ -115,7 +137,7 @@ def test_breaking_a_pair_spending_a_trump_or_a_high_card() -> None:
     assert r is not None and r.code == "breaks_pair"
     assert r.args()["cards"] == "SQ SQ" and r.args()["kind"] == "pair"
     assert _words(r) == (
-        "♠Q breaks up the pair ♠Q ♠Q; ♠4 keeps it whole",
+        "♠Q breaks up the pair ♠Q ♠Q; ♠4 does not",
         "出♠Q拆了对子♠Q ♠Q; 出♠4不拆",
     )
     assert why(st, 1, C("S4"), C("SQ"), None, st) is None  # nothing to name the other way
@@ -157,7 +179,9 @@ def test_drawing_trumps_and_the_generic_reason() -> None:
     )
     r = why(st, 0, C("H3"), C("S3"), None, st)
     assert r is not None and r.code == "leads_trump"
-    assert r.text("en") == "♥3 spends a trump on the lead; ♠3 keeps the trumps and leads a side suit"
+    assert (
+        r.text("en") == "♥3 spends a trump on the lead; ♠3 keeps the trumps and leads a side suit"
+    )
     g = searched(C("S4"), 0.4567, 300)
     assert g.code == "search" and g.args() == {"better": "S4", "gain": 0.46, "deals": 300}
     assert _words(g) == (
@@ -185,7 +209,9 @@ def test_a_mark_carries_its_reason_in_its_line_and_its_json() -> None:
     assert j["text"]["en"].startswith("Hand 1, trick 1, 4th to play")  # the line as before
     # a mark without a specific reason: the search's figures, not repeated in its line
     plain = Mark(7, 0, 1, 4, C("S6"), C("SA"), 0.5, 0.1, 300)
-    assert plain.why.code == "search" and "sampled deals" in mark_json(plain)["reason"]["text"]["en"]
+    assert (
+        plain.why.code == "search" and "sampled deals" in mark_json(plain)["reason"]["text"]["en"]
+    )
     assert plain.text("en") == plain.line("en")
 
 

@@ -48,6 +48,7 @@ CODES = (
     "leads_trump",  # the played lead spends a trump; the better one leads a side suit
     "keeps_boss",  # the played one spends a card nobody can beat, for nothing
     "breaks_pair",  # the played one breaks a pair or tractor the better one keeps
+    "spends_pair",  # the played one spends a whole pair or tractor the better one keeps
     "spends_high",  # the played one spends a higher card than needed
     "lost_trick",  # after the played lead the opponents took the trick and its points
     "search",  # nothing specific: the search's figures
@@ -164,22 +165,33 @@ class Position:
                 out.append(c)
         return out
 
-    def broken(self, play: Sequence[Card]) -> list[Unit]:
-        """The hand's pairs and tractors (wider or longer than a single) that the play
-        takes some but not all cards of."""
-        out: list[Unit] = []
-        left = Counter(play)
+    def units(self) -> list[Unit]:
+        """The hand's pairs, triples and tractors (wider than a single)."""
         by_suit: dict[int, list[Card]] = {}
         for c in self.hand:
             by_suit.setdefault(self.suit(c), []).append(c)
-        for cards in by_suit.values():
-            for u in decompose(self.ctx, cards):
-                if u.width < 2:
-                    continue
-                took = sum(min(left[c], u.cards.count(c)) for c in set(u.cards))
-                if 0 < took < len(u.cards):
-                    out.append(u)
-        return out
+        return [u for cards in by_suit.values() for u in decompose(self.ctx, cards) if u.width >= 2]
+
+    def taken(self, play: Sequence[Card], unit: Unit) -> int:
+        """How many of ``unit``'s cards the play takes."""
+        left = Counter(play)
+        return sum(min(left[c], unit.cards.count(c)) for c in set(unit.cards))
+
+    def broken(self, play: Sequence[Card]) -> list[Unit]:
+        """The hand's pairs and tractors that the play takes some but not all cards of."""
+        return [u for u in self.units() if 0 < self.taken(play, u) < len(u.cards)]
+
+    def spent(self, play: Sequence[Card], keeper: Sequence[Card]) -> list[Unit]:
+        """The hand's pairs and tractors that the play takes whole and ``keeper`` leaves
+        untouched, where no unit of the lead asks for that shape."""
+        shapes = {u.shape for u in self.lead.units} if self.lead is not None else set()
+        return [
+            u
+            for u in self.units()
+            if self.taken(play, u) == len(u.cards)
+            and not self.taken(keeper, u)
+            and u.shape not in shapes
+        ]
 
     def is_boss_lead(self, play: Sequence[Card]) -> bool:
         try:
@@ -204,16 +216,21 @@ def why(
     (who was on which side). None when nothing specific is found."""
     try:
         pos = Position(before, seat)
-    except Exception:  # a position the knowledge cannot read: the generic reason
+        end = end or before
+        words = {"played": format_cards(played), "better": format_cards(better)}
+        lost = None
+        if trick is not None and end.is_banker_side(trick.winner) != end.is_banker_side(seat):
+            lost = trick  # the opponents took the trick at the table
+        if pos.lead is None:
+            found = _lead_reason(pos, played, better, lost, words)
+        else:
+            found = _follow_reason(pos, played, better, trick, lost, words)
+    except Exception:  # a position the rules cannot read (a record of other rules): no claim
         return None
-    end = end or before
-    words = {"played": format_cards(played), "better": format_cards(better)}
-    lost = None
-    if trick is not None and end.is_banker_side(trick.winner) != end.is_banker_side(seat):
-        lost = trick  # the opponents took the trick at the table
-    if pos.lead is None:
-        return _lead_reason(pos, played, better, lost, words)
-    return _follow_reason(pos, played, better, trick, lost, end, words)
+    if found is not None and found.code == "gives_points" and not end.is_banker_side(seat):
+        # the collectors' own points: the banker's side keeps them from the count
+        found = Reason(found.code, (*found.params, ("collector", True)))
+    return found
 
 
 def _follow_reason(
@@ -222,7 +239,6 @@ def _follow_reason(
     better: Sequence[Card],
     trick: Trick | None,
     lost: Trick | None,
-    end: GameState,
     words: dict[str, str],
 ) -> Reason | None:
     assert pos.cur is not None and pos.lead is not None
@@ -299,8 +315,10 @@ def _lead_reason(
         return reason("draws_trumps", **words)
     if pos.is_boss_lead(better) and not pos.is_boss_lead(played):
         return reason("leads_boss", **words)
-    if p_suit != TRUMP and know.opponent_void(p_suit) and not (
-        b_suit != TRUMP and know.opponent_void(b_suit)
+    if (
+        p_suit != TRUMP
+        and know.opponent_void(p_suit)
+        and not (b_suit != TRUMP and know.opponent_void(b_suit))
     ):
         return reason("leads_into_void", suit="SHCD"[p_suit], **words)
     if lost is not None and points(played) > points(better):
@@ -342,6 +360,11 @@ def _waste_reason(
         u = fresh[0]
         kind = "tractor" if u.links > 1 else {2: "pair", 3: "triple"}.get(u.width, "quad")
         return reason("breaks_pair", cards=format_cards(u.cards), kind=kind, **words)
+    spent = pos.spent(played, better) if pos.lead is not None else []
+    if spent:
+        u = spent[0]
+        kind = "tractor" if u.links > 1 else {2: "pair", 3: "triple"}.get(u.width, "quad")
+        return reason("spends_pair", cards=format_cards(u.cards), kind=kind, **words)
     top_p = max(pos.ctx.key[c.index] for c in played)
     top_b = max(pos.ctx.key[c.index] for c in better)
     same_suit = {pos.suit(c) for c in played} == {pos.suit(c) for c in better}

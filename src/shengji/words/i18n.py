@@ -767,13 +767,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "出{better}能压住{winner}, 出{played}压不住: 对方拿走了这一轮和其中的{taken}",
     },
     "review.why.beats_winner.none": {
-        "en": "{better} beats {winner}, which took the trick for the opponents; {played} "
-        "does not",
+        "en": "{better} beats {winner}, which took the trick for the opponents; {played} does not",
         "zh": "出{better}能压住{winner}, 出{played}压不住: 对方拿走了这一轮",
     },
     "review.why.holds_trick": {
-        "en": "{better} keeps the trick and its {points} safe; {played} can still be "
-        "overtaken",
+        "en": "{better} keeps the trick and its {points} safe; {played} can still be overtaken",
         "zh": "出{better}稳拿这一轮和其中的{points}, 出{played}还可能被压",
     },
     "review.why.holds_trick.none": {
@@ -825,9 +823,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "all); {better} keeps them",
         "zh": "出{played}送给对方{points} (对方这一轮共拿{taken}); 出{better}不送",
     },
+    "review.why.gives_points.collector": {
+        "en": "{played} puts {points} into a trick the banker's side took, out of our "
+        "count ({taken} in all); {better} keeps them",
+        "zh": "出{played}把{points}垫给了庄家一方拿下的这一轮, 我方拿不到 (这一轮共{taken}); "
+        "出{better}不垫",
+    },
     "review.why.feeds_partner": {
-        "en": "{better} feeds {points} more to the trick our side took; {played} holds "
-        "them back",
+        "en": "{better} feeds {points} more to the trick our side took; {played} holds them back",
         "zh": "出{better}能给己方拿下的这一轮多贴{points}, 出{played}没贴",
     },
     "review.why.draws_trumps": {
@@ -857,8 +860,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "出{better}留着没人管得住的{cards}; 出{played}把它花掉了",
     },
     "review.why.breaks_pair": {
-        "en": "{played} breaks up the {kind} {cards}; {better} keeps it whole",
+        "en": "{played} breaks up the {kind} {cards}; {better} does not",
         "zh": "出{played}拆了{kind}{cards}; 出{better}不拆",
+    },
+    "review.why.spends_pair": {
+        "en": "{played} spends the {kind} {cards} where {better} does the same job and keeps it",
+        "zh": "出{played}用掉了{kind}{cards}; 出{better}效果一样, 还留着它",
     },
     "review.why.spends_high": {
         "en": "{played} spends a higher card than needed; the lower {better} does the same",
@@ -1348,6 +1355,8 @@ def reason_text(code: str, params: Mapping[str, Any], lang: str) -> str:
     key = f"review.why.{code}"
     if not params.get("points", params.get("taken", 1)) and f"{key}.none" in CATALOGUE:
         key += ".none"
+    if params.get("collector") and f"{key}.collector" in CATALOGUE:
+        key += ".collector"
     if key not in CATALOGUE:
         return code
     try:
