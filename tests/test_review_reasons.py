@@ -167,6 +167,25 @@ def test_breaking_a_pair_spending_a_trump_or_a_high_card() -> None:
     )
 
 
+def test_a_high_card_spent_on_nothing_or_led_too_soon() -> None:
+    """Seat 3, last, takes a pointless trick with its ace where ♠7 loses it and keeps the
+    ace; the banker leads its ace where leading low keeps it."""
+    st = _position({0: "S3", 1: "S4", 2: "S8", 3: "SA S7"}, [(0, "S3"), (1, "S4"), (2, "S8")])
+    r = why(st, 3, C("SA"), C("S7"), None, st)
+    assert r is not None and r.code == "wins_nothing" and r.args()["cards"] == "SA"
+    assert _words(r) == (
+        "♠A wins a trick with no points; ♠7 keeps ♠A",
+        "出♠A赢了一轮没有分的牌; 出♠7留着♠A",
+    )
+    st = _position({0: "SA S3 " + " ".join(PLAIN.split()[:22])}, [])
+    r = why(st, 0, C("SA"), C("S3"), None, st)
+    assert r is not None and r.code == "leads_low" and r.args()["cards"] == "SA"
+    assert _words(r) == (
+        "♠3 leads low and keeps ♠A for later; ♠A spends it",
+        "出♠3先出小的, 留着♠A; 出♠A把它花掉了",
+    )
+
+
 def test_drawing_trumps_and_the_generic_reason() -> None:
     """The banker leads: a trump draws the opponents' trumps where a low spade does not;
     where nothing names the difference, the reason is the search's figures."""

@@ -50,6 +50,8 @@ CODES = (
     "breaks_pair",  # the played one breaks a pair or tractor the better one keeps
     "spends_pair",  # the played one spends a whole pair or tractor the better one keeps
     "spends_high",  # the played one spends a higher card than needed
+    "leads_low",  # the better lead is lower in the same suit and keeps the played top card
+    "wins_nothing",  # the played one spends a card to win a trick without points
     "lost_trick",  # after the played lead the opponents took the trick and its points
     "search",  # nothing specific: the search's figures
 )
@@ -271,6 +273,15 @@ def _follow_reason(
         return reason("overtakes_partner", partner=format_cards(pos.plays[pos.cur]), **words)
     if p_wins and not b_wins and lost is not None:
         return reason("overtaken", taken=lost.points, **words)
+    if (
+        p_wins
+        and not b_wins
+        and not stake
+        and not points(played)
+        and (trick is None or not trick.points)
+    ):
+        top = max(played, key=lambda c: pos.ctx.key[c.index])
+        return reason("wins_nothing", cards=top.text, **words)
     gave = points(played) - points(better)
     if lost is not None and gave > 0 and not p_wins:
         return reason("gives_points", points=gave, taken=lost.points, **words)
@@ -370,5 +381,9 @@ def _waste_reason(
     same_suit = {pos.suit(c) for c in played} == {pos.suit(c) for c in better}
     if same_suit and top_p > top_b and p_wins == b_wins:
         top = max(played, key=lambda c: pos.ctx.key[c.index])
+        if pos.lead is None:
+            if top not in better:
+                return reason("leads_low", cards=top.text, **words)
+            return None
         return reason("spends_high", cards=top.text, **words)
     return None

@@ -871,6 +871,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "{played} spends a higher card than needed; the lower {better} does the same",
         "zh": "出{played}用了不必要的大牌, 出小一点的{better}效果一样",
     },
+    "review.why.leads_low": {
+        "en": "{better} leads low and keeps {cards} for later; {played} spends it",
+        "zh": "出{better}先出小的, 留着{cards}; 出{played}把它花掉了",
+    },
+    "review.why.wins_nothing": {
+        "en": "{played} wins a trick with no points; {better} keeps {cards}",
+        "zh": "出{played}赢了一轮没有分的牌; 出{better}留着{cards}",
+    },
     "review.why.lost_trick": {
         "en": "after {played} the opponents took the trick and its {taken}",
         "zh": "出{played}后对方拿走了这一轮和其中的{taken}",
