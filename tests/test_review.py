@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from shengji.bots.heuristic_v1 import HeuristicV1Bot
+from shengji.bots.reasons import CODES
 from shengji.bots.review import THRESHOLD, review
 from shengji.bots.search import Budget
 from shengji.errors import ShengjiError
@@ -38,6 +39,7 @@ def test_review_marks_the_seats_own_plays_reproducibly() -> None:
         assert action_from_json(item).cards == mark.played  # type: ignore[union-attr]
         assert mark.better != mark.played
         assert mark.gain >= THRESHOLD and mark.gain > 2 * mark.se
+        assert mark.reason is not None and mark.reason.code in CODES
 
 
 def test_review_rejects_a_bad_seat() -> None:
@@ -79,6 +81,11 @@ def test_review_of_one_hand_and_its_json() -> None:
     j = review_hand(rec, 0, everything[0].hand, 60)[0]
     assert j["view"] == j["index"] + 1 and j["played"] == format_cards(everything[0].played)
     assert "±" in j["text"]["en"] and "级" in j["text"]["zh"]
+    # each mark says why: a reason code, its params and its words in both languages
+    for m, jm in zip(everything, review_hand(rec, 0, everything[0].hand, 60), strict=False):
+        assert jm["reason"]["code"] == m.why.code and jm["reason"]["params"] == m.why.args()
+        assert jm["reason"]["text"]["zh"] == m.why.text("zh")
+        assert not any(f"{s}{r}" in jm["reason"]["text"]["en"] for s in "SHCD" for r in "2345")
     assert not any(f"{s}{r}" in j["text"]["en"] for s in "SHCD" for r in "23456789JQKA")
     with pytest.raises(ShengjiError) as e:
         review_hand({**rec, "actions": hand_actions(rec["actions"], 0)[:-1]}, 0, 0, 60)

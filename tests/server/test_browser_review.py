@@ -233,8 +233,21 @@ STUB_MARKS = {
             "se": 0.05,
             "deals": 50,
             "text": {
+                "en": "Hand 1, trick 1: played ♠10; ♠3 is worth +0.41: ♠10 gives 10 points…",
+                "zh": "第 1 局第 1 轮: 出了 ♠10; 出 ♠3 平均多得 +0.41 级: 出♠10送给对方10分…",
+            },
+            "line": {
                 "en": "Hand 1, trick 1: played ♠10; ♠3 is worth +0.41",
                 "zh": "第 1 局第 1 轮: 出了 ♠10; 出 ♠3 平均多得 +0.41 级",
+            },
+            "reason": {
+                "code": "gives_points",
+                "params": {"played": "S10", "better": "S3", "points": 10, "taken": 10},
+                "text": {
+                    "en": "♠10 gives 10 points to the opponents, who took the trick (10 points"
+                    " in all); ♠3 keeps them",
+                    "zh": "出♠10送给对方10分 (对方这一轮共拿10分); 出♠3不送",
+                },
             },
         }
     ],
@@ -279,12 +292,18 @@ def test_reading_a_review_holds_the_next_hand(srv: ReviewServer, browser: Any) -
     wait(bob, "(window.shengjiState.room.reviewing || []).includes(0)")
     assert ann.locator("#marks .mtext").is_visible()  # the reason, without hover
     assert "♠3" in ann.inner_text("#marks .mtext") and "+0.41 ± 0.05" in ann.inner_text("#marks")
+    # why the play is marked, in its own line (the line itself without it)
+    assert ann.locator("#marks .mreason").is_visible()
+    assert ann.get_attribute("#marks .mreason", "data-code") == "gives_points"
+    assert "gives 10 points to the opponents" in ann.inner_text("#marks .mreason")
+    assert "gives" not in ann.inner_text("#marks .mtext")
     ann.click("#closedialog")
     wait(bob, "(window.shengjiState.room.reviewing || []).length === 0")
     # the hand log of the finished hand shows the mark under its trick
     ann.click("#handlogbtn")
     ann.wait_for_selector('#logdialog .logtrick[data-trick="1"] .logmark')
     assert "♠3" in ann.inner_text('#logdialog .logtrick[data-trick="1"] .logmark')
+    assert "gives 10 points" in ann.inner_text('#logdialog .logtrick[data-trick="1"] .logmark')
     ann.click("#closedialog")
     ann.click("#next")
     wait(bob, "window.shengjiState.room.waiting.length === 1")

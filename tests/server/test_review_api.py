@@ -15,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from shengji.bots.reasons import CODES
 from shengji.game.actions import action_from_json
 from shengji.rules.cards import parse_cards
 from shengji.server.app import create_app
@@ -36,6 +37,8 @@ KEYS = {
     "se",
     "deals",
     "text",
+    "line",
+    "reason",
 }
 
 
@@ -100,6 +103,10 @@ def test_a_finished_hand_is_reviewed_for_any_seat(
             assert mark["text"]["en"].startswith("Hand 1, trick ")
             assert mark["text"]["zh"].startswith("第 1 局第 ")
             assert not any(s in mark["text"]["en"] for s in ("S10", "H10", "C10", "D10"))
+            why = mark["reason"]
+            assert why["code"] in CODES and set(why["text"]) == {"en", "zh"}
+            assert why["params"]["better"] == mark["better"]
+            assert why["text"]["en"] and why["text"]["zh"]
         marked += len(body["marks"])
     # (whether a random deal has marks is chance: tests/test_review.py checks seeded ones)
     assert marked >= 0
@@ -230,3 +237,35 @@ def test_one_peer_waits_for_one_review_at_a_time() -> None:
         rv.close()
 
     asyncio.run(main())
+
+
+def test_the_review_message_says_why_each_play_is_marked() -> None:
+    """The worker's answer (what ``GET /api/rooms/{id}/review`` sends as ``marks``): each
+    mark has its ``reason``, a stable code with its params and its words in both
+    languages, suits as symbols (a seeded hand with marks: tests/test_review.py)."""
+    from shengji.bots.heuristic_v1 import HeuristicV1Bot
+    from shengji.game.players import run_match
+    from shengji.rules.presets import load_preset
+    from shengji.server.reviewing import review_hand
+
+    players = [HeuristicV1Bot(s, 7) for s in range(4)]
+    st, recorder = run_match(load_preset("shuangsheng"), 7, players, stop_after_hand=True)
+    rec = recorder.record(st)
+
+    async def main() -> Any:
+        rv = Reviewer(queue=1, job=review_hand, executor=lambda: ThreadPoolExecutor(1))
+        try:
+            return await rv.review("seeded", lambda: rec, 1, 0, 200)
+        finally:
+            rv.close()
+
+    marks = asyncio.run(main())
+    assert marks
+    for mark in marks:
+        assert set(mark) == KEYS
+        why = mark["reason"]
+        assert why["code"] in CODES and set(why) == {"code", "params", "text"}
+        assert why["params"]["better"] == mark["better"]
+        assert why["text"]["en"][:1] == why["text"]["en"][:1].upper()
+        assert "♠" in why["text"]["en"] + why["text"]["zh"] or why["code"] == "search"
+    assert any(m["reason"]["code"] != "search" for m in marks)

@@ -4,7 +4,10 @@ clearly worse in expectation than an alternative.
 Every play the seat made in the record is searched again from that seat's view (so only
 what the seat could know is used): the play made and the heuristic's best alternatives
 are rolled out on the same sampled deals, and a play is marked when an alternative is
-worth more by at least ``threshold`` levels and by two standard errors.
+worth more by at least ``threshold`` levels and by two standard errors. Each mark carries
+a :class:`~shengji.bots.reasons.Reason`: what the better play does that the played one
+does not (it wins the trick, the played one gave points away...), or the search's figures
+when nothing specific is found (:mod:`shengji.bots.reasons`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ..game.state import GameState
 from ..game.views import seat_view
 from ..rules.cards import Card
 from ..words.i18n import cards_label
+from .reasons import Reason, hand_end, searched, trick_after, why
 from .rollouts import KernelRollout, Rollout
 from .search import Budget, SearchBot
 
@@ -40,12 +44,27 @@ class Mark:
     gain: float  # expected levels the alternative is worth more
     se: float  # standard error of ``gain``
     deals: int  # sampled deals behind the figures
+    #: Why ``better`` is better (None: the search's figures, :attr:`why`).
+    reason: Reason | None = None
+
+    @property
+    def why(self) -> Reason:
+        """The mark's reason: :attr:`reason`, else the search's own figures."""
+        return self.reason or searched(self.better, self.gain, self.deals)
 
     def text(self, lang: str = "en") -> str:
         """One line describing the mark, suits as symbols, the play placed by hand, trick
-        and turn in the trick (``lang``: ``en``, ``zh`` or ``both``)."""
+        and turn in the trick, then the reason when it is more than the figures
+        (``lang``: ``en``, ``zh`` or ``both``)."""
         if lang == "both":
             return f"{self.text('en')} | {self.text('zh')}"
+        line = self.line(lang)
+        if self.why.code == "search":
+            return line
+        return f"{line}: {self.why.text(lang)}"
+
+    def line(self, lang: str = "en") -> str:
+        """The mark's line without its reason."""
         played = cards_label([c.text for c in self.played], lang)
         better = cards_label([c.text for c in self.better], lang)
         figures = f"{self.gain:+.2f} ± {self.se:.2f}"
@@ -118,6 +137,14 @@ def review(
         if best.play == action.cards or best.n < 2:
             continue
         if best.diff >= threshold and best.diff > 2 * best.diff_se:
+            found = why(
+                st,
+                seat,
+                action.cards,
+                best.play,
+                trick_after(before, index, st),
+                hand_end(before, index, st),
+            )
             yield Mark(
                 index=index - 1,
                 hand=st.hand_number,
@@ -128,4 +155,5 @@ def review(
                 gain=best.diff,
                 se=best.diff_se,
                 deals=best.n,
+                reason=found or searched(best.play, best.diff, best.n),
             )

@@ -48,13 +48,18 @@ class ReviewBusy(ShengjiError):
 
 def mark_json(mark: Any) -> dict[str, Any]:
     """A :class:`shengji.bots.review.Mark` for clients: cards in notation, figures rounded, the
-    line in both languages (suits as symbols). ``view`` is the replayer's view index of
-    the table just after the play (``GET /api/rooms/{id}/replay/views``)."""
+    line in both languages (suits as symbols) as ``text`` (the reason at its end) and as
+    ``line`` (without it), and the ``reason`` on its own: a stable ``code``, its ``params``
+    and its ``text`` in both languages (:mod:`shengji.bots.reasons`). ``view`` is the
+    replayer's view index of the table just after the play
+    (``GET /api/rooms/{id}/replay/views``)."""
     played = " ".join(c.text for c in mark.played)
     better = " ".join(c.text for c in mark.better)
     gain, se = round(mark.gain, 3), round(mark.se, 3)
-    text = {lang: mark.text(lang) for lang in ("en", "zh")}
-    text["en"] = text["en"][:1].upper() + text["en"][1:]
+    text = {lang: _capital(mark.text(lang)) for lang in ("en", "zh")}
+    line = {lang: _capital(mark.line(lang)) for lang in ("en", "zh")}
+    reason = mark.why.json()
+    reason["text"] = {lang: _capital(words) for lang, words in reason["text"].items()}
     return {
         "index": mark.index,
         "view": mark.index + 1,
@@ -67,7 +72,13 @@ def mark_json(mark: Any) -> dict[str, Any]:
         "se": se,
         "deals": mark.deals,
         "text": text,
+        "line": line,
+        "reason": reason,
     }
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 def review_hand(rec: dict[str, Any], seat: int, hand: int, rollouts: int) -> list[dict[str, Any]]:

@@ -760,6 +760,137 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "sel.count": {"en": "{n}/{need} chosen", "zh": "已选 {n}/{need} 张"},
     # hints
+    # -- review marks: why the better play is better (shengji.bots.reasons) -----------------
+    "review.why.beats_winner": {
+        "en": "{better} beats {winner}, which took the trick and its {taken} for the "
+        "opponents; {played} does not",
+        "zh": "出{better}能压住{winner}, 出{played}压不住: 对方拿走了这一轮和其中的{taken}",
+    },
+    "review.why.beats_winner.none": {
+        "en": "{better} beats {winner}, which took the trick for the opponents; {played} does not",
+        "zh": "出{better}能压住{winner}, 出{played}压不住: 对方拿走了这一轮",
+    },
+    "review.why.holds_trick": {
+        "en": "{better} keeps the trick and its {points} safe; {played} can still be overtaken",
+        "zh": "出{better}稳拿这一轮和其中的{points}, 出{played}还可能被压",
+    },
+    "review.why.holds_trick.none": {
+        "en": "{better} keeps the trick safe; {played} can still be overtaken",
+        "zh": "出{better}稳拿这一轮, 出{played}还可能被压",
+    },
+    "review.why.secures_trick": {
+        "en": "partner's {partner} may still be overtaken: {better} makes the trick and its "
+        "{points} safe; {played} leaves it open",
+        "zh": "队友的{partner}还可能被压: 出{better}稳拿这一轮和其中的{points}, 出{played}则不稳",
+    },
+    "review.why.secures_trick.none": {
+        "en": "partner's {partner} may still be overtaken: {better} makes the trick safe; "
+        "{played} leaves it open",
+        "zh": "队友的{partner}还可能被压: 出{better}稳拿这一轮, 出{played}则不稳",
+    },
+    "review.why.wins_trick": {
+        "en": "{better} wins the trick and its {points}; {played} loses it",
+        "zh": "出{better}能拿下这一轮和其中的{points}, 出{played}拿不到",
+    },
+    "review.why.wins_trick.none": {
+        "en": "{better} wins the trick (and the lead); {played} loses it",
+        "zh": "出{better}能拿下这一轮 (和出牌权), 出{played}拿不到",
+    },
+    "review.why.takes_lead": {
+        "en": "{better} beats the cards played so far ({points} in the trick); {played} does not",
+        "zh": "出{better}能压过已出的牌 (这一轮已有{points}), 出{played}压不过",
+    },
+    "review.why.takes_lead.none": {
+        "en": "{better} beats the cards played so far; {played} does not",
+        "zh": "出{better}能压过已出的牌, 出{played}压不过",
+    },
+    "review.why.overtakes_partner": {
+        "en": "{played} overtakes partner's winning {partner}; {better} leaves the trick "
+        "to partner",
+        "zh": "出{played}压了队友正在赢的{partner}; 出{better}让队友拿这一轮",
+    },
+    "review.why.overtaken": {
+        "en": "{played} was overtaken: the opponents took the trick and its {taken}; "
+        "{better} spends less",
+        "zh": "出{played}被压了: 对方拿走这一轮和其中的{taken}; 出{better}损失更小",
+    },
+    "review.why.overtaken.none": {
+        "en": "{played} was overtaken and the opponents took the trick; {better} spends less",
+        "zh": "出{played}被压了, 对方拿走这一轮; 出{better}损失更小",
+    },
+    "review.why.gives_points": {
+        "en": "{played} gives {points} to the opponents, who took the trick ({taken} in "
+        "all); {better} keeps them",
+        "zh": "出{played}送给对方{points} (对方这一轮共拿{taken}); 出{better}不送",
+    },
+    "review.why.gives_points.collector": {
+        "en": "{played} puts {points} into a trick the banker's side took, out of our "
+        "count ({taken} in all); {better} keeps them",
+        "zh": "出{played}把{points}垫给了庄家一方拿下的这一轮, 我方拿不到 (这一轮共{taken}); "
+        "出{better}不垫",
+    },
+    "review.why.feeds_partner": {
+        "en": "{better} feeds {points} more to the trick our side took; {played} holds them back",
+        "zh": "出{better}能给己方拿下的这一轮多贴{points}, 出{played}没贴",
+    },
+    "review.why.draws_trumps": {
+        "en": "{better} draws the opponents' trumps; {played} leaves them their trumps",
+        "zh": "出{better}吊主, 清对方的主; 出{played}让对方留着主",
+    },
+    "review.why.leads_boss": {
+        "en": "{better} is a lead nobody can beat; {played} can be beaten",
+        "zh": "出{better}没人管得住, 出{played}会被管上",
+    },
+    "review.why.leads_into_void": {
+        "en": "{played} leads {suit}, where an opponent has shown void: it can be "
+        "trumped; {better} is safer",
+        "zh": "对方已经没有{suit}了, 出{played}会被毙; 出{better}更稳",
+    },
+    "review.why.spends_trump": {
+        "en": "{played} spends {trumps} more than {better}, which does the same job",
+        "zh": "出{played}比出{better}多花{trumps}, 效果却一样",
+    },
+    "review.why.leads_trump": {
+        "en": "{played} spends a trump on the lead; {better} keeps the trumps and leads a "
+        "side suit",
+        "zh": "出{played}首攻就花掉主牌; 出{better}留着主, 先出副牌",
+    },
+    "review.why.keeps_boss": {
+        "en": "{better} keeps {cards}, which nobody can beat; {played} spends it",
+        "zh": "出{better}留着没人管得住的{cards}; 出{played}把它花掉了",
+    },
+    "review.why.breaks_pair": {
+        "en": "{played} breaks up the {kind} {cards}; {better} does not",
+        "zh": "出{played}拆了{kind}{cards}; 出{better}不拆",
+    },
+    "review.why.spends_pair": {
+        "en": "{played} spends the {kind} {cards} where {better} does the same job and keeps it",
+        "zh": "出{played}用掉了{kind}{cards}; 出{better}效果一样, 还留着它",
+    },
+    "review.why.spends_high": {
+        "en": "{played} spends a higher card than needed; the lower {better} does the same",
+        "zh": "出{played}用了不必要的大牌, 出小一点的{better}效果一样",
+    },
+    "review.why.leads_low": {
+        "en": "{better} leads low and keeps {cards} for later; {played} spends it",
+        "zh": "出{better}先出小的, 留着{cards}; 出{played}把它花掉了",
+    },
+    "review.why.wins_nothing": {
+        "en": "{played} wins a trick with no points; {better} keeps {cards}",
+        "zh": "出{played}赢了一轮没有分的牌; 出{better}留着{cards}",
+    },
+    "review.why.lost_trick": {
+        "en": "after {played} the opponents took the trick and its {taken}",
+        "zh": "出{played}后对方拿走了这一轮和其中的{taken}",
+    },
+    "review.why.search": {
+        "en": "the search found {better} worth {gain} levels more over {deals} sampled deals",
+        "zh": "搜索发现出{better}在{deals}次抽样中平均多得{gain}级",
+    },
+    "review.kind.pair": {"en": "pair", "zh": "对子"},
+    "review.kind.triple": {"en": "triple", "zh": "三张"},
+    "review.kind.quad": {"en": "four of a kind", "zh": "四张"},
+    "review.kind.tractor": {"en": "tractor", "zh": "拖拉机"},
     "hint.text": {"en": "hint: {action} · {why}", "zh": "提示: {action} · {why}"},
     "hint.gain": {
         "en": " (levels a hand gained on average; ± how far that average may be off)",
@@ -1195,6 +1326,51 @@ def cards_label(cards: str | Iterable[str], lang: str) -> str:
     """Cards for people, space-separated: ``♠10 ♥J BJ``."""
     items = cards.split() if isinstance(cards, str) else list(cards)
     return " ".join(card_label(c, lang) for c in items)
+
+
+#: Reason params that are cards in notation (worded with :func:`cards_label`).
+_CARD_PARAMS = ("played", "better", "partner", "cards", "winner")
+
+
+def reason_text(code: str, params: Mapping[str, Any], lang: str) -> str:
+    """Why a review's better play is better (:mod:`shengji.bots.reasons`), from its stable
+    ``code`` and its ``params``: cards with suit symbols, points and trumps counted, a
+    ``.none`` wording where the trick holds no points.
+
+    >>> reason_text("wins_trick", {"played": "S3", "better": "SA", "points": 15}, "en")
+    '♠A wins the trick and its 15 points; ♠3 loses it'
+    >>> reason_text("breaks_pair", {"played": "HK", "better": "H4", "cards": "HK HK",
+    ...     "kind": "pair"}, "zh")
+    '出♥K拆了对子♥K ♥K; 出♥4不拆'
+    """
+    lang = _lang(lang)
+    p: dict[str, Any] = dict(params)
+    for name in _CARD_PARAMS:
+        if name in p:
+            p[name] = cards_label(str(p[name]), lang)
+    for name in ("points", "taken"):
+        if name in p:
+            p[name] = count_points(int(p[name]), lang)
+    if "trumps" in p:
+        n = int(p["trumps"])
+        p["trumps"] = f"{n}张主牌" if lang == "zh" else f"{n} trump{'s' if n != 1 else ''}"
+    if "suit" in p:
+        p["suit"] = SUIT_SYMBOLS.get(str(p["suit"]), str(p["suit"]))
+    if "kind" in p:
+        p["kind"] = t(f"review.kind.{p['kind']}", lang)
+    if "gain" in p:
+        p["gain"] = f"{float(p['gain']):+.2f}"
+    key = f"review.why.{code}"
+    if not params.get("points", params.get("taken", 1)) and f"{key}.none" in CATALOGUE:
+        key += ".none"
+    if params.get("collector") and f"{key}.collector" in CATALOGUE:
+        key += ".collector"
+    if key not in CATALOGUE:
+        return code
+    try:
+        return t(key, lang, **p)
+    except (KeyError, IndexError):  # params that do not fit the words: the code as it is
+        return code
 
 
 def count_cards(n: int, lang: str) -> str:

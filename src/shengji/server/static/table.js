@@ -261,7 +261,7 @@ export function handLog(view, room, ctx, marks = [], open = new Set(), onToggle 
         failed ? throwNote(failed, room, false) : null,
         mine.map((m) => el("div", { class: "logmark" },
           el("small", {}, `${t("reviewBetter")}: `), cardRow(m.better, { size: "mini", ctx, markTrump: true }),
-          el("small", { class: "muted" }, ` ${pick(m.text)}`)))));
+          el("small", { class: "muted" }, ` ${pick(m.reason ? m.reason.text : m.text)}`)))));
     if (onToggle && !live) d.addEventListener("toggle", () => onToggle(n, d.open));
     return d;
   };
@@ -504,7 +504,9 @@ export function reviewPanel(rv, opts = {}) {
         el("span", { class: "mcards" }, el("small", {}, t("reviewPlayed")), cardRow(m.played, { size: "mini", ctx: opts.ctx, markTrump: !!opts.ctx })),
         el("span", { class: "mcards better" }, el("small", {}, t("reviewBetter")), cardRow(m.better, { size: "mini", ctx: opts.ctx, markTrump: !!opts.ctx })),
         el("b", { class: "mgain" }, t("reviewGain", { g: `+${m.gain.toFixed(2)}${m.se ? ` ± ${m.se.toFixed(2)}` : ""}` })),
-        el("small", { class: "mtext" }, pick(m.text)), // read on touch screens too: no hover needed
+        // why, then the line: read on touch screens too, no hover needed
+        m.reason ? el("span", { class: "mreason", "data-code": m.reason.code }, pick(m.reason.text)) : null,
+        el("small", { class: "mtext" }, pick(m.line || m.text)),
       ];
       const attrs = { class: "markrow", "data-view": m.view };
       return el("li", { class: `mark${opts.current === m.view ? " current" : ""}` },
