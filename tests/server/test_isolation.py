@@ -130,6 +130,46 @@ def test_lobby_commands_have_a_budget_per_address(db_url: str) -> None:
             assert clients[1].request({"type": "ping"})["type"] == "ack"  # pings are free
 
 
+def test_a_bot_thinking_does_not_stall_other_rooms(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's decision (a search, a look ahead) is made off the event loop: while a
+    room's bots think, another room's player is answered at once."""
+    from shengji.bots.heuristic import HeuristicBot
+
+    real = HeuristicBot.act
+    thought: list[float] = []
+
+    def slow(self: HeuristicBot, view: Any) -> Any:
+        if view.phase == "play":
+            end = time.perf_counter() + 0.6
+            while time.perf_counter() < end:  # holds the interpreter, as a search does
+                pass
+            thought.append(end)
+        return real(self, view)
+
+    monkeypatch.setattr(HeuristicBot, "act", slow)
+    with _app(db_url) as http:
+        a, key_a = _room(http, bots=[None, "heuristic", "heuristic", "heuristic"])
+        b, key_b = _room(http)
+        with http.websocket_connect(f"/ws/{a}") as wa, http.websocket_connect(f"/ws/{b}") as wb:
+            ca, cb = Client(wa), Client(wb)
+            ca.request({"type": "join", "name": "a", "host_key": key_a})
+            cb.request({"type": "join", "name": "b", "host_key": key_b})
+            ca.request({"type": "ready"})
+            ca.request({"type": "start"})
+            play_to_end([ca], until="play")
+            pings = []
+            while len(thought) < 4:
+                sync(ca)
+                if ca.view["to_act"] == ca.seat:
+                    ca.send({"type": "act", "action": ca.choose()})
+                time.sleep(0.15)  # a bot is thinking now
+                pings.append(_ping_seconds(cb))
+            # on the event loop, a ping would wait for the rest of a 0.6 s decision
+            assert max(pings) < 0.3, pings
+
+
 # -- 2. replays are made in a worker, kept, limited and compressed --------------------------
 
 

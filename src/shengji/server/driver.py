@@ -307,7 +307,10 @@ class Driving(Broadcasting):
         if isinstance(bot, ExternalBot):  # a program: asked off the event loop, checked
             action = await bot.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
         else:
-            action = bot.act(seat_view(st, seat))
+            # thought in a thread: a bot that searches or looks ahead (tens to hundreds of
+            # milliseconds) never stops the event loop, so every other table is served
+            # meanwhile; the room's lock keeps its state as the bot saw it
+            action = await asyncio.to_thread(bot.act, seat_view(st, seat))
             effort = getattr(bot, "effort", None)
             if effort is not None:
                 self.searched.append((int(effort[0]), int(effort[1]), bool(effort[2])))
