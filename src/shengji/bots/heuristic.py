@@ -63,9 +63,13 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seat: int = 0, seed: int = 0) -> None:
+    def __init__(self, seat: int = 0, seed: int = 0, look: int = 0) -> None:
         self.rng = random.Random(f"heuristic:{seed}:{seat}")
         self.seed = seed
+        #: Rollouts a play may look ahead with (:mod:`shengji.bots.lookahead`); 0: the
+        #: bare rule of thumb (inside the search bot and the hints). The registered
+        #: ``heuristic`` bot, the tables' Normal, looks ahead.
+        self.look = look
         #: Why the last action was chosen: (English, Chinese).
         self.reason: tuple[str, str] = ("", "")
         #: The plays the last play decision scored, best first (for search bots).
@@ -83,6 +87,14 @@ class HeuristicBot:
         if view.phase == "bury":
             burial = choose_burial(view)
             self.reason = burial_reason(view.ctx, view.hand, burial)
+            if self.look and not view.options.friends:
+                from . import lookahead
+
+                key = f"lookahead-bury:{view.seat}:{view.hand_number}:{len(view.kitty_seen)}"
+                looked = lookahead.bury(view, burial, key)
+                if looked is not None:
+                    self.reason = lookahead.bury_reason(looked)
+                    burial = looked.play
             return Bury(burial)
         if view.phase == "call":
             self.reason = (
@@ -100,6 +112,15 @@ class HeuristicBot:
             if solved is not None:
                 self.reason = lastricks.reason(solved)
                 play = solved.play
+        elif self.look and len(self.scored) > 1:
+            from . import lookahead
+
+            cands = lookahead.distinct(play, self.scored)
+            key = f"lookahead:{view.seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}"
+            looked = lookahead.look_ahead(view, cands, key, self.look)
+            if looked is not None:
+                self.reason = lookahead.reason(looked, play)
+                play = looked.play
         return Play(play)
 
     # -- declaring -------------------------------------------------------------------------
