@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit
 from ..rules.trump import TRUMP
-from .heuristic import partners
+from .sides import partners
 
 if TYPE_CHECKING:
     pass

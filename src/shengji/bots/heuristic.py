@@ -40,20 +40,19 @@ from collections.abc import Callable, Sequence
 
 from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..game.legal import legal_shows
-from ..game.state import TableFacts
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit, deck, points
 from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow
 from ..rules.friends import FriendCall, callable_cards
 from ..rules.leads import unit_leads
 from ..rules.options import RuleOptions
-from ..rules.seats import FIXED_TEAMS
 from ..rules.throws import beats_unit
 from ..rules.tricks import trick_winner
 from ..rules.trump import TRUMP, TrumpContext, trump_context
 from ..rules.units import Lead, Unit, classify_lead, decompose
 from . import lastricks
 from .burial import keep_value
+from .sides import partners
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -428,19 +427,6 @@ def burial_reason(
 
 
 # -- knowledge from the view -------------------------------------------------------------------
-
-
-def partners(table: TableFacts, seat: int) -> list[int]:
-    """The other seats known to be on ``seat``'s side (a seat whose side is not known yet
-    is not among them; a seat that does not know its own side counts as a collector: a
-    friend that has not played its called copy plays as one). ``table``: a view or a
-    game state."""
-    n = table.options.players
-    if not table.options.friends:
-        return [s for s in range(n) if s != seat and FIXED_TEAMS[s] == FIXED_TEAMS[seat]]
-    mine = table.side_of(seat)
-    mine = 1 if mine is None else mine
-    return [s for s in range(n) if s != seat and table.side_of(s) == mine]
 
 
 def call_progress(view: SeatView) -> list[tuple[FriendCall, int, int | None]]:

@@ -133,8 +133,7 @@ def bury(view: SeatView, chosen: tuple[Card, ...], key: str) -> Looked | None:
 
     def outcomes(belief: Belief, deal: Deal, active: Sequence[int], det: int) -> list[Any]:
         return [
-            rollout.finish(belief.after_burial(deal, cands[i]), random.Random(det))
-            for i in active
+            rollout.finish(belief.after_burial(deal, cands[i]), random.Random(det)) for i in active
         ]
 
     return _compare(view, cands, outcomes, key, BURY_ROLLOUTS, BURY_GAIN, BURY_SE, free=True)
