@@ -211,7 +211,7 @@ def _prune(values: Sequence[Sequence[float]], active: list[int]) -> list[int]:
 
 def bury_reason(looked: Looked) -> tuple[str, str]:
     """Why the looked-ahead burial replaces the rule of thumb's (English, Chinese)."""
-    cards = " ".join(c.text for c in looked.play)
+    cards = " ".join(c.symbol for c in looked.play)
     gain = f"{looked.gain:+.2f} ± {looked.se:.2f}"
     return (
         f"look ahead: bury {cards}; played out on {looked.deals} guesses at the other "
@@ -223,8 +223,8 @@ def bury_reason(looked: Looked) -> tuple[str, str]:
 
 def reason(looked: Looked, rule: tuple[Card, ...]) -> tuple[str, str]:
     """Why the looked-ahead play replaces the rule of thumb's (English, Chinese)."""
-    mine = " ".join(c.text for c in looked.play)
-    theirs = " ".join(c.text for c in rule)
+    mine = " ".join(c.symbol for c in looked.play)
+    theirs = " ".join(c.symbol for c in rule)
     gain = f"{looked.gain:+.2f} ± {looked.se:.2f}"
     return (
         f"look ahead: {mine} rather than {theirs}; played out on {looked.deals} guesses "
