@@ -30,6 +30,11 @@ many trumps the opponents hold, and the kitty's likely points.
   opponent.
 - The last tricks: once every hand holds at most three cards, its candidate plays are
   solved exactly on sampled deals of the hidden cards (:mod:`shengji.bots.lastricks`).
+- Looking ahead (``look`` rollouts, the registered bot, the tables' Normal; not the bare
+  rule of thumb inside the search bot and the hints): before the last tricks, its best
+  few plays, and its burial with a few variants, are played out on sampled deals of the
+  hidden cards, and another replaces its choice only by a margin
+  (:mod:`shengji.bots.lookahead`).
 """
 
 from __future__ import annotations
