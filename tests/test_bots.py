@@ -236,3 +236,55 @@ def test_the_last_tricks_are_solved_with_legal_plays(seed: int) -> None:
                 solved += 1
             st, _ = apply(st, seat, action)
     assert solved > 0
+
+
+def test_the_look_ahead_plays_and_buries_legally_and_says_why() -> None:
+    """The registered heuristic (Normal) looks ahead: its overriding plays are legal, its
+    burials the kitty's size from the hand, its reasons in both languages; the same seed
+    plays the same way; the bare rule of thumb (search's, hints') never looks ahead."""
+    from collections import Counter
+
+    from shengji.bots.registry import make_player
+    from shengji.game.actions import Bury, Play
+    from shengji.rules.follow import is_legal_follow
+
+    looked: Counter[str] = Counter()
+    for deal in range(2):
+        st = new_match(load_preset("shuangsheng"), 700 + deal)
+        bots = [make_player("heuristic", s, 7) for s in range(4)]
+        twin = make_player("heuristic", 0, 7)
+        bare = HeuristicBot(0, 7)
+        while st.phase not in ("hand_over", "match_over"):
+            seat = st.to_act
+            assert seat is not None
+            view = seat_view(st, seat)
+            action = bots[seat].act(view)
+            en, zh = bots[seat].reason  # type: ignore[attr-defined]
+            if en.startswith("look ahead"):
+                assert zh.startswith("往后推演")
+                if isinstance(action, Play):
+                    looked["play"] += 1
+                    if view.lead is not None and view.trick:
+                        assert is_legal_follow(view.ctx, view.lead, view.hand, action.cards)
+                else:
+                    assert isinstance(action, Bury)
+                    looked["bury"] += 1
+                    assert len(action.cards) == view.options.kitty_size
+                    assert not Counter(action.cards) - Counter(view.hand)
+            if seat == 0:
+                assert twin.act(view) == action
+                bare.act(view)
+                assert not bare.reason[0].startswith("look ahead")
+            st, _ = apply(st, seat, action)
+    assert looked["play"] > 0
+
+
+def test_the_heuristic_spec_takes_plain_or_a_rollout_budget() -> None:
+    from shengji.bots.registry import make_player
+
+    assert make_player("heuristic", 0, 1).look > 0  # type: ignore[attr-defined]
+    assert make_player("heuristic:plain", 0, 1).look == 0  # type: ignore[attr-defined]
+    assert make_player("heuristic:50it", 0, 1).look == 50  # type: ignore[attr-defined]
+    with pytest.raises(ShengjiError) as e:
+        make_player("heuristic:fast", 0, 1)
+    assert e.value.code == "BAD_BOT_SPEC"

@@ -46,8 +46,8 @@ def test_api_bots_lists_the_registry_with_levels_and_both_languages(http: TestCl
     assert by_name["heuristic"]["difficulty"] == "normal"
     assert by_name["search"]["difficulty"] == "strong"
     assert by_name["heuristic"]["description"] == {
-        "en": "heuristic bot: rule-of-thumb play, instant",
-        "zh": "智能机器人:经验打法,即时出牌",
+        "en": "heuristic bot: rule-of-thumb play, checked by a few short rollouts",
+        "zh": "智能机器人:经验打法,少量推演核对",
     }
     assert by_name["heuristic"]["label"] == {"en": "heuristic bot", "zh": "机器人(智能)"}
     assert all(set(b) == {"name", "difficulty", "label", "description"} for b in listed)

@@ -525,7 +525,12 @@ def test_the_invite_link_is_printed_once(
 def test_the_bots_play_one_at_a_time_and_a_won_trick_stays_on_the_table() -> None:
     """Seed 33: right led ♦6, partner's ♦K wins so far, left threw ♦J; we play last."""
     session = LocalSession(
-        load_preset("classic-1deck"), seed=33, seat=0, deal_seconds=0, bot_seconds=30
+        load_preset("classic-1deck"),
+        seed=33,
+        seat=0,
+        deal_seconds=0,
+        bot_seconds=30,
+        bots="heuristic:plain",  # the rule of thumb alone: the seed was chosen for its plays
     )
     for _ in range(5000):
         view = session.state["view"]

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit
 from ..rules.trump import TRUMP
-from ..words.i18n import cards_label
-from .heuristic import partners
+from .sides import partners
 
 if TYPE_CHECKING:
     pass
@@ -75,6 +74,8 @@ def override_reason(
     """Why the search plays ``best.play`` rather than the rule of thumb's ``heuristic``:
     both plays, the gain with its standard error and deals, and the difference in words
     where one can be named (English, Chinese)."""
+
+    from ..words.i18n import cards_label  # not at import: a Botzone turn loads no words
 
     words = play_difference(view, heuristic, best.play)
     en_cards = [cards_label([c.text for c in p], "en") for p in (best.play, heuristic)]

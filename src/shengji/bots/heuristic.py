@@ -30,6 +30,11 @@ many trumps the opponents hold, and the kitty's likely points.
   opponent.
 - The last tricks: once every hand holds at most three cards, its candidate plays are
   solved exactly on sampled deals of the hidden cards (:mod:`shengji.bots.lastricks`).
+- Looking ahead (``look`` rollouts, the registered bot, the tables' Normal; not the bare
+  rule of thumb inside the search bot and the hints): before the last tricks, its best
+  few plays, and its burial with a few variants, are played out on sampled deals of the
+  hidden cards, and another replaces its choice only by a margin
+  (:mod:`shengji.bots.lookahead`).
 """
 
 from __future__ import annotations
@@ -40,20 +45,19 @@ from collections.abc import Callable, Sequence
 
 from ..game.actions import Action, Bury, Call, Continue, Declare, Pass, Play
 from ..game.legal import legal_shows
-from ..game.state import TableFacts
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit, deck, points
 from ..rules.follow import count_legal_follows, legal_follows, random_legal_follow
 from ..rules.friends import FriendCall, callable_cards
 from ..rules.leads import unit_leads
 from ..rules.options import RuleOptions
-from ..rules.seats import FIXED_TEAMS
 from ..rules.throws import beats_unit
 from ..rules.tricks import trick_winner
 from ..rules.trump import TRUMP, TrumpContext, trump_context
 from ..rules.units import Lead, Unit, classify_lead, decompose
 from . import lastricks
 from .burial import keep_value
+from .sides import partners
 
 _MAX_SCORED = 120  # follows scored exhaustively up to this many; else sampled
 
@@ -63,9 +67,13 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seat: int = 0, seed: int = 0) -> None:
+    def __init__(self, seat: int = 0, seed: int = 0, look: int = 0) -> None:
         self.rng = random.Random(f"heuristic:{seed}:{seat}")
         self.seed = seed
+        #: Rollouts a play may look ahead with (:mod:`shengji.bots.lookahead`); 0: the
+        #: bare rule of thumb (inside the search bot and the hints). The registered
+        #: ``heuristic`` bot, the tables' Normal, looks ahead.
+        self.look = look
         #: Why the last action was chosen: (English, Chinese).
         self.reason: tuple[str, str] = ("", "")
         #: The plays the last play decision scored, best first (for search bots).
@@ -83,6 +91,14 @@ class HeuristicBot:
         if view.phase == "bury":
             burial = choose_burial(view)
             self.reason = burial_reason(view.ctx, view.hand, burial)
+            if self.look and not view.options.friends:
+                from . import lookahead
+
+                key = f"lookahead-bury:{view.seat}:{view.hand_number}:{len(view.kitty_seen)}"
+                looked = lookahead.bury(view, burial, key)
+                if looked is not None:
+                    self.reason = lookahead.bury_reason(looked)
+                    burial = looked.play
             return Bury(burial)
         if view.phase == "call":
             self.reason = (
@@ -100,6 +116,15 @@ class HeuristicBot:
             if solved is not None:
                 self.reason = lastricks.reason(solved)
                 play = solved.play
+        elif self.look and len(self.scored) > 1:
+            from . import lookahead
+
+            cands = lookahead.distinct(play, self.scored)
+            key = f"lookahead:{view.seat}:{view.hand_number}:{len(view.tricks)}:{len(view.trick)}"
+            looked = lookahead.look_ahead(view, cands, key, self.look)
+            if looked is not None:
+                self.reason = lookahead.reason(looked, play)
+                play = looked.play
         return Play(play)
 
     # -- declaring -------------------------------------------------------------------------
@@ -407,19 +432,6 @@ def burial_reason(
 
 
 # -- knowledge from the view -------------------------------------------------------------------
-
-
-def partners(table: TableFacts, seat: int) -> list[int]:
-    """The other seats known to be on ``seat``'s side (a seat whose side is not known yet
-    is not among them; a seat that does not know its own side counts as a collector: a
-    friend that has not played its called copy plays as one). ``table``: a view or a
-    game state."""
-    n = table.options.players
-    if not table.options.friends:
-        return [s for s in range(n) if s != seat and FIXED_TEAMS[s] == FIXED_TEAMS[seat]]
-    mine = table.side_of(seat)
-    mine = 1 if mine is None else mine
-    return [s for s in range(n) if s != seat and table.side_of(s) == mine]
 
 
 def call_progress(view: SeatView) -> list[tuple[FriendCall, int, int | None]]:

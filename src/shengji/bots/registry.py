@@ -162,10 +162,21 @@ def _random(seat: int, seed: int, _arg: str | None) -> Player:
     return RandomBot(seat, seed)
 
 
-def _heuristic(seat: int, seed: int, _arg: str | None) -> Player:
+def _heuristic(seat: int, seed: int, arg: str | None) -> Player:
     from .heuristic import HeuristicBot
+    from .lookahead import ROLLOUTS
 
-    return HeuristicBot(seat, seed)
+    if arg is None:
+        return HeuristicBot(seat, seed, ROLLOUTS)
+    if arg == "plain":
+        return HeuristicBot(seat, seed)
+    if arg.endswith("it") and arg[:-2].isdigit():
+        return HeuristicBot(seat, seed, int(arg[:-2]))
+    raise ShengjiError(
+        f"bad heuristic argument {arg!r}: plain, or a rollout budget such as 200it",
+        code=Code.BAD_BOT_SPEC,
+        params={"bot": "heuristic"},
+    )
 
 
 def _heuristic_v1(seat: int, seed: int, _arg: str | None) -> Player:
@@ -206,10 +217,12 @@ register(
     BotKind(
         "heuristic",
         _heuristic,
-        "heuristic bot: rule-of-thumb play, instant",
-        "智能机器人:经验打法,即时出牌",
+        "heuristic bot: rule-of-thumb play, checked by a few short rollouts",
+        "智能机器人:经验打法,少量推演核对",
         difficulty="normal",
         label_zh="机器人(智能)",
+        argument="plain (the rule of thumb alone, no look ahead) or the look ahead's "
+        "rollouts per play, such as 200it (the default)",
     )
 )
 register(

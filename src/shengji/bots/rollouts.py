@@ -20,7 +20,7 @@ from ..rules.scoring import HandOutcome
 from ..rules.seats import FIXED_TEAMS
 from ..rules.trump import TRUMP, TrumpContext
 from ..rules.units import Lead
-from .heuristic import partners
+from .sides import partners
 
 if TYPE_CHECKING:
     from ..kernel._core import KState
