@@ -288,3 +288,24 @@ def test_the_heuristic_spec_takes_plain_or_a_rollout_budget() -> None:
     with pytest.raises(ShengjiError) as e:
         make_player("heuristic:fast", 0, 1)
     assert e.value.code == "BAD_BOT_SPEC"
+
+
+def test_the_look_ahead_stays_out_of_zhaopengyou() -> None:
+    """At a 找朋友 table Normal plays the rule of thumb alone (its rollouts let a found
+    friend answer the second call): the same plays as ``heuristic:plain`` and no reason
+    of the look ahead, over a six-seat hand."""
+    from shengji.bots.registry import make_player
+
+    opts = load_preset("zhaopengyou")
+    assert opts.players == 6 and opts.friends
+    st = new_match(opts, 11)
+    bots = [make_player("heuristic", s, 3) for s in range(6)]
+    plain = [make_player("heuristic:plain", s, 3) for s in range(6)]
+    while st.phase not in ("hand_over", "match_over"):
+        seat = st.to_act
+        assert seat is not None
+        view = seat_view(st, seat)
+        action = bots[seat].act(view)
+        assert not bots[seat].reason[0].startswith("look ahead")  # type: ignore[attr-defined]
+        assert plain[seat].act(view) == action
+        st, _ = apply(st, seat, action)

@@ -31,9 +31,9 @@ many trumps the opponents hold, and the kitty's likely points.
 - The last tricks: once every hand holds at most three cards, its candidate plays are
   solved exactly on sampled deals of the hidden cards (:mod:`shengji.bots.lastricks`).
 - Looking ahead (``look`` rollouts, the registered bot, the tables' Normal; not the bare
-  rule of thumb inside the search bot and the hints): before the last tricks, its best
-  few plays, and its burial with a few variants, are played out on sampled deals of the
-  hidden cards, and another replaces its choice only by a margin
+  rule of thumb inside the search bot and the hints; fixed partnerships only): before the
+  last tricks, its best few plays, and its burial with a few variants, are played out on
+  sampled deals of the hidden cards, and another replaces its choice only by a margin
   (:mod:`shengji.bots.lookahead`).
 """
 
@@ -116,7 +116,9 @@ class HeuristicBot:
             if solved is not None:
                 self.reason = lastricks.reason(solved)
                 play = solved.play
-        elif self.look and len(self.scored) > 1:
+        elif self.look and len(self.scored) > 1 and not view.options.friends:
+            # not at a 找朋友 table: there its rollouts let a friend already found answer
+            # the second call (the banker's side then short of a seat, docs/bots.md)
             from . import lookahead
 
             cands = lookahead.distinct(play, self.scored)

@@ -6,7 +6,8 @@ rule of thumb's only when it is better on them by a margin.
 
 It is the search bot's method (:mod:`shengji.bots.search`) on a small budget counted in
 rollouts, not time (the bot stays deterministic for a seed on any machine), and it is
-what the registered ``heuristic`` bot (the tables' Normal) does; a bare
+what the registered ``heuristic`` bot (the tables' Normal) does at fixed partnerships (at
+a 找朋友 table its rollouts let a friend already found answer the second call); a bare
 :class:`~shengji.bots.heuristic.HeuristicBot` (the rule of thumb inside the search bot,
 the hints and the benchmarks) does not look ahead.
 
