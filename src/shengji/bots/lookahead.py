@@ -40,9 +40,8 @@ ROLLOUTS = 200
 #: Sampled deals a comparison needs before it may override the rule of thumb.
 MIN_DEALS = 24
 #: Candidates clearly worse than the leader stop being played out after this many deals
-#: (by :data:`PRUNE_SE` standard errors of the paired difference).
+#: (:func:`~shengji.bots.rollouts.prune`).
 PRUNE_FIRST = 16
-PRUNE_SE = 2.0
 #: Another play overrides the rule of thumb's when better by this many levels on average
 #: and this many standard errors of the paired difference.
 GAIN = 0.02
@@ -155,7 +154,7 @@ def _compare(
     candidate when it beats the first by ``gain`` levels and ``gain_se`` standard errors
     of the paired difference on at least :data:`MIN_DEALS` deals."""
     from .belief import Belief
-    from .rollouts import hand_value
+    from .rollouts import hand_value, prune
 
     assert view.seat is not None
     seat = view.seat
@@ -168,7 +167,7 @@ def _compare(
     check = PRUNE_FIRST
     while done + len(active) <= budget:
         if len(values[0]) >= check:
-            active = _prune(values, active)
+            active = prune(values, active)
             check *= 2
         deal = sample(belief, rng)
         if deal is None:
@@ -191,23 +190,6 @@ def _compare(
         if mean >= gain and mean > gain_se * se and (best is None or mean > best.gain):
             best = Looked(cands[i], mean, se, full)
     return best
-
-
-def _prune(values: Sequence[Sequence[float]], active: list[int]) -> list[int]:
-    """``active`` less the candidates clearly worse than the leader (the first stays)."""
-    n = len(values[0])
-    lead = max(active, key=lambda i: sum(values[i]))
-    keep = []
-    for i in active:
-        if i in (0, lead):
-            keep.append(i)
-            continue
-        diffs = [a - b for a, b in zip(values[i], values[lead], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean + PRUNE_SE * math.sqrt(var / n) >= 0:
-            keep.append(i)
-    return keep
 
 
 def bury_reason(looked: Looked) -> tuple[str, str]:

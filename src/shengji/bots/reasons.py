@@ -28,7 +28,8 @@ from ..rules.cards import Card, format_cards, points
 from ..rules.tricks import trick_winner
 from ..rules.trump import TRUMP, TrumpContext
 from ..rules.units import Lead, Unit, classify_lead, decompose
-from .heuristic import Knowledge, partners
+from .heuristic import Knowledge
+from .sides import partners
 
 #: Every reason code, most specific first (the order :func:`why` tries them in).
 CODES = (

@@ -5,7 +5,9 @@ random plays) or through the game's own :func:`~shengji.game.flow.apply`
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Union, cast
 
@@ -209,3 +211,35 @@ def hand_value(r: Finished, seat: int) -> float:
     levels = o.moved if up == team else -o.moved
     pts = r.points if team != bteam else -r.points
     return levels + POINT_WEIGHT * pts
+
+
+#: Candidates clearly worse than the leader (:func:`prune`): by this many standard errors
+#: of the paired difference.
+PRUNE_SE = 2.0
+
+
+def prune(values: Sequence[Sequence[float]], active: list[int]) -> list[int]:
+    """The ``active`` candidates (indexes into ``values``, each played out on the same
+    deals so far) less those clearly worse than the leader: a paired difference to it
+    below zero by more than :data:`PRUNE_SE` standard errors. The rule of thumb's play
+    (index 0), against which an override is judged, always stays (the search bot's and
+    the Normal bot's look ahead).
+
+    >>> prune([[1, 0, 1, 0], [0, 0, 0, 0], [1, 0, 1, 1]], [0, 1, 2])
+    [0, 2]
+    """
+    n = len(values[0])
+    if n < 2:
+        return active
+    lead = max(active, key=lambda i: sum(values[i]))
+    keep = []
+    for i in active:
+        if i in (0, lead):
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(values[i], values[lead], strict=True)]
+        mean_d = sum(diffs) / n
+        var = sum((d - mean_d) ** 2 for d in diffs) / (n - 1)
+        if mean_d + PRUNE_SE * math.sqrt(var / n) >= 0:
+            keep.append(i)
+    return keep

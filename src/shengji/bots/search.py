@@ -70,7 +70,16 @@ from .belief import KITTY, Belief
 from .candidates import MARGIN_SE, MIN_GAIN, Evaluation, burial_candidates, override_reason
 from .endgame import Solver, TooBig
 from .heuristic import HeuristicBot, choose_burial
-from .rollouts import ApplyRollout, Finished, KernelRollout, Rollout, Start, finished, hand_value
+from .rollouts import (
+    ApplyRollout,
+    Finished,
+    KernelRollout,
+    Rollout,
+    Start,
+    finished,
+    hand_value,
+    prune,
+)
 
 if TYPE_CHECKING:
     from ..kernel._core import KState
@@ -96,8 +105,6 @@ INFER_TRIES = 8
 #: Candidates clearly worse than the leader are dropped after this many sampled deals,
 #: and again each time the deals double; their rollouts go to the rest (not ``:noprune``).
 PRUNE_FIRST = 32
-#: ... clearly worse: by this many standard errors of the paired difference.
-PRUNE_SE = 2.0
 #: A play (not a burial or a counter; not with ``:careful``, as hints are) overrides the
 #: rule of thumb when better by this many standard errors ...
 BOLD_SE = 1.0
@@ -676,29 +683,3 @@ class SearchBot:
         full = len(values[0])
         out.sort(key=lambda e: (e.n < full, -e.diff))
         return out
-
-
-def prune(values: Sequence[Sequence[float]], active: list[int]) -> list[int]:
-    """The ``active`` candidates (indexes into ``values``, each played out on the same
-    deals so far) less those clearly worse than the leader: a paired difference to it
-    below zero by more than :data:`PRUNE_SE` standard errors. The rule of thumb's play
-    (index 0), against which an override is judged, always stays.
-
-    >>> prune([[1, 0, 1, 0], [0, 0, 0, 0], [1, 0, 1, 1]], [0, 1, 2])
-    [0, 2]
-    """
-    n = len(values[0])
-    if n < 2:
-        return active
-    lead = max(active, key=lambda i: sum(values[i]))
-    keep = []
-    for i in active:
-        if i in (0, lead):
-            keep.append(i)
-            continue
-        diffs = [a - b for a, b in zip(values[i], values[lead], strict=True)]
-        mean_d = sum(diffs) / n
-        var = sum((d - mean_d) ** 2 for d in diffs) / (n - 1)
-        if mean_d + PRUNE_SE * math.sqrt(var / n) >= 0:
-            keep.append(i)
-    return keep
