@@ -9,16 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..game.views import SeatView
 from ..rules.cards import Card, Suit
 from ..rules.trump import TRUMP
 from .sides import partners
-
-if TYPE_CHECKING:
-    pass
-
 
 #: How many standard errors (of the paired difference over the same sampled deals) better
 #: than the heuristic's choice a candidate must be to replace it.
