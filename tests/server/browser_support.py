@@ -68,11 +68,12 @@ class Server(ServerProcess):
     """``shengji serve`` on a free port over a SQLite file, with HTTP helpers."""
 
     def __init__(self, db: Path) -> None:
-        # every page of every test comes from one address: its room reads are many more
-        # than one person's
+        # every page of every test comes from one address: its room reads, and the rooms
+        # it creates (a test may make tables until a person banks), are many more than
+        # one person's
         super().__init__(
             f"sqlite:///{db}",
-            limits=("reads_burst=100000",),
+            limits=("reads_burst=100000", "rooms_burst=100000"),
             args=("--deal-seconds", str(DEAL_SECONDS)),
         )
         self.base = self.url

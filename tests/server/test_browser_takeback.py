@@ -74,11 +74,18 @@ def _pick(page: Any, cards: list[str]) -> None:
 
 
 def _ann_leads(a: Any, b: Any) -> None:
-    drive(
-        [a, b],
-        lambda: _view(a)["phase"] == "play" and _view(a)["to_act"] == 0 and not _view(a)["trick"],
-        timeout=120,
-    )
+    """Until Ann is to lead, as both pages see it (博's page may lag Ann's by an update:
+    his hand would still hold the card he has just played)."""
+
+    def leads(page: Any) -> bool:
+        v = _view(page)
+        return bool(v["phase"] == "play" and v["to_act"] == 0 and not v["trick"])
+
+    def same_rev() -> bool:
+        sa, sb = state(a), state(b)
+        return sa is not None and sb is not None and sa["rev"] == sb["rev"]
+
+    drive([a, b], lambda: leads(a) and leads(b) and same_rev(), timeout=120)
 
 
 def test_take_back_and_play_when_my_turn_comes(
