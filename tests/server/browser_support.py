@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from shengji.bots.autoplay import choose_action
+from shengji.bots.autoplay import choose_action, made_by_itself
 from shengji.server.launch import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -232,7 +232,8 @@ def my_turn(st: dict[str, Any] | None) -> bool:
     if view["phase"] == "hand_over":
         waiting = st["room"].get("waiting")
         return seat in waiting if isinstance(waiting, list) else False
-    return bool(view["to_act"] == seat)
+    # a play the table makes by itself (auto-play) is no one's turn
+    return bool(view["to_act"] == seat) and not made_by_itself(st)
 
 
 def click_card(page: Any, selector: str) -> None:
@@ -290,11 +291,22 @@ def act(page: Any, st: dict[str, Any], declare: bool = False) -> None:
         else:
             page.click("#pass")
     else:
-        if page.locator("#clear").count():
-            page.click("#clear")
+        from playwright.sync_api import TimeoutError as Gone
+
         action = choose_action(st)
-        click_cards(page, action["cards"].split())
-        page.click(f"#{action['type']}")
+        cards = action["cards"].split()
+        try:
+            if page.locator("#clear").count():
+                page.click("#clear")
+            click_cards(page, cards)
+            page.click(f"#{action['type']}")
+        except Gone:
+            # at a table with auto-play the server makes a forced play by itself (after
+            # the bots' delay): the cards left the hand before they were clicked
+            now = state(page)
+            if now is None or now["rev"] <= rev:
+                raise
+            return
     wait(
         page,
         f"window.shengjiState.rev > {rev} || "

@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from shengji.bots.autoplay import made_by_itself
 from shengji.game.record import verify
 from shengji.server.app import create_app
 
@@ -123,6 +124,33 @@ def test_forced_plays_are_made_for_a_person_in_an_auto_play_room(http: TestClien
         record = _actions(hub_of(http).rooms[rid])
         people = sum(1 for seat, _ in record if seat in (0, 1))
         assert taken < people  # the last trick (one card each) was played for them
+
+
+def test_a_client_tells_the_plays_an_auto_play_room_makes_for_it(http: TestClient) -> None:
+    """``made_by_itself``: the people never play the turns it names, and the hand still
+    ends (were one of them a choice, the table would wait for it)."""
+    import time
+
+    rid, key = _room(http, auto_play=True)
+    with http.websocket_connect(f"/ws/{rid}") as w0, http.websocket_connect(f"/ws/{rid}") as w1:
+        a, b = _seated(rid, key, [w0, w1])
+        left: set[int] = set()
+        deadline = time.monotonic() + 60
+        while a.view["phase"] != "hand_over":
+            assert time.monotonic() < deadline, "the table waited for a person"
+            for c in (a, b):
+                sync(c)
+            actor = {0: a, 1: b}.get(a.view["to_act"])
+            if actor is None or (actor.state or {}).get("rev") != (a.state or {}).get("rev"):
+                time.sleep(0.005)
+                continue
+            if made_by_itself(actor.latest):
+                left.add(actor.latest["rev"])
+                time.sleep(0.005)
+                continue
+            reply = actor.request({"type": "act", "action": actor.choose()})
+            assert reply["type"] == "ack" or reply.get("code") == "STALE_REVISION", reply
+        assert left, "no play was made for a person"
 
 
 def _shows_or_dealt(c: Client, view: dict[str, Any]) -> bool:

@@ -7,6 +7,7 @@ by, overrides applied), never rebuilt from the preset name."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 from typing import Any
@@ -17,7 +18,7 @@ from ..rules.friends import format_calls
 from ..rules.leads import unit_lead_list
 from ..rules.options import RuleOptions
 from ..rules.phases import DECLARING_PHASES
-from ..rules.trump import trump_context
+from ..rules.trump import TrumpContext, trump_context
 from ..rules.units import classify_lead
 from .heuristic import friend_calls
 
@@ -25,6 +26,34 @@ from .heuristic import friend_calls
 @functools.lru_cache(maxsize=64)
 def _options(options: str) -> RuleOptions:
     return RuleOptions(**json.loads(options))
+
+
+def _rules(state: dict[str, Any]) -> tuple[RuleOptions, TrumpContext]:
+    """The room's options and the hand's trump context."""
+    view = state["view"]
+    opts = _options(json.dumps(state["room"]["options"], sort_keys=True))
+    trump = view["trump"]
+    ctx = trump_context(
+        opts, parse_rank(view["level"]), None if trump in (None, "NT") else Suit[trump]
+    )
+    return opts, ctx
+
+
+def made_by_itself(state: dict[str, Any]) -> bool:
+    """Whether a table with ``auto_play`` makes the client's play for it (after the bots'
+    delay): its only legal follow, or its last card. A client that plays it too meanwhile
+    finds its cards gone."""
+    view = state["view"]
+    if not state["room"].get("auto_play") or view["phase"] != "play":
+        return False
+    hand = parse_cards(view["hand"])
+    if len(hand) == 1:
+        return True
+    if not view["trick"]:
+        return False
+    _, ctx = _rules(state)
+    lead = classify_lead(ctx, parse_cards(view["trick"][0]["cards"]))
+    return len(list(itertools.islice(legal_follows(ctx, lead, hand), 2))) == 1
 
 
 def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
@@ -40,12 +69,7 @@ def choose_action(state: dict[str, Any], rng: random.Random | None = None) -> di
         if shows and (rng is None or rng.random() < 0.5):
             return {"type": "declare", "cards": shows[0]}
         return {"type": "pass"}
-    room = state["room"]
-    opts = _options(json.dumps(room["options"], sort_keys=True))
-    trump = view["trump"]
-    ctx = trump_context(
-        opts, parse_rank(view["level"]), None if trump in (None, "NT") else Suit[trump]
-    )
+    opts, ctx = _rules(state)
     hand = parse_cards(view["hand"])
     if phase == "bury":
         cards = rng.sample(hand, opts.kitty_size) if rng else hand[: opts.kitty_size]
