@@ -25,7 +25,7 @@ from shengji.server.connection import CLOSE_CODES
 from shengji.server.limits import Limits
 from shengji.server.reviewing import Reviewer
 
-from .client import Client, hub_of, play_to_end, sync
+from .client import Client, hub_of, play_to_end, sync, wait_view
 from .conftest import FAST_CLIENTS
 
 
@@ -168,6 +168,46 @@ def test_a_bot_thinking_does_not_stall_other_rooms(
                 pings.append(_ping_seconds(cb))
             # on the event loop, a ping would wait for the rest of a 0.6 s decision
             assert max(pings) < 0.3, pings
+
+
+def test_a_bot_thinks_during_the_bot_delay(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pause a table gives people to see each bot's play is the bot's time to think:
+    three bots that think 0.4 s each behind a 0.5 s delay play a trick in about 1.5 s,
+    not 2.7 s."""
+    from shengji.bots.heuristic import HeuristicBot
+
+    real = HeuristicBot.act
+
+    def slow(self: HeuristicBot, view: Any) -> Any:
+        if view.phase == "play":
+            time.sleep(0.4)  # a search of 0.4 s (in the driver's thread)
+        return real(self, view)
+
+    monkeypatch.setattr(HeuristicBot, "act", slow)
+    app = create_app(db_url, bot_delay=0.5, deal_seconds=0, limits=FAST_CLIENTS)
+    with TestClient(app) as http:
+        rid, key = _room(http, bots=[None, "heuristic", "heuristic", "heuristic"])
+        with http.websocket_connect(f"/ws/{rid}") as w:
+            c = Client(w)
+            c.request({"type": "join", "name": "a", "host_key": key})
+            c.request({"type": "ready"})
+            c.request({"type": "start"})
+            play_to_end([c], until="play")
+
+            def plays(v: dict[str, Any]) -> int:
+                return sum(len(t["plays"]) for t in v["tricks"]) + len(v["trick"])
+
+            seconds = moves = 0.0
+            while moves < 6:  # the bots' moves between the person's turns
+                wait_view(c, lambda v: v["to_act"] == c.seat, within=30)
+                before = plays(c.view)
+                assert c.request({"type": "act", "action": c.choose()})["type"] == "ack"
+                start = time.monotonic()
+                wait_view(c, lambda v: v["to_act"] == c.seat or v["phase"] != "play", within=30)
+                seconds += time.monotonic() - start
+                moves += plays(c.view) - before - 1
+            # each bot move: max(0.5, 0.4) s, not 0.5 + 0.4 s
+            assert 0.45 < seconds / moves < 0.7, (seconds, moves)
 
 
 # -- 2. replays are made in a worker, kept, limited and compressed --------------------------

@@ -273,15 +273,23 @@ class Driving(Broadcasting):
         failures = 0
         while True:
             st = self.state
-            if self._bot_turn() is None:
+            seat = self._bot_turn()
+            if st is None or seat is None:
                 return
-            await asyncio.sleep(self.settings.bot_delay)
+            # the bot thinks during the pause the table gives people to see the last play:
+            # a search shorter than the bot delay adds no wait
+            begun = time.monotonic()
+            try:
+                thought = await self._think(st, seat)
+            except Exception as e:  # thought again below, under the lock, and counted there
+                log.warning("room %s: bot thinking failed (%s)", self.id[:8], e)
+                thought = None
+            await asyncio.sleep(max(0.0, self.settings.bot_delay - (time.monotonic() - begun)))
             async with self.lock:
-                seat = self._bot_turn()
-                if self.state is not st or seat is None:
+                if self.state is not st or self._bot_turn() != seat:
                     continue  # someone acted meanwhile
                 try:
-                    action = await self._bot_move(seat)
+                    action = await self._bot_move(seat, thought)
                     failures = 0
                     self._note_played_for(seat, action)
                 except Exception as e:  # the driver survives: the store may come back
@@ -292,8 +300,32 @@ class Driving(Broadcasting):
             if failures:
                 await asyncio.sleep(min(30.0, 0.5 * 2**failures))
 
-    async def _bot_move(self, seat: int) -> Action:
-        """A bot's move for ``seat``, applied; returns it."""
+    async def _think(self, st: GameState, seat: int) -> tuple[Any, Action] | None:
+        """An in-process bot's choice for the bot's ``seat`` in ``st`` (``st`` is immutable:
+        no lock is needed), thought in a thread so that a bot that searches or looks ahead
+        (tens to hundreds of milliseconds) never stops the event loop; with the seat's bot
+        entry it was made by. None where :meth:`_bot_move` decides under the lock: a hand
+        over, a person's seat, a program."""
+        if st.phase == "hand_over" or not self._bot_controls(seat):
+            return None
+        entry = self.bots.get(seat)
+        if isinstance(entry, ExternalBot):
+            return None
+        return entry, await self._decide(st, seat, entry)
+
+    async def _decide(self, st: GameState, seat: int, entry: Any) -> Action:
+        """The in-process bot ``entry``'s choice for ``seat`` (None: the rule of thumb, for
+        a person away or out of time), thought in a thread."""
+        bot = entry or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
+        action: Action = await asyncio.to_thread(bot.act, seat_view(st, seat))
+        effort = getattr(bot, "effort", None)
+        if effort is not None:
+            self.searched.append((int(effort[0]), int(effort[1]), bool(effort[2])))
+        return action
+
+    async def _bot_move(self, seat: int, thought: tuple[Any, Action] | None = None) -> Action:
+        """A bot's move for ``seat`` (``thought``: :meth:`_think`'s, when the seat's bot
+        is still the one that thought it), applied; returns it."""
         assert self.state is not None
         if self.state.phase == "hand_over":
             await self._apply(seat, Continue())
@@ -303,17 +335,14 @@ class Driving(Broadcasting):
         if auto is not None:  # auto_play: nothing to choose for the person
             await self._apply(seat, auto)
             return auto
-        bot = self.bots.get(seat) or make_player("heuristic", seat, derived_seed(self.seed, "bots"))
-        if isinstance(bot, ExternalBot):  # a program: asked off the event loop, checked
-            action = await bot.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
+        if thought is not None and thought[0] is self.bots.get(seat):
+            action = thought[1]
         else:
-            # thought in a thread: a bot that searches or looks ahead (tens to hundreds of
-            # milliseconds) never stops the event loop, so every other table is served
-            # meanwhile; the room's lock keeps its state as the bot saw it
-            action = await asyncio.to_thread(bot.act, seat_view(st, seat))
-            effort = getattr(bot, "effort", None)
-            if effort is not None:
-                self.searched.append((int(effort[0]), int(effort[1]), bool(effort[2])))
+            entry = self.bots.get(seat)
+            if isinstance(entry, ExternalBot):  # a program: asked off the event loop, checked
+                action = await entry.act_in_room(seat_view(st, seat), lambda a: apply(st, seat, a))
+            else:
+                action = await self._decide(st, seat, entry)
         await self._apply(seat, action)
         return action
 
