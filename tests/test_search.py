@@ -37,7 +37,7 @@ from shengji.rules.presets import load_preset
         ("2000it", Budget(rollouts=2000)),
         ("1000it/400ms", Budget(seconds=0.4, rollouts=1000)),
         (" 300it / 1.5s ", Budget(seconds=1.5, rollouts=300)),
-        (None, Budget(seconds=0.4, rollouts=1000)),
+        (None, Budget(seconds=0.8, rollouts=2000)),
     ],
 )
 def test_budgets(text: str | None, budget: Budget) -> None:
@@ -71,7 +71,7 @@ def test_registered_as_the_strong_bot() -> None:
     kind = by_difficulty("strong")
     assert kind.name == "search"
     default = make_player("search", 2, 7)
-    assert isinstance(default, SearchBot) and default.budget == Budget(0.4, 1000)
+    assert isinstance(default, SearchBot) and default.budget == Budget(0.8, 2000)
     bot = make_player("search:100ms", 2, 7)
     assert isinstance(bot, SearchBot) and bot.budget == Budget(seconds=0.1)
     assert isinstance(bot.rollout, KernelRollout)

@@ -239,12 +239,12 @@ register(
         "search",
         _search,
         "search bot: samples the hidden cards and plays each candidate out, "
-        "1000 rollouts a play, 0.4 s at most",
-        "搜索机器人:抽样暗牌并推演每种出法,每步 1000 次推演,至多 0.4 秒",
+        "2000 rollouts a play, 0.8 s at most",
+        "搜索机器人:抽样暗牌并推演每种出法,每步 2000 次推演,至多 0.8 秒",
         difficulty="strong",
         label_zh="机器人(搜索)",
         argument="budget per play or burial: 100ms, 1s, 2000it, or rollouts with a "
-        "wall-clock cap, 1000it/400ms (the default), then "
+        "wall-clock cap, 2000it/800ms (the default), then "
         "flags: :random (random rollouts, not the light policy), :noprune (play every "
         "candidate out), :careful (override the rule of thumb only by a clear margin), "
         ":steady (only by a sure one, as hints do), :apply (rollouts on the game engine "

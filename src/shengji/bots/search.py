@@ -22,7 +22,7 @@ again as the heuristic would). ``noburysearch`` buries and counters as the heuri
 does. Declaring and reinforcing during the deal follow the heuristic bot.
 
 The budget is a wall-clock time (``search:100ms``, ``search:1s``), a number of rollouts
-(``search:2000it``), or both: rollouts with a wall-clock cap (``search:1000it/400ms``, the
+(``search:2000it``), or both: rollouts with a wall-clock cap (``search:2000it/800ms``, the
 default, :data:`DEFAULT_BUDGET`), so that a busy machine makes a decision shorter of
 rollouts only when it would take longer than the cap. With a rollout budget the bot is
 deterministic for a given seed (with a cap, as long as the cap does not stop it). What
@@ -116,9 +116,10 @@ BOLD_GAIN = 0.02
 STEADY_GAIN = 0.15
 
 
-#: The search bot's budget when its spec names none: 1000 rollouts a decision, stopped at
-#: 400 ms of wall time on a machine too busy to play them all (docs/bots.md).
-DEFAULT_BUDGET = "1000it/400ms"
+#: The search bot's budget when its spec names none: 2000 rollouts a decision, stopped at
+#: 800 ms of wall time on a machine too busy to play them all (docs/bots.md). At a table
+#: the bot thinks during the bot delay, so a median decision (about 170 ms) adds no wait.
+DEFAULT_BUDGET = "2000it/800ms"
 
 
 @dataclass(frozen=True, slots=True)
