@@ -81,9 +81,10 @@ class SeatView(TableFacts):
             return {}
         return _own_json(self.ctx, self.hand, self.kitty_seen)
 
-    def table_json(self) -> dict[str, Any]:
+    def table_json(self, finished: bool = True) -> dict[str, Any]:
         """The part of :meth:`to_json` that every seat's view shares (all but ``seat``
-        and :meth:`own_json`)."""
+        and :meth:`own_json`); without ``finished``, less the finished tricks and the
+        score sheet (the longest part, which the server keeps encoded)."""
         view: dict[str, Any] = {
             "phase": self.phase,
             "hand_number": self.hand_number,
@@ -105,13 +106,14 @@ class SeatView(TableFacts):
             "winning": _shared(self.trick, self._winning) if self.trick else None,
             # every card that is a trump now, so clients group and mark hands without rules
             "trumps": trump_cards(self.ctx),
-            "tricks": [_trick_json(t) for t in self.tricks],
             "collector_points": self.trick_points,
             "penalties": self.penalties,
             "coins": list(self.coins),
-            "score_sheet": [_shared(r, _result) for r in self.results],
             "winner": self.winner,
         }
+        if finished:
+            view["tricks"] = [_trick_json(t) for t in self.tricks]
+            view["score_sheet"] = [_shared(r, _result) for r in self.results]
         if self.options.friends:
             # the calls, who answered them, and each seat's side as far as it is known
             # (0 the banker's, 1 the collectors', None not yet known)
@@ -201,11 +203,12 @@ def observe(st: GameState, seat: int | None) -> dict[str, Any]:
     return seat_view(st, seat).to_json()
 
 
-def table_view(st: GameState) -> dict[str, Any]:
+def table_view(st: GameState, finished: bool = True) -> dict[str, Any]:
     """The part of ``observe(st, seat)`` that is the same for every seat and spectator:
     ``observe(st, seat) == {"seat": seat, **table_view(st), **own_view(st, seat)}``.
-    Built once, it serves a whole table's views (the server broadcasts it so)."""
-    return seat_view(st, None).table_json()
+    Built once, it serves a whole table's views (the server broadcasts it so); without
+    ``finished``, less ``tricks`` and ``score_sheet``."""
+    return seat_view(st, None).table_json(finished)
 
 
 def own_view(st: GameState, seat: int | None) -> dict[str, Any]:

@@ -133,12 +133,13 @@ class Broadcasting(RoomCore):
         """:func:`~shengji.game.views.table_view` as JSON. The finished tricks and the score
         sheet, the longest part, change only when a trick or a hand ends: their text is
         kept while the state's tuples are the same objects."""
-        table = table_view(st)
         kept = self._kept_text
         if kept is None or kept[0] is not st.tricks or kept[1] is not st.results:
-            longest = {"tricks": table["tricks"], "score_sheet": table["score_sheet"]}
+            table = table_view(st)
+            longest = {"tricks": table.pop("tricks"), "score_sheet": table.pop("score_sheet")}
             kept = self._kept_text = (st.tricks, st.results, dumps(longest)[1:-1])
-        del table["tricks"], table["score_sheet"]
+        else:
+            table = table_view(st, finished=False)
         return f"{dumps(table)[:-1]},{kept[2]}}}"
 
     def _own_text(self, st: GameState, seat: int | None) -> str:
