@@ -338,6 +338,72 @@ def test_a_friend_on_the_banker_side_does_not_answer_another_call_when_it_need_n
     assert chances >= 5  # the rule was put to the test
 
 
+def _holder_with_a_choice(seed: int) -> tuple[GameState, int, Card] | None:
+    """Six-seat heuristic self-play to the first turn of a seat on no side yet that
+    answers an open call with a called copy though it has a legal play without it (and
+    another copy could still answer)."""
+    st = new_match(_opts(6), seed)
+    bots = [HeuristicBot(s, seed) for s in range(6)]
+    while st.phase != "hand_over":
+        seat = st.to_act
+        assert seat is not None
+        if st.phase == "play" and st.side_of(seat) is None:
+            hand = st.hands[seat]
+            played = Counter(c for t in st.tricks for p in t.plays for c in p.cards)
+            played.update(c for p in st.trick for c in p.cards)
+            for called in st.calls:
+                card = called.call.card
+                if called.seat is not None or card not in hand:
+                    continue
+                if played[card] + 1 != called.call.ordinal:
+                    continue  # its copy would not be the one that answers
+                if st.options.decks - played[card] - hand.count(card) == 0:
+                    continue  # every copy left is its own
+                if st.trick:
+                    assert st.lead is not None
+                    choice = any(card not in f for f in legal_follows(st.ctx, st.lead, hand))
+                else:
+                    choice = len(set(hand)) > 1
+                if choice:
+                    action = HeuristicBot(seat, seed).act(seat_view(st, seat))
+                    if isinstance(action, Play) and card in action.cards:
+                        return st, seat, card
+        st, _ = apply(st, seat, bots[seat].act(seat_view(st, seat)))
+    return None
+
+
+def test_a_holder_does_not_join_a_banker_side_that_has_lost() -> None:
+    """A seat on no side yet that holds a called copy: joining is free while the hand is
+    open, but once the collectors' points win the hand whatever the unknown seats turn
+    out to be, answering the call would only join the losers, and it plays another card."""
+    from dataclasses import replace
+
+    from shengji.bots.heuristic import Knowledge, banker_side_lost
+
+    found = 0
+    for seed in range(60):
+        at = _holder_with_a_choice(seed)
+        if at is None:
+            continue
+        st, seat, play = at
+        view = seat_view(st, seat)
+        lost = replace(view, trick_points=view.trick_points + 200)
+        assert banker_side_lost(lost)
+        called = {c.call.card for c in st.calls if c.seat is None}
+        assert Knowledge(lost).needless_answers((play,)) == 1
+        if not banker_side_lost(view):
+            assert Knowledge(view).needless_answers((play,)) == 0
+        action = HeuristicBot(seat, seed).act(lost)
+        assert isinstance(action, Play) and not any(c in called for c in action.cards), (
+            seed,
+            action,
+        )
+        found += 1
+        if found >= 4:
+            break
+    assert found >= 4
+
+
 def test_simulate_counts_the_hands_whose_banker_side_ended_full() -> None:
     """The share of hands whose banker's side ended with the banker and a friend per call
     (the figure of docs/bots.md), as the games themselves end."""

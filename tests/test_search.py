@@ -336,9 +336,13 @@ def test_search_options_parse() -> None:
     assert knobs("search:300it:random:noprune:careful") == (False, False, MIN_GAIN, MARGIN_SE)
     steady, plain = make_player("search:300it:steady", 0, 0), make_player("search", 0, 0)
     assert isinstance(steady, SearchBot) and steady.steady
-    assert isinstance(plain, SearchBot) and not plain.steady and not plain.burial_prior
-    prior = make_player("search:1000it/400ms:buryprior", 0, 0)
-    assert isinstance(prior, SearchBot) and prior.burial_prior
+    assert isinstance(plain, SearchBot) and not plain.steady
+    # inference and the burial prior are on by default since 2026-12-07
+    assert plain.burial_prior and plain.infer
+    named = make_player("search:1000it/400ms:buryprior:infer", 0, 0)
+    assert isinstance(named, SearchBot) and named.burial_prior and named.infer
+    before = make_player("search:2000it/800ms:noinfer:noburyprior", 0, 0)
+    assert isinstance(before, SearchBot) and not before.burial_prior and not before.infer
     for spec in ("search:300it:kernel", "search:300it:tail"):
         bot = make_player(spec, 0, 0)
         assert isinstance(bot, SearchBot) and isinstance(bot.rollout, KernelRollout)
@@ -355,6 +359,8 @@ def test_search_options_parse() -> None:
         "search:100ms:careful:steady",
         "search:100ms:light:tail",
         "search:100ms:apply:tail",
+        "search:100ms:infer:noinfer",
+        "search:100ms:buryprior:noburyprior",
     ]:
         with pytest.raises(ShengjiError) as e:
             make_player(bad, 0, 0)
@@ -443,7 +449,7 @@ def test_inferring_search_plays_legal_hands_reproducibly() -> None:
     narrow = make_player("search:300it:narrow:endgame:infer", 0, 0)
     assert isinstance(narrow, SearchBot) and narrow.max_candidates < bot.max_candidates
     assert narrow.infer and narrow.endgame
-    plain = make_player("search:300it", 0, 0)
+    plain = make_player("search:300it:noinfer", 0, 0)
     assert isinstance(plain, SearchBot) and not plain.infer
     players = [make_player("search:40it:infer" if s % 2 else "heuristic", s, 8) for s in range(4)]
     st, _ = run_match(load_preset("shuangsheng"), 8, players, stop_after_hand=True)

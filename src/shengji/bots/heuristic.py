@@ -16,7 +16,9 @@ many trumps the opponents hold, and the kitty's likely points.
   known yet (an unfound friend) is treated as an opponent. On the banker's side already
   (the banker, a friend found), it does not play a called copy that would answer another
   call, leaving the side a seat short, unless it must or the play gains more than a
-  friend is worth (:func:`friend_cost`).
+  friend is worth (:func:`friend_cost`). A holder of a called copy on no side yet does not
+  join a banker's side that has already lost the hand (:func:`banker_side_lost`), on the
+  same terms.
 - Leading: boss tractors, pairs and singles first (a throw only when every unit of it is
   a boss), draws trumps with low trumps when it holds trump control (as many trumps as
   the opponents likely hold, few higher ones out), never leads a lone trump point card
@@ -51,6 +53,7 @@ from ..rules.follow import count_legal_follows, legal_follows, random_legal_foll
 from ..rules.friends import FriendCall, callable_cards
 from ..rules.leads import unit_leads
 from ..rules.options import RuleOptions
+from ..rules.scoring import level_change
 from ..rules.throws import beats_unit
 from ..rules.tricks import trick_winner
 from ..rules.trump import TRUMP, TrumpContext, trump_context
@@ -540,13 +543,19 @@ class Knowledge:
         self.open_calls = (
             [(call, n) for call, n, by in call_progress(view) if by is None] if view.calls else []
         )
+        #: 找朋友, a seat on no side yet: the banker's side has lost the hand already, so
+        #: answering a call would only join the losers (:func:`banker_side_lost`).
+        self.joins_losers = (
+            bool(self.open_calls) and not self.my_side_banker and banker_side_lost(view)
+        )
 
     def needless_answers(self, play: Sequence[Card]) -> int:
         """找朋友: how many calls ``play`` would answer that the seat need not: a seat on
         the banker's side already (the banker, a friend found) that plays a called copy
-        leaves the side a seat short, and so does a seat answering two calls at once. A
-        call that no copy but the seat's own can still answer (none unseen) is not
-        counted: it is the seat's whenever it plays."""
+        leaves the side a seat short, and so does a seat answering two calls at once; a
+        seat on no side yet need not join a banker's side that has lost the hand already
+        (:attr:`joins_losers`). A call that no copy but the seat's own can still answer
+        (none unseen) is not counted: it is the seat's whenever it plays."""
         answered = 0
         avoidable = 0
         for call, played in self.open_calls:
@@ -554,7 +563,7 @@ class Knowledge:
             if played < call.ordinal <= played + copies:
                 answered += 1
                 avoidable += self.unseen[call.card] > 0
-        extra = answered - (0 if self.my_side_banker else 1)
+        extra = answered - (0 if self.my_side_banker or self.joins_losers else 1)
         return min(max(extra, 0), avoidable)
 
     def opponent_void(self, suit: int) -> bool:
@@ -648,6 +657,17 @@ class Knowledge:
         if suit != TRUMP and self._suit_unseen.get(TRUMP):
             return not any(lead.suit in self.voids[s] for s in later_opponents)
         return True
+
+
+def banker_side_lost(view: SeatView) -> bool:
+    """找朋友: the banker's side has lost the hand whatever is still to come: the
+    collectors' points win it even if every seat whose side is not known yet turns out a
+    friend (their tricks' points then leave the collectors' count) and every penalty
+    goes against the collectors."""
+    unknown = {s for s in range(len(view.hand_sizes)) if view.side_of(s) is None}
+    movable = sum(t.points for t in view.tricks if t.winner in unknown)
+    least = view.trick_points - movable - abs(view.penalties)
+    return least > 0 and level_change(view.options, least).side == "collectors"
 
 
 def friend_cost(cards_left: int) -> float:

@@ -249,8 +249,9 @@ register(
         "candidate out), :careful (override the rule of thumb only by a clear margin), "
         ":steady (only by a sure one, as hints do), :apply (rollouts on the game engine "
         "instead of the compiled kernel), "
-        ":noburysearch (bury and counter as the heuristic bot does), :endgame, :tail, "
-        ":infer, :narrow, :buryprior (docs/bots.md)",
+        ":noburysearch (bury and counter as the heuristic bot does), :noinfer (no "
+        "inference from the others' plays), :noburyprior (the kitty sampled like a hand), "
+        ":endgame, :tail, :narrow (docs/bots.md)",
     )
 )
 register(

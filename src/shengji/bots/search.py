@@ -89,6 +89,8 @@ if TYPE_CHECKING:
 MAX_CANDIDATES = 10
 #: ... with ``:narrow`` (the default until 10 measured stronger, docs/bots.md).
 NARROW_CANDIDATES = 6
+#: ... with ``:wide``.
+WIDE_CANDIDATES = 16
 #: With ``:endgame``, sampled deals are solved exactly (double dummy) once every hand
 #: holds at most this many cards.
 ENDGAME_CARDS = 3
@@ -198,20 +200,23 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     ``1000it/400ms``: :meth:`Budget.parse`), optionally followed by ``:``-separated flags.
 
     By default (measured strongest, docs/bots.md) rollouts play the kernel's light policy,
-    candidates clearly worse than the leader are dropped as deals come in (:func:`prune`)
-    and a play overrides the rule of thumb by the smaller margin :data:`BOLD_GAIN`,
-    :data:`BOLD_SE`. Flags change that: ``random`` (uniformly random rollouts on the
-    kernel; ``kernel`` is its earlier name) or ``apply`` (the light policy through the game
-    engine, far slower); ``noprune``; ``careful`` (the clear margin :data:`MIN_GAIN`,
+    candidates clearly worse than the leader are dropped as deals come in (:func:`prune`),
+    a play overrides the rule of thumb by the smaller margin :data:`BOLD_GAIN`,
+    :data:`BOLD_SE`, sampled deals are weighed by the soft facts of the other seats' plays
+    (:meth:`Belief.likelihood`) and the kitty is sampled as a banker buries
+    (:meth:`Belief.buried`). Flags change that: ``random`` (uniformly random rollouts on
+    the kernel; ``kernel`` is its earlier name) or ``apply`` (the light policy through the
+    game engine, far slower); ``noprune``; ``careful`` (the clear margin :data:`MIN_GAIN`,
     :data:`MARGIN_SE`) or ``steady`` (the hints' sure margin: the gain less
-    :data:`MARGIN_SE` standard errors at least :data:`STEADY_GAIN`). ``light``, ``prune``
-    and ``bold`` name the defaults. Further levers: ``noburysearch`` (bury as the
-    heuristic bot does, without searching); ``endgame`` (solve sampled deals exactly once
-    every hand holds at most :data:`ENDGAME_CARDS` cards); ``tail`` (random rollouts that
-    end with the solver); ``infer`` (weigh sampled deals by the soft facts of the other
-    seats' plays); ``narrow`` (search :data:`NARROW_CANDIDATES` candidate plays, not
-    :data:`MAX_CANDIDATES`); ``buryprior`` (sample the kitty as a banker buries,
-    :meth:`Belief.buried`). The bot before 2026-11-27 is ``:random:noprune:careful``."""
+    :data:`MARGIN_SE` standard errors at least :data:`STEADY_GAIN`); ``noinfer``;
+    ``noburyprior`` (the kitty sampled like a hand). ``light``, ``prune``, ``bold``,
+    ``infer`` and ``buryprior`` name the defaults. Further levers: ``noburysearch`` (bury
+    as the heuristic bot does, without searching); ``endgame`` (solve sampled deals exactly
+    once every hand holds at most :data:`ENDGAME_CARDS` cards); ``tail`` (random rollouts
+    that end with the solver); ``narrow`` or ``wide`` (search :data:`NARROW_CANDIDATES`
+    or :data:`WIDE_CANDIDATES` candidate plays, not :data:`MAX_CANDIDATES`). The bot
+    before 2026-11-27 is ``:random:noprune:careful:noinfer:noburyprior``, the one of
+    2026-12-07 ``:noinfer:noburyprior``."""
     text, *flags = (arg or "").split(":")
     known = (
         "random",
@@ -229,6 +234,9 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         "narrow",
         "tail",
         "buryprior",
+        "noinfer",
+        "noburyprior",
+        "wide",
     )
     for flag in flags:
         if flag not in known:
@@ -238,7 +246,14 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
                 params={"bot": "search"},
             )
     given = {"random" if f == "kernel" else f for f in flags}  # kernel: the earlier name
-    exclusive = (("random", "light", "apply"), ("prune", "noprune"), ("bold", "careful", "steady"))
+    exclusive = (
+        ("random", "light", "apply"),
+        ("prune", "noprune"),
+        ("bold", "careful", "steady"),
+        ("infer", "noinfer"),
+        ("buryprior", "noburyprior"),
+        ("narrow", "wide"),
+    )
     for group in exclusive:
         chosen = [f for f in group if f in given]
         if len(chosen) > 1:
@@ -264,13 +279,19 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         rollout,
         bury_search="noburysearch" not in given,
         endgame=ENDGAME_CARDS if "endgame" in given else 0,
-        infer="infer" in given,
-        max_candidates=NARROW_CANDIDATES if "narrow" in given else MAX_CANDIDATES,
+        infer="noinfer" not in given,
+        max_candidates=(
+            NARROW_CANDIDATES
+            if "narrow" in given
+            else WIDE_CANDIDATES
+            if "wide" in given
+            else MAX_CANDIDATES
+        ),
         tail=TAIL_CARDS if "tail" in given else 0,
         prune="noprune" not in given,
         bold=not given & {"careful", "steady"},
         steady="steady" in given,
-        burial_prior="buryprior" in given,
+        burial_prior="noburyprior" not in given,
     )
 
 
