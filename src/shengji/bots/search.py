@@ -89,8 +89,6 @@ if TYPE_CHECKING:
 MAX_CANDIDATES = 10
 #: ... with ``:narrow`` (the default until 10 measured stronger, docs/bots.md).
 NARROW_CANDIDATES = 6
-#: ... with ``:wide``.
-WIDE_CANDIDATES = 16
 #: With ``:endgame``, sampled deals are solved exactly (double dummy) once every hand
 #: holds at most this many cards.
 ENDGAME_CARDS = 3
@@ -213,10 +211,10 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
     ``infer`` and ``buryprior`` name the defaults. Further levers: ``noburysearch`` (bury
     as the heuristic bot does, without searching); ``endgame`` (solve sampled deals exactly
     once every hand holds at most :data:`ENDGAME_CARDS` cards); ``tail`` (random rollouts
-    that end with the solver); ``narrow`` or ``wide`` (search :data:`NARROW_CANDIDATES`
-    or :data:`WIDE_CANDIDATES` candidate plays, not :data:`MAX_CANDIDATES`). The bot
-    before 2026-11-27 is ``:random:noprune:careful:noinfer:noburyprior``, the one of
-    2026-12-07 ``:noinfer:noburyprior``."""
+    that end with the solver); ``narrow`` (search :data:`NARROW_CANDIDATES` candidate
+    plays, not :data:`MAX_CANDIDATES`). The bot before 2026-11-27 is
+    ``:random:noprune:careful:noinfer:noburyprior``, the one of the morning of 2026-12-07
+    ``:noinfer:noburyprior``."""
     text, *flags = (arg or "").split(":")
     known = (
         "random",
@@ -236,7 +234,6 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         "buryprior",
         "noinfer",
         "noburyprior",
-        "wide",
     )
     for flag in flags:
         if flag not in known:
@@ -252,7 +249,6 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         ("bold", "careful", "steady"),
         ("infer", "noinfer"),
         ("buryprior", "noburyprior"),
-        ("narrow", "wide"),
     )
     for group in exclusive:
         chosen = [f for f in group if f in given]
@@ -280,13 +276,7 @@ def make_search_bot(seat: int, seed: int, arg: str | None) -> SearchBot:
         bury_search="noburysearch" not in given,
         endgame=ENDGAME_CARDS if "endgame" in given else 0,
         infer="noinfer" not in given,
-        max_candidates=(
-            NARROW_CANDIDATES
-            if "narrow" in given
-            else WIDE_CANDIDATES
-            if "wide" in given
-            else MAX_CANDIDATES
-        ),
+        max_candidates=NARROW_CANDIDATES if "narrow" in given else MAX_CANDIDATES,
         tail=TAIL_CARDS if "tail" in given else 0,
         prune="noprune" not in given,
         bold=not given & {"careful", "steady"},
