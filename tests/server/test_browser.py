@@ -298,17 +298,39 @@ def _check_trick_on_table(page: Any, st: dict[str, Any]) -> None:
 
 def _check_finished_trick_stays(page: Any, st: dict[str, Any]) -> None:
     """A person plays the fourth card: the finished trick stays on the table with its
-    winner named, even when a bot leads the next one at once."""
+    winner named, even when a bot leads the next one at once.
+
+    The hold lasts about a second; a loaded machine may read the page after it, so an
+    observer records what the felt showed meanwhile: the note naming the trick's winner,
+    and the most cards a finished trick showed."""
+    page.evaluate(
+        """(before) => {
+        window.__doneCards = 0;
+        window.__trickNote = null;
+        const look = () => {
+          const st = window.shengjiState;
+          if (!st || !st.view || st.view.tricks.length <= before) return;  // not yet
+          const n = document.querySelectorAll('#felt .seat .play.done .card').length;
+          window.__doneCards = Math.max(window.__doneCards, n);
+          const note = document.querySelector('#tricknote');
+          if (note && window.__trickNote === null) window.__trickNote = note.innerText;
+        };
+        window.__feltObserver = new MutationObserver(look);
+        window.__feltObserver.observe(document.body, {childList: true, subtree: true});
+      }""",
+        len(st["view"]["tricks"]),
+    )
     act(page, st)
-    page.wait_for_selector("#tricknote")
+    page.wait_for_function("window.__trickNote !== null")
     after = state(page)
     assert after is not None
     winner = after["view"]["tricks"][-1]["winner"]
     seat = after["room"]["seats"][winner]
     name = seat["name"] if seat["kind"] == "human" else str(winner + 1)
-    assert name in page.inner_text("#tricknote")
+    assert name in page.evaluate("window.__trickNote")
     if not my_turn(after):  # else the new trick is drawn, and the winner still named
-        assert page.locator("#felt .seat .play .card").count() >= 4
+        assert page.evaluate("window.__doneCards") >= 4
+    page.evaluate("window.__feltObserver.disconnect()")
 
 
 def _check_last_trick(page: Any, st: dict[str, Any], alice: str, bob: str) -> None:
